@@ -1,0 +1,28 @@
+/** GET /drive/v1/about: storage limit and usage, and the traffic quota entries. */
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { QUOTA_KINDS, type About, type TrafficQuota } from '@haul/shared';
+import type { AppContext } from '../context.js';
+import { findUserById } from '../accounts/users.repository.js';
+import { storageUsage } from '../files/files.repository.js';
+import { notFound } from '../http/errors.js';
+
+const Query = Type.Object({ with_quotas: Type.Optional(Type.String({ maxLength: 500 })) });
+
+export async function aboutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get<{ Querystring: Static<typeof Query> }>('/drive/v1/about', { schema: { querystring: Query } }, async (req): Promise<About> => {
+    const user = await findUserById(ctx.db, req.userId);
+    if (!user) throw notFound('The account no longer exists.');
+    const usage = await storageUsage(ctx.db, req.userId);
+    const wanted = (req.query.with_quotas ?? '').split(',').map((s) => s.trim()).filter((k) => (QUOTA_KINDS as readonly string[]).includes(k));
+    // No traffic limits are enforced on this server yet: each quota reads as unlimited.
+    const quotas: Record<string, TrafficQuota> = {};
+    for (const k of wanted) quotas[k] = { limit: '-1', usage: '0', complimentary: '0', is_unlimited: true };
+    return {
+      kind: 'drive#about',
+      quota: { kind: 'drive#quota', limit: String(user.storage_limit), usage: String(usage.total), usage_in_trash: String(usage.inTrash) },
+      expires_at: '',
+      quotas,
+    };
+  });
+}

@@ -1,0 +1,73 @@
+/** Builds the HTTP server with every route area; main.ts and the tests both start here. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { errorBody } from '@haul/shared';
+import { aboutRoutes } from './about/about.routes.js';
+import { accountsRoutes } from './accounts/accounts.routes.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { openDatabase } from './db/database.js';
+import { contentRoutes } from './downloads/content.routes.js';
+import { eventsRoutes } from './events/events.routes.js';
+import { filesRoutes } from './files/files.routes.js';
+import { requireAuth } from './http/auth.js';
+import { installErrorHandlers } from './http/errors.js';
+import { loadSecrets } from './lib/secrets.js';
+import { systemClock, type Clock } from './lib/time.js';
+import { LocalBlobStore } from './storage/local-blob-store.js';
+import { isAppRoute, webRoutes } from './web/web.routes.js';
+
+export interface Haul {
+  app: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+/** Opens storage, runs migrations and registers the routes. Nothing listens until app.listen(). */
+export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: boolean } = {}): Promise<Haul> {
+  const { db, dialect } = await openDatabase(config);
+  const ctx: AppContext = {
+    config,
+    db,
+    dialect,
+    blobs: new LocalBlobStore(join(config.dataDir, 'blobs')),
+    clock: opts.clock ?? systemClock,
+    secrets: await loadSecrets(db),
+  };
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  });
+  installErrorHandlers(app);
+  // History-mode routes of the web app fall back to index.html; everything else is a JSON 404.
+  const indexHtml = join(config.webDir, 'index.html');
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0]!;
+    if (req.method === 'GET' && isAppRoute(path) && existsSync(indexHtml)) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html', config.webDir);
+    }
+    return reply.status(404).send(errorBody('not_found', `No such endpoint: ${req.method} ${path}`));
+  });
+
+  await accountsRoutes(app, ctx);
+  await contentRoutes(app, ctx);
+  await app.register(async (scope) => {
+    requireAuth(scope, ctx);
+    await filesRoutes(scope, ctx);
+    await eventsRoutes(scope, ctx);
+    await aboutRoutes(scope, ctx);
+  });
+  await webRoutes(app, ctx);
+
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/** Configuration from HAUL_* environment variables, optionally layered over a JSON file (HAUL_CONFIG). */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL when set; otherwise SQLite at dataDir/haul.db. */
+  databaseUrl: string | null;
+  publicUrl: string;
+  registrationOpen: boolean;
+  defaultQuotaBytes: number;
+  trashRetentionDays: number;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  downloadLinkTtlSeconds: number;
+  /** Directory of the built web app, served under /drive. */
+  webDir: string;
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const GiB = 1024 ** 3;
+
+function int(v: string | undefined, fallback: number, name: string): number {
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${v}"`);
+  return n;
+}
+
+function bool(v: string | undefined, fallback: boolean): boolean {
+  if (v === undefined || v === '') return fallback;
+  return ['1', 'true', 'yes', 'open', 'on'].includes(v.toLowerCase());
+}
+
+/** Reads the configuration; values in the environment win over the file. */
+export function loadConfig(env: Env = process.env): Config {
+  const file: Env = env.HAUL_CONFIG ? JSON.parse(readFileSync(env.HAUL_CONFIG, 'utf8')) : {};
+  const get = (k: string) => env[k] ?? (file[k] !== undefined ? String(file[k]) : undefined);
+  const port = int(get('PORT'), 8080, 'PORT');
+  const host = get('HAUL_HOST') ?? '0.0.0.0';
+  return {
+    port,
+    host,
+    dataDir: resolve(get('HAUL_DATA_DIR') ?? './data'),
+    databaseUrl: get('DATABASE_URL') || null,
+    publicUrl: (get('HAUL_PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    registrationOpen: get('HAUL_REGISTRATION') ? get('HAUL_REGISTRATION') === 'open' : true,
+    defaultQuotaBytes: int(get('HAUL_DEFAULT_QUOTA_BYTES'), 10 * GiB, 'HAUL_DEFAULT_QUOTA_BYTES'),
+    trashRetentionDays: int(get('HAUL_TRASH_RETENTION_DAYS'), 30, 'HAUL_TRASH_RETENTION_DAYS'),
+    accessTokenTtlSeconds: int(get('HAUL_ACCESS_TOKEN_TTL'), 3600, 'HAUL_ACCESS_TOKEN_TTL'),
+    refreshTokenTtlSeconds: int(get('HAUL_REFRESH_TOKEN_TTL'), 30 * 86400, 'HAUL_REFRESH_TOKEN_TTL'),
+    downloadLinkTtlSeconds: int(get('HAUL_DOWNLOAD_LINK_TTL'), 6 * 3600, 'HAUL_DOWNLOAD_LINK_TTL'),
+    webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),
+    logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
+  };
+}

@@ -1,0 +1,21 @@
+/** What services are handed: configuration, database, blob store, clock, signing keys. */
+import type { Config } from './config.js';
+import type { Db, Dialect } from './db/database.js';
+import type { Clock } from './lib/time.js';
+import type { BlobStore } from './storage/blob-store.js';
+
+export interface Secrets {
+  /** HMAC key of access tokens (HS256). */
+  tokenKey: Uint8Array;
+  /** HMAC key of signed download links. */
+  linkKey: Uint8Array;
+}
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  blobs: BlobStore;
+  clock: Clock;
+  secrets: Secrets;
+}

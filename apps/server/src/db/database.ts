@@ -1,0 +1,54 @@
+/** Opens the metadata database: SQLite (WAL, one writer) by default, PostgreSQL when a URL is given. */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import * as init from './migrations/2026-11-22-0001-init.js';
+
+export type Db = Kysely<Database>;
+export type Dialect = 'sqlite' | 'postgres';
+
+// int8 columns (sizes, epoch ms) fit in a double; read them as numbers like SQLite does.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+/** Forward-only migrations, in order; each runs once, at boot. */
+const migrations: Record<string, Migration> = {
+  '2026-11-22-0001-init': init,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export interface OpenedDb {
+  db: Db;
+  dialect: Dialect;
+}
+
+/** Opens the database and applies pending migrations. */
+export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string }): Promise<OpenedDb> {
+  let db: Db;
+  let dialect: Dialect;
+  if (opts.databaseUrl) {
+    dialect = 'postgres';
+    db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }),
+    });
+  } else {
+    dialect = 'sqlite';
+    mkdirSync(opts.dataDir, { recursive: true });
+    const sqlite = new SQLite(join(opts.dataDir, 'haul.db'));
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    await db.destroy();
+    throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message}`);
+  }
+  return { db, dialect };
+}

@@ -1,0 +1,114 @@
+/** Table shapes for Kysely. One schema serves SQLite and PostgreSQL: times are epoch ms, flags 0/1, JSON as text. */
+import type { Generated, Selectable } from 'kysely';
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  is_admin: number;
+  storage_limit: number;
+  premium_expire: number | null;
+  created_at: number;
+  password_updated_at: number;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface FilesTable {
+  id: string;
+  user_id: string;
+  /** '' for the root folder. */
+  parent_id: string;
+  name: string;
+  kind: string;
+  size: number;
+  mime_type: string;
+  file_extension: string;
+  /** Content hash of the blob; '' for folders. */
+  hash: string;
+  star: number;
+  star_time: number | null;
+  trashed: number;
+  /** Id of the item whose trashing took this one along (itself for the item the user trashed). */
+  trash_group: string | null;
+  trashed_at: number | null;
+  phase: string;
+  sensitive: number;
+  params: string;
+  created_time: number;
+  modified_time: number;
+  /** Bumped on every change, trash and star included: incremental sync follows it. */
+  changed_time: number;
+}
+
+export interface FileTombstonesTable {
+  file_id: string;
+  user_id: string;
+  parent_id: string;
+  kind: string;
+  deleted_time: number;
+}
+
+export interface BlobsTable {
+  hash: string;
+  size: number;
+  ref_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EventsTable {
+  id: string;
+  user_id: string;
+  type: string;
+  file_id: string;
+  file_name: string;
+  mime_type: string;
+  params: string;
+  created_time: number;
+  updated_time: number;
+}
+
+export interface TasksTable {
+  id: string;
+  user_id: string;
+  type: string;
+  phase: string;
+  name: string;
+  progress: number;
+  message: string;
+  params: string;
+  file_id: string;
+  created_time: number;
+  updated_time: number;
+}
+
+export interface SystemKvTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  refresh_tokens: RefreshTokensTable;
+  files: FilesTable;
+  file_tombstones: FileTombstonesTable;
+  blobs: BlobsTable;
+  events: EventsTable;
+  tasks: TasksTable;
+  system_kv: SystemKvTable;
+  kysely_migration?: { name: string; timestamp: string };
+  kysely_migration_lock?: { id: string; is_locked: Generated<number> };
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type FileRow = Selectable<FilesTable>;
+export type EventRow = Selectable<EventsTable>;
+export type TaskRow = Selectable<TasksTable>;

@@ -1,0 +1,88 @@
+/** files:batchMove and files:batchCopy. A copy costs metadata only: the blobs are shared and counted. */
+import { FOLDER_KIND } from '@haul/shared';
+import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
+import type { FileRow } from '../db/schema.js';
+import { HttpError, badInput } from '../http/errors.js';
+import { newId } from '../lib/ids.js';
+import { addBlobRefs } from '../storage/blobs.repository.js';
+import { ancestorChain, freeName, inChunks, requireFiles, requireTargetFolder, ROOT_ID, storageUsage, subtreeRows } from './files.repository.js';
+import { recordEvent } from '../events/events.repository.js';
+
+/** Refuses putting a folder inside itself or one of its descendants. */
+async function refuseCycles(db: Db, userId: string, rows: FileRow[], targetId: string): Promise<void> {
+  if (targetId === ROOT_ID) return;
+  const above = new Set((await ancestorChain(db, userId, targetId)).map((r) => r.id));
+  const bad = rows.find((r) => r.kind === FOLDER_KIND && above.has(r.id));
+  if (bad) throw badInput(`"${bad.name}" cannot be put inside itself.`);
+}
+
+async function liveSources(db: Db, userId: string, ids: string[]): Promise<FileRow[]> {
+  const rows = await requireFiles(db, userId, ids);
+  const trashed = rows.find((r) => r.trashed);
+  if (trashed) throw new HttpError(400, 'file_in_recycle_bin', `"${trashed.name}" is in the trash.`);
+  return rows;
+}
+
+export async function moveFiles(ctx: AppContext, userId: string, ids: string[], targetId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const rows = await liveSources(trx, userId, ids);
+    await requireTargetFolder(trx, userId, targetId);
+    await refuseCycles(trx, userId, rows, targetId);
+    const now = ctx.clock.now();
+    for (const row of rows) {
+      if (row.parent_id === targetId) continue;
+      const name = await freeName(trx, userId, targetId, row.name, row.id);
+      await trx.updateTable('files').set({ parent_id: targetId, name, changed_time: now }).where('id', '=', row.id).execute();
+    }
+  });
+}
+
+export async function copyFiles(ctx: AppContext, userId: string, ids: string[], targetId: string): Promise<string[]> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const roots = await liveSources(trx, userId, ids);
+    await requireTargetFolder(trx, userId, targetId);
+    await refuseCycles(trx, userId, roots, targetId);
+    const rows = await subtreeRows(trx, userId, roots.map((r) => r.id), true);
+    const added = rows.reduce((n, r) => n + (r.kind === FOLDER_KIND ? 0 : r.size), 0);
+    const [user, usage] = await Promise.all([
+      trx.selectFrom('users').select('storage_limit').where('id', '=', userId).executeTakeFirstOrThrow(),
+      storageUsage(trx, userId),
+    ]);
+    if (usage.total + added > user.storage_limit) {
+      throw new HttpError(403, 'file_space_not_enough', 'There is not enough storage space for this copy.');
+    }
+    const now = ctx.clock.now();
+    const newIds = new Map(rows.map((r) => [r.id, newId()]));
+    const rootIds = new Set(roots.map((r) => r.id));
+    const copies: FileRow[] = [];
+    const rootCopies: FileRow[] = [];
+    for (const r of rows) {
+      const isRoot = rootIds.has(r.id);
+      const copy: FileRow = {
+        ...r,
+        id: newIds.get(r.id)!,
+        parent_id: isRoot ? targetId : newIds.get(r.parent_id)!,
+        name: isRoot ? await freeName(trx, userId, targetId, r.name) : r.name,
+        star: 0,
+        star_time: null,
+        created_time: now,
+        modified_time: now,
+        changed_time: now,
+      };
+      copies.push(copy);
+      if (isRoot) rootCopies.push(copy);
+    }
+    await inChunks(copies, 200, (chunk) => trx.insertInto('files').values(chunk).execute());
+    const perHash = new Map<string, { size: number; n: number }>();
+    for (const c of copies) {
+      if (!c.hash) continue;
+      const e = perHash.get(c.hash) ?? { size: c.size, n: 0 };
+      e.n++;
+      perHash.set(c.hash, e);
+    }
+    for (const [hash, { size, n }] of perHash) await addBlobRefs(trx, hash, size, n, now);
+    for (const c of rootCopies) await recordEvent(trx, userId, 'TYPE_CREATE', c, now);
+    return roots.map((r) => newIds.get(r.id)!);
+  });
+}

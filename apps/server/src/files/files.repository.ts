@@ -1,0 +1,122 @@
+/** Queries on a user's files. Every function is scoped by user id: another user's id reads as "not found". */
+import { sql } from 'kysely';
+import { FOLDER_KIND, withSuffix } from '@haul/shared';
+import type { Db } from '../db/database.js';
+import type { FileRow } from '../db/schema.js';
+import { HttpError, notFound } from '../http/errors.js';
+
+export const ROOT_ID = '';
+
+export function findFile(db: Db, userId: string, id: string): Promise<FileRow | undefined> {
+  return db.selectFrom('files').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The user's file, or file_not_found; trashed ones too unless `live` is asked. */
+export async function requireFile(db: Db, userId: string, id: string, opts: { live?: boolean } = {}): Promise<FileRow> {
+  const row = await findFile(db, userId, id);
+  if (!row) throw notFound();
+  if (opts.live && row.trashed) throw new HttpError(400, 'file_in_recycle_bin', 'The file has been deleted (it is in the trash).');
+  return row;
+}
+
+/** The user's files among `ids`; any id that is not theirs fails the whole call as not found. */
+export async function requireFiles(db: Db, userId: string, ids: string[]): Promise<FileRow[]> {
+  const unique = [...new Set(ids)];
+  const rows = await db.selectFrom('files').selectAll().where('user_id', '=', userId).where('id', 'in', unique).execute();
+  if (rows.length !== unique.length) throw notFound('One or more files do not exist.');
+  return rows;
+}
+
+/** A folder that can receive children: the root, or a live folder of the user. */
+export async function requireTargetFolder(db: Db, userId: string, id: string): Promise<FileRow | null> {
+  if (id === ROOT_ID) return null;
+  const row = await requireFile(db, userId, id);
+  if (row.kind !== FOLDER_KIND) throw new HttpError(400, 'invalid_argument', 'The target is not a folder.');
+  if (row.trashed) throw new HttpError(400, 'file_in_recycle_bin', 'The target folder is in the trash.');
+  return row;
+}
+
+export async function nameTaken(db: Db, userId: string, parentId: string, name: string, exceptId = ''): Promise<boolean> {
+  const row = await db
+    .selectFrom('files')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('parent_id', '=', parentId)
+    .where('name', '=', name)
+    .where('trashed', '=', 0)
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** `name`, or "name(1)", "name(2)"… whichever is free among the live children of the folder. */
+export async function freeName(db: Db, userId: string, parentId: string, name: string, exceptId = ''): Promise<string> {
+  if (!(await nameTaken(db, userId, parentId, name, exceptId))) return name;
+  for (let i = 1; i < 10000; i++) {
+    const candidate = withSuffix(name, String(i));
+    if (!(await nameTaken(db, userId, parentId, candidate, exceptId))) return candidate;
+  }
+  throw new HttpError(409, 'file_duplicated_name', 'Too many files with this name.');
+}
+
+/** Ids of the given items and everything below them (recursive). */
+export async function subtreeIds(db: Db, userId: string, rootIds: string[]): Promise<string[]> {
+  if (rootIds.length === 0) return [];
+  const rows = await sql<{ id: string }>`
+    WITH RECURSIVE sub(id) AS (
+      SELECT id FROM files WHERE user_id = ${userId} AND id IN (${sql.join(rootIds)})
+      UNION ALL
+      SELECT f.id FROM files f JOIN sub ON f.parent_id = sub.id WHERE f.user_id = ${userId}
+    )
+    SELECT id FROM sub`.execute(db);
+  return rows.rows.map((r) => r.id);
+}
+
+/** The chain of folders from the root down to `id` (inclusive). */
+export async function ancestorChain(db: Db, userId: string, id: string): Promise<FileRow[]> {
+  const chain: FileRow[] = [];
+  let current = await requireFile(db, userId, id);
+  chain.push(current);
+  const seen = new Set([current.id]);
+  while (current.parent_id !== ROOT_ID) {
+    const parent = await findFile(db, userId, current.parent_id);
+    if (!parent || seen.has(parent.id)) break;
+    seen.add(parent.id);
+    chain.push(parent);
+    current = parent;
+  }
+  return chain.reverse();
+}
+
+/** Runs `fn` over `items` in slices, for statements with long IN lists. */
+export async function inChunks<T>(items: T[], size: number, fn: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await fn(items.slice(i, i + size));
+}
+
+/** Full rows of the given items and everything below them; `liveOnly` skips trashed descendants. */
+export async function subtreeRows(db: Db, userId: string, rootIds: string[], liveOnly: boolean): Promise<FileRow[]> {
+  if (rootIds.length === 0) return [];
+  const live = liveOnly ? sql` AND f.trashed = 0` : sql``;
+  const rows = await sql<FileRow>`
+    WITH RECURSIVE sub(id) AS (
+      SELECT id FROM files WHERE user_id = ${userId} AND id IN (${sql.join(rootIds)})
+      UNION ALL
+      SELECT f.id FROM files f JOIN sub ON f.parent_id = sub.id WHERE f.user_id = ${userId}${live}
+    )
+    SELECT files.* FROM files JOIN sub ON files.id = sub.id`.execute(db);
+  return rows.rows;
+}
+
+/** Logical bytes of the user's files, trash included (what counts against the quota). */
+export async function storageUsage(db: Db, userId: string): Promise<{ total: number; inTrash: number }> {
+  const row = await db
+    .selectFrom('files')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('size'), eb.val(0)).as('total'),
+      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('trashed', '=', 1).then(eb.ref('size')).else(0).end()), eb.val(0)).as('trash'),
+    ])
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'drive#file')
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.total), inTrash: Number(row.trash) };
+}

@@ -1,0 +1,21 @@
+/** Bearer-token authentication: a hook for route scopes that need a signed-in user. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { verifyAccessToken } from '../accounts/tokens.js';
+import { unauthenticated } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    userId: string;
+  }
+}
+
+/** Every route registered in `scope` after this call requires a valid access token. */
+export function requireAuth(scope: FastifyInstance, ctx: AppContext): void {
+  scope.addHook('onRequest', async (req: FastifyRequest) => {
+    const header = req.headers.authorization ?? '';
+    const match = /^Bearer\s+(.+)$/i.exec(header);
+    if (!match) throw unauthenticated();
+    req.userId = await verifyAccessToken(ctx, match[1]!.trim());
+  });
+}

@@ -1,0 +1,22 @@
+/** Content-addressed byte storage: a blob is named by the SHA-256 the server computed while writing it. */
+import type { Readable } from 'node:stream';
+
+export interface StoredBlob {
+  hash: string;
+  size: number;
+}
+
+export interface BlobStore {
+  /** Writes a stream, hashing it on the way; the blob becomes visible only when complete. */
+  put(source: Readable): Promise<StoredBlob>;
+  has(hash: string): Promise<boolean>;
+  /** Reads bytes [start, end] (inclusive) or the whole blob. */
+  read(hash: string, range?: { start: number; end: number }): Readable;
+  delete(hash: string): Promise<void>;
+}
+
+export const CONTENT_HASH_ALGORITHM = 'sha256';
+
+export function isContentHash(s: string): boolean {
+  return /^[0-9a-f]{64}$/.test(s);
+}

@@ -1,0 +1,70 @@
+/** Blob store on the local disk: data/blobs/ab/cd/<hash>, written to a temporary name, fsynced, renamed into place. */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { newId } from '../lib/ids.js';
+import { CONTENT_HASH_ALGORITHM, isContentHash, type BlobStore, type StoredBlob } from './blob-store.js';
+
+export class LocalBlobStore implements BlobStore {
+  private readonly tmpDir: string;
+
+  constructor(private readonly root: string) {
+    this.tmpDir = join(root, 'tmp');
+    mkdirSync(this.tmpDir, { recursive: true });
+  }
+
+  /** Path of a blob; refuses anything but a hash so no caller can reach outside the store. */
+  pathOf(hash: string): string {
+    if (!isContentHash(hash)) throw new Error(`not a content hash: ${hash}`);
+    return join(this.root, hash.slice(0, 2), hash.slice(2, 4), hash);
+  }
+
+  async put(source: Readable): Promise<StoredBlob> {
+    const tmp = join(this.tmpDir, `${newId()}.part`);
+    const hasher = createHash(CONTENT_HASH_ALGORITHM);
+    let size = 0;
+    const tap = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        hasher.update(chunk);
+        size += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, tap, createWriteStream(tmp));
+      const fh = await open(tmp, 'r');
+      await fh.sync();
+      await fh.close();
+      const hash = hasher.digest('hex');
+      const dest = this.pathOf(hash);
+      await mkdir(join(dest, '..'), { recursive: true });
+      // Same content already stored: keep the existing copy.
+      if (await this.has(hash)) await rm(tmp, { force: true });
+      else await rename(tmp, dest);
+      return { hash, size };
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  async has(hash: string): Promise<boolean> {
+    try {
+      await stat(this.pathOf(hash));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  read(hash: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.pathOf(hash), range ? { start: range.start, end: range.end } : {});
+  }
+
+  async delete(hash: string): Promise<void> {
+    await rm(this.pathOf(hash), { force: true });
+  }
+}

@@ -1,0 +1,29 @@
+/** Serves the built web app under /drive, with history-mode routes falling back to index.html. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+
+/** True for paths the web app's router owns (not the API, not file content). */
+export function isAppRoute(path: string): boolean {
+  return (path === '/drive' || path.startsWith('/drive/') || path.startsWith('/s/')) && !path.startsWith('/drive/v1/');
+}
+
+export async function webRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get('/', async (_req, reply) => reply.redirect('/drive/'));
+  if (!existsSync(join(ctx.config.webDir, 'index.html'))) {
+    app.log.warn(`web app not built (no ${ctx.config.webDir}/index.html): run "npm run build -w @haul/web"`);
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: ctx.config.webDir,
+    prefix: '/drive/',
+    wildcard: false,
+    index: false,
+    setHeaders(res, path) {
+      // Hashed assets never change; index.html must always be revalidated.
+      res.header('Cache-Control', path.includes(`${join(ctx.config.webDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+}

@@ -1,0 +1,73 @@
+/** Wire constants of the drive API, as the product specification names them. */
+
+export const FILE_KIND = 'drive#file' as const;
+export const FOLDER_KIND = 'drive#folder' as const;
+export type FileKind = typeof FILE_KIND | typeof FOLDER_KIND;
+
+export const PHASE = {
+  UNKNOWN: 'PHASE_TYPE_UNKNOWN',
+  PENDING: 'PHASE_TYPE_PENDING',
+  RUNNING: 'PHASE_TYPE_RUNNING',
+  PAUSED: 'PHASE_TYPE_PAUSED',
+  ERROR: 'PHASE_TYPE_ERROR',
+  COMPLETE: 'PHASE_TYPE_COMPLETE',
+} as const;
+export type Phase = (typeof PHASE)[keyof typeof PHASE];
+
+export const FOLDER_TYPE_NORMAL = 'NORMAL';
+/** The tag a starred file carries (type 0), alongside `star: 1`. */
+export const STAR_TAG = { name: 'STAR', type: 0 } as const;
+
+export const EVENT_TYPES = [
+  'TYPE_PLAY',
+  'TYPE_VIEW',
+  'TYPE_CREATE',
+  'TYPE_UPDATE',
+  'TYPE_DOWNLOAD',
+  'TYPE_DELETE',
+  'TYPE_UPLOAD',
+  'TYPE_RESTORE',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const SORT_ORDERS = [
+  'MODIFY_TIME_ASC',
+  'MODIFY_TIME_DESC',
+  'SIZE_ASC',
+  'SIZE_DESC',
+  'NAME_ASC',
+  'NAME_DESC',
+  'TYPE_DESC',
+] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+export const THUMBNAIL_SIZES = ['SIZE_DEFAULT', 'SIZE_SMALL', 'SIZE_MEDIUM', 'SIZE_LARGE'] as const;
+
+export const GB = 1073741824;
+export const LIMITS = {
+  /** Per-file upload limit for free users. */
+  freeUploadBytes: 4 * GB,
+  /** Per-file upload limit for everyone. */
+  maxUploadBytes: 20 * GB,
+  /** Page sizes of the file list. */
+  listDefault: 100,
+  listMax: 500,
+  eventsDefault: 100,
+  playHistoryDefault: 50,
+  /** Most ids one batch call accepts; clients chunk larger selections. */
+  batchMaxIds: 1000,
+  /** Bytes a file name may take (UTF-8). */
+  nameMaxBytes: 255,
+  /** Display cap of view and restore counts. */
+  countDisplayCap: 999999,
+} as const;
+
+export const LOCALES = ['en-US', 'zh-CN', 'zh-TW', 'ja', 'ko', 'id', 'ms', 'es', 'pt', 'ru', 'uk'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+export const QUOTA_KINDS = [
+  'cloud_download_size_month',
+  'download_size_month',
+  'upload_size_month',
+  'cloud_download',
+] as const;
