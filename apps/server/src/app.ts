@@ -13,6 +13,7 @@ import { eventsRoutes } from './events/events.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { requireAuth } from './http/auth.js';
 import { installErrorHandlers } from './http/errors.js';
+import { installValidators } from './http/validation.js';
 import { loadSecrets } from './lib/secrets.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
@@ -39,8 +40,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     logger: opts.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
+  installValidators(app);
   installErrorHandlers(app);
   // History-mode routes of the web app fall back to index.html; everything else is a JSON 404.
   const indexHtml = join(config.webDir, 'index.html');

@@ -36,7 +36,7 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
       if (rangeHeader && (!ifRange || ifRange === etag) && size > 0) {
         const ranges = rangeParser(size, rangeHeader, { combine: true });
         if (ranges === -1) {
-          return reply.status(416).header('Content-Range', `bytes */${size}`).send(errorBody('invalid_argument', 'The requested range is not satisfiable.'));
+          return reply.status(416).header('Content-Range', `bytes */${size}`).header('Content-Type', 'application/json; charset=utf-8').removeHeader('Content-Disposition').send(errorBody('invalid_argument', 'The requested range is not satisfiable.'));
         }
         if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
           const { start, end } = ranges[0]!;

@@ -50,9 +50,12 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext): Promis
   });
 
   app.get<{ Querystring: Static<typeof ListQuery> }>('/drive/v1/files', { schema: { querystring: ListQuery } }, async (req): Promise<FileList> => {
+    const parentId = req.query.parent_id ?? '';
+    // Listing a folder that is not the user's answers like any unknown id.
+    if (parentId !== '' && parentId !== '*') await requireFile(ctx.db, req.userId, parentId);
     const page = await listFilesPage(ctx, {
       userId: req.userId,
-      parentId: req.query.parent_id ?? '',
+      parentId,
       filters: parseFilters(req.query.filters),
       order: parseOrder(req.query.order),
       limit: req.query.limit ?? LIMITS.listDefault,

@@ -1,0 +1,68 @@
+/** Administration from the command line: `npm run haul-admin -- <command> ...` (same configuration as the server). */
+import { createUser, setPassword } from '../accounts/accounts.service.js';
+import { findUserByEmail } from '../accounts/users.repository.js';
+import { buildHaul } from '../app.js';
+import { loadConfig } from '../config.js';
+import { purgeExpired } from '../files/trash.service.js';
+
+const USAGE = `usage: haul-admin <command>
+  create-user <email> <password> [--admin] [--name NAME]   create an account
+  reset-password <email> <new-password>                    set a password and end the account's sessions
+  set-quota <email> <bytes>                                 set the storage limit of an account
+  purge                                                     purge expired trash and unreferenced blobs now`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const haul = await buildHaul({ ...loadConfig(), logLevel: 'warn' }, { logger: false });
+  const { ctx } = haul;
+  try {
+    const user = async (email: string | undefined) => {
+      const u = email ? await findUserByEmail(ctx.db, email) : undefined;
+      if (!u) throw new Error(`no account with email ${email ?? '(missing)'}`);
+      return u;
+    };
+    switch (command) {
+      case 'create-user': {
+        const [email, password] = args;
+        if (!email || !password) throw new Error(USAGE);
+        const nameAt = args.indexOf('--name');
+        const u = await createUser(ctx, { email, password, isAdmin: args.includes('--admin'), name: nameAt > 0 ? args[nameAt + 1] : undefined });
+        console.log(`created ${u.email} (${u.id})`);
+        return 0;
+      }
+      case 'reset-password': {
+        const u = await user(args[0]);
+        if (!args[1]) throw new Error(USAGE);
+        await setPassword(ctx, u.id, args[1]);
+        console.log(`password of ${u.email} reset; its sessions are signed out`);
+        return 0;
+      }
+      case 'set-quota': {
+        const u = await user(args[0]);
+        const bytes = Number(args[1]);
+        if (!Number.isSafeInteger(bytes) || bytes < 0) throw new Error('set-quota needs a whole number of bytes');
+        await ctx.db.updateTable('users').set({ storage_limit: bytes }).where('id', '=', u.id).execute();
+        console.log(`storage limit of ${u.email} is now ${bytes} bytes`);
+        return 0;
+      }
+      case 'purge': {
+        console.log(await purgeExpired(ctx));
+        return 0;
+      }
+      default:
+        console.error(USAGE);
+        return 2;
+    }
+  } catch (err) {
+    console.error(`haul-admin: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    await haul.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

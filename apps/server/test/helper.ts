@@ -1,0 +1,121 @@
+/** Test harness: a real Haul on a fresh SQLite file, or a fresh PostgreSQL database when HAUL_TEST_DATABASE_URL is set. */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import pg from 'pg';
+import type { TokenResponse } from '@haul/shared';
+import { buildHaul, type Haul } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { newId } from '../src/lib/ids.js';
+import type { Clock } from '../src/lib/time.js';
+import { placeFile } from '../src/files/files.service.js';
+
+export interface TestHaul extends Haul {
+  dataDir: string;
+  /** Calls the API in-process as `token`'s user. */
+  api: (method: string, url: string, token?: string, body?: unknown) => Promise<{ status: number; body: any; headers: Record<string, any>; raw: Buffer }>;
+  signUp: (email?: string, password?: string) => Promise<TokenResponse>;
+  /** Stores bytes and places them as a file (the upload path's last step). */
+  putFile: (token: TokenResponse, parentId: string, name: string, content: string | Buffer) => Promise<any>;
+  destroy: () => Promise<void>;
+}
+
+export class ManualClock implements Clock {
+  constructor(public t = Date.UTC(2026, 10, 1)) {}
+  now() {
+    return this.t;
+  }
+  advance(ms: number) {
+    this.t += ms;
+  }
+}
+
+async function freshPostgres(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `haul_t_${newId().toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clock): Promise<TestHaul> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'haul-test-'));
+  const pgBase = process.env.HAUL_TEST_DATABASE_URL;
+  const pgDb = pgBase ? await freshPostgres(pgBase) : null;
+  const config: Config = {
+    ...loadConfig({}),
+    dataDir,
+    databaseUrl: pgDb?.url ?? null,
+    publicUrl: 'http://haul.test',
+    webDir: join(dataDir, 'no-web'),
+    logLevel: 'silent',
+    ...overrides,
+  };
+  const haul = await buildHaul(config, { clock, logger: false });
+
+  const api: TestHaul['api'] = async (method, url, token, body) => {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    if (typeof body === 'string') headers['content-type'] = 'application/json';
+    const res = await haul.app.inject({ method: method as any, url, headers, ...(body !== undefined ? { payload: body as any } : {}) });
+    let parsed: unknown = undefined;
+    try {
+      parsed = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      parsed = res.body;
+    }
+    return { status: res.statusCode, body: parsed, headers: res.headers, raw: res.rawPayload };
+  };
+
+  let n = 0;
+  const signUp: TestHaul['signUp'] = async (email, password = 'correct horse') => {
+    const res = await api('POST', '/v1/auth/signup', undefined, { email: email ?? `user${++n}x${randomBytes(4).toString('hex')}@example.com`, password });
+    if (res.status !== 200) throw new Error(`signup failed: ${JSON.stringify(res.body)}`);
+    return res.body as TokenResponse;
+  };
+
+  const putFile: TestHaul['putFile'] = async (token, parentId, name, content) => {
+    const blob = await haul.ctx.blobs.put(Readable.from([Buffer.from(content)]));
+    const row = await placeFile(haul.ctx, token.sub, { parentId, name, hash: blob.hash, size: blob.size });
+    return row;
+  };
+
+  return {
+    ...haul,
+    dataDir,
+    api,
+    signUp,
+    putFile,
+    async destroy() {
+      await haul.close();
+      await pgDb?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a folder through the API and returns its id. */
+export async function mkdir(h: TestHaul, token: string, name: string, parentId = ''): Promise<string> {
+  const res = await h.api('POST', '/drive/v1/files', token, { kind: 'drive#folder', name, parent_id: parentId });
+  if (res.status !== 200) throw new Error(`mkdir ${name}: ${JSON.stringify(res.body)}`);
+  return res.body.file.id;
+}
+
+/** Names in a folder listing, in the order the server gave them. */
+export async function names(h: TestHaul, token: string, parentId = '', query = ''): Promise<string[]> {
+  const res = await h.api('GET', `/drive/v1/files?parent_id=${encodeURIComponent(parentId)}${query}`, token);
+  if (res.status !== 200) throw new Error(`list: ${JSON.stringify(res.body)}`);
+  return res.body.files.map((f: { name: string }) => f.name);
+}

@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeExpired } from '../src/files/trash.service.js';
+import { LocalBlobStore } from '../src/storage/local-blob-store.js';
+import { ManualClock, mkdir, startTestHaul, type TestHaul } from './helper.js';
+
+describe('trash retention', () => {
+  let h: TestHaul;
+  const clock = new ManualClock();
+  beforeAll(async () => {
+    h = await startTestHaul({ trashRetentionDays: 7, accessTokenTtlSeconds: 365 * 86400 }, clock);
+  });
+  afterAll(() => h.destroy());
+
+  it('purges trash past the retention period, frees its storage and removes unreferenced blob bytes', async () => {
+    const t = await h.signUp();
+    const folder = await mkdir(h, t.access_token, 'Old');
+    const doomed = await h.putFile(t, folder, 'doomed.bin', 'd'.repeat(3000));
+    const shared = await h.putFile(t, folder, 'shared.bin', 's'.repeat(100));
+    const keeper = await h.putFile(t, '', 'keeper.bin', 's'.repeat(100)); // same bytes as shared.bin
+    await h.api('POST', '/drive/v1/files:batchTrash', t.access_token, { ids: [folder] });
+    const store = h.ctx.blobs as LocalBlobStore;
+
+    clock.advance(6 * 86_400_000);
+    expect((await purgeExpired(h.ctx)).files).toBe(0);
+    expect((await h.api('GET', `/drive/v1/files/${folder}`, t.access_token)).status).toBe(200);
+
+    clock.advance(2 * 86_400_000);
+    expect((await purgeExpired(h.ctx)).files).toBe(3);
+    expect((await h.api('GET', `/drive/v1/files/${folder}`, t.access_token)).status).toBe(404);
+    expect((await h.api('GET', '/drive/v1/about', t.access_token)).body.quota.usage).toBe('100');
+
+    // Unreferenced bytes go after a grace period; bytes another file still uses stay.
+    clock.advance(11 * 60_000);
+    const r = await purgeExpired(h.ctx);
+    expect(r.blobs).toBe(1);
+    expect(existsSync(store.pathOf(doomed.hash))).toBe(false);
+    expect(existsSync(store.pathOf(shared.hash))).toBe(true);
+    expect(keeper.hash).toBe(shared.hash);
+  });
+});
