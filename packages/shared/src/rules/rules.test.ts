@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { categoryOf, isAudio, isImage, isTorrent, isVideo } from './file-type.js';
+import { formatCount, formatDuration, formatSize } from './format.js';
+import { checkName, randomSuffix, withSuffix } from './names.js';
+import { matchesSearch } from './search.js';
+import { isEmail, isHttpUrl } from './validate.js';
+
+describe('file types', () => {
+  it('detects by extension or MIME type', () => {
+    expect(isVideo('a.MKV')).toBe(true);
+    expect(isVideo('x', 'video/mp4')).toBe(true);
+    expect(isVideo('x', 'video/webp_pipe')).toBe(false);
+    expect(isImage('p.jpe')).toBe(true);
+    expect(isAudio('s.flac')).toBe(true);
+    expect(isTorrent('x', 'application/x-bittorrent')).toBe(true);
+    expect(categoryOf('book.epub')).toBe('other');
+    expect(categoryOf('a.7z')).toBe('zip');
+    expect(categoryOf('a.torrent')).toBe('bt');
+  });
+});
+
+describe('formatting', () => {
+  it('formats sizes in steps of 1024 with one decimal', () => {
+    expect(formatSize(0)).toBe('0 B');
+    expect(formatSize(1023)).toBe('1023 B');
+    expect(formatSize(1536)).toBe('1.5 KB');
+    expect(formatSize('1073741824')).toBe('1.0 GB');
+    expect(formatSize(2 ** 50 * 3)).toBe('3.0 PB');
+  });
+  it('formats durations with leading zero hours trimmed', () => {
+    expect(formatDuration(187)).toBe('03:07');
+    expect(formatDuration(3723)).toBe('1:02:03');
+  });
+  it('caps counts', () => {
+    expect(formatCount(999999)).toBe('999999');
+    expect(formatCount(1000000)).toBe('999999+');
+  });
+});
+
+describe('names', () => {
+  it('normalises to NFC and names each problem', () => {
+    expect(checkName('Cafe\u0301')).toEqual({ name: 'Caf\u00e9', problem: null });
+    expect(checkName(' ').problem).toBe('empty');
+    expect(checkName('..').problem).toBe('dot');
+    expect(checkName('a/b').problem).toBe('slash');
+    expect(checkName('a\nb').problem).toBe('control');
+    expect(checkName('\u00e9'.repeat(128)).problem).toBe('too_long');
+    expect(checkName('\u00e9'.repeat(127)).problem).toBe(null);
+  });
+  it('adds the collision suffix before the extension', () => {
+    expect(withSuffix('photo.jpg', 'A1F3')).toBe('photo(A1F3).jpg');
+    expect(withSuffix('Folder', 'A1F3')).toBe('Folder(A1F3)');
+    expect(randomSuffix()).toMatch(/^[0-9A-F]{4}$/);
+  });
+});
+
+describe('search and validation', () => {
+  const file = { name: 'Holiday.MP4', star: 1, kind: 'drive#file', mime_type: 'video/mp4', params: { platform: 'youtube' } };
+  it('matches name (case-insensitive), star, kind, mime prefix and platform', () => {
+    expect(matchesSearch(file, { name: 'holi' })).toBe(true);
+    expect(matchesSearch(file, { name: 'x' })).toBe(false);
+    expect(matchesSearch(file, { star: true, kind: 'file', mimeType: 'video/', platform: 'youtube' })).toBe(true);
+    expect(matchesSearch({ ...file, star: 0 }, { star: true })).toBe(false);
+    expect(matchesSearch(file, { platform: 'tiktok' })).toBe(false);
+  });
+  it('checks emails and links as the clients do', () => {
+    expect(isEmail('first.last+tag@mail.example.com')).toBe(true);
+    expect(isEmail('no-at-sign.com')).toBe(false);
+    expect(isEmail('a@localhost')).toBe(false);
+    expect(isHttpUrl('https://x.y/z')).toBe(true);
+    expect(isHttpUrl('magnet:?xt=urn:btih:abc')).toBe(false);
+  });
+});
