@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
+import { contentHashOf } from '../src/storage/content-hash.js';
 import { ManualClock, startTestHaul, type TestHaul } from './helper.js';
 
 describe('download links', () => {
@@ -26,7 +26,7 @@ describe('download links', () => {
     expect(res.status).toBe(200);
     expect(Buffer.compare(res.raw, content)).toBe(0);
     expect(res.headers['content-length']).toBe('5000');
-    expect(res.headers['etag']).toBe(`"${createHash('sha256').update(content).digest('hex')}"`);
+    expect(res.headers['etag']).toBe(`"${await contentHashOf(content)}"`);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toContain('attachment');

@@ -1,4 +1,4 @@
-/** Content-addressed byte storage: a blob is named by the SHA-256 the server computed while writing it. */
+/** Content-addressed byte storage: a blob is named by the content hash (BLAKE3) the server computed while writing it. */
 import type { Readable } from 'node:stream';
 
 export interface StoredBlob {
@@ -14,8 +14,6 @@ export interface BlobStore {
   read(hash: string, range?: { start: number; end: number }): Readable;
   delete(hash: string): Promise<void>;
 }
-
-export const CONTENT_HASH_ALGORITHM = 'sha256';
 
 export function isContentHash(s: string): boolean {
   return /^[0-9a-f]{64}$/.test(s);

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { contentHashOf } from './content-hash.js';
 import { LocalBlobStore } from './local-blob-store.js';
 
 describe(LocalBlobStore.name, () => {
@@ -11,11 +11,11 @@ describe(LocalBlobStore.name, () => {
   const sut = new LocalBlobStore(root);
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('names a blob by the SHA-256 of its bytes and stores it once', async () => {
+  it('names a blob by the BLAKE3 hash of its bytes and stores it once', async () => {
     const data = Buffer.from('hello blob');
     const a = await sut.put(Readable.from([data]));
     const b = await sut.put(Readable.from([data.subarray(0, 5), data.subarray(5)]));
-    expect(a).toEqual({ hash: createHash('sha256').update(data).digest('hex'), size: data.length });
+    expect(a).toEqual({ hash: await contentHashOf(data), size: data.length });
     expect(b).toEqual(a);
     expect(readFileSync(sut.pathOf(a.hash)).toString()).toBe('hello blob');
     expect(readdirSync(join(root, 'tmp'))).toEqual([]);
@@ -28,7 +28,7 @@ describe(LocalBlobStore.name, () => {
     }
     await expect(sut.put(Readable.from(failing()))).rejects.toThrow('connection reset');
     expect(readdirSync(join(root, 'tmp'))).toEqual([]);
-    const partialHash = createHash('sha256').update('partial data').digest('hex');
+    const partialHash = await contentHashOf('partial data');
     expect(await sut.has(partialHash)).toBe(false);
   });
 

@@ -1,12 +1,12 @@
 /** Blob store on the local disk: data/blobs/ab/cd/<hash>, written to a temporary name, fsynced, renamed into place. */
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { newId } from '../lib/ids.js';
-import { CONTENT_HASH_ALGORITHM, isContentHash, type BlobStore, type StoredBlob } from './blob-store.js';
+import { isContentHash, type BlobStore, type StoredBlob } from './blob-store.js';
+import { createContentHasher } from './content-hash.js';
 
 export class LocalBlobStore implements BlobStore {
   private readonly tmpDir: string;
@@ -24,7 +24,7 @@ export class LocalBlobStore implements BlobStore {
 
   async put(source: Readable): Promise<StoredBlob> {
     const tmp = join(this.tmpDir, `${newId()}.part`);
-    const hasher = createHash(CONTENT_HASH_ALGORITHM);
+    const hasher = await createContentHasher();
     let size = 0;
     const tap = new Transform({
       transform(chunk: Buffer, _enc, cb) {
@@ -38,7 +38,7 @@ export class LocalBlobStore implements BlobStore {
       const fh = await open(tmp, 'r');
       await fh.sync();
       await fh.close();
-      const hash = hasher.digest('hex');
+      const hash = hasher.digest();
       const dest = this.pathOf(hash);
       await mkdir(join(dest, '..'), { recursive: true });
       // Same content already stored: keep the existing copy.
