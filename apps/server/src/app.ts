@@ -17,6 +17,10 @@ import { installValidators } from './http/validation.js';
 import { loadSecrets } from './lib/secrets.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
+import { tasksRoutes } from './tasks/tasks.routes.js';
+import { HashingFileStore } from './uploads/hashing-file-store.js';
+import { tusRoutes } from './uploads/tus.routes.js';
+import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { isAppRoute, webRoutes } from './web/web.routes.js';
 
 export interface Haul {
@@ -33,6 +37,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     db,
     dialect,
     blobs: new LocalBlobStore(join(config.dataDir, 'blobs')),
+    uploads: new HashingFileStore(join(config.dataDir, 'uploads')),
     clock: opts.clock ?? systemClock,
     secrets: await loadSecrets(db),
   };
@@ -55,11 +60,14 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
 
   await accountsRoutes(app, ctx);
   await contentRoutes(app, ctx);
+  await tusRoutes(app, ctx, ctx.uploads);
   await app.register(async (scope) => {
     requireAuth(scope, ctx);
     await filesRoutes(scope, ctx);
     await eventsRoutes(scope, ctx);
     await aboutRoutes(scope, ctx);
+    await uploadsRoutes(scope, ctx);
+    await tasksRoutes(scope, ctx);
   });
   await webRoutes(app, ctx);
 

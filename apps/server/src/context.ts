@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db, Dialect } from './db/database.js';
 import type { Clock } from './lib/time.js';
 import type { BlobStore } from './storage/blob-store.js';
+import type { HashingFileStore } from './uploads/hashing-file-store.js';
 
 export interface Secrets {
   /** HMAC key of access tokens (HS256). */
@@ -16,6 +17,8 @@ export interface AppContext {
   db: Db;
   dialect: Dialect;
   blobs: BlobStore;
+  /** Bytes of resumable uploads still in flight. */
+  uploads: HashingFileStore;
   clock: Clock;
   secrets: Secrets;
 }

@@ -99,9 +99,12 @@ export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clo
     signUp,
     putFile,
     async destroy() {
-      await haul.close();
-      await pgDb?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await haul.close();
+      } finally {
+        await pgDb?.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   already_exists: 6,
   permission_denied: 7,
   file_space_not_enough: 8,
+  file_size_too_large: 3,
+  file_hash_mismatch: 3,
   task_daily_create_limit: 8,
   monthly_upload_size_exceeded: 8,
   monthly_cloud_download_size_exceeded: 8,

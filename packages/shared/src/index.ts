@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './errors.js';
 export * from './entities.js';
+export * from './rules/content-id.js';
 export * from './rules/file-type.js';
 export * from './rules/format.js';
 export * from './rules/names.js';

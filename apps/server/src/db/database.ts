@@ -6,6 +6,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type 
 import pg from 'pg';
 import type { Database } from './schema.js';
 import * as init from './migrations/2026-11-22-0001-init.js';
+import * as uploads from './migrations/2026-11-22-0002-uploads.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -16,6 +17,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
 /** Forward-only migrations, in order; each runs once, at boot. */
 const migrations: Record<string, Migration> = {
   '2026-11-22-0001-init': init,
+  '2026-11-22-0002-uploads': uploads,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

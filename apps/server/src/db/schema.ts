@@ -59,6 +59,8 @@ export interface FileTombstonesTable {
 export interface BlobsTable {
   hash: string;
   size: number;
+  /** Sample id of large blobs (see cidSampleRanges), for the pre-check before hashing a whole file. */
+  cid: string;
   ref_count: number;
   created_at: number;
   updated_at: number;
@@ -90,6 +92,20 @@ export interface TasksTable {
   updated_time: number;
 }
 
+export interface UploadsTable {
+  /** Random, unguessable: it is the last segment of the upload URL. */
+  id: string;
+  user_id: string;
+  task_id: string;
+  parent_id: string;
+  name: string;
+  size: number;
+  /** The hash the client announced, checked against what arrived; '' when none was given. */
+  declared_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface SystemKvTable {
   key: string;
   value: string;
@@ -103,6 +119,7 @@ export interface Database {
   blobs: BlobsTable;
   events: EventsTable;
   tasks: TasksTable;
+  uploads: UploadsTable;
   system_kv: SystemKvTable;
   kysely_migration?: { name: string; timestamp: string };
   kysely_migration_lock?: { id: string; is_locked: Generated<number> };
@@ -112,3 +129,4 @@ export type UserRow = Selectable<UsersTable>;
 export type FileRow = Selectable<FilesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type TaskRow = Selectable<TasksTable>;
+export type UploadRow = Selectable<UploadsTable>;

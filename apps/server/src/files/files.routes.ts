@@ -1,11 +1,12 @@
 /** /drive/v1/files…: thin routes over the file services. */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { FOLDER_KIND, LIMITS, type DriveFile, type FileList } from '@haul/shared';
+import { FILE_KIND, FOLDER_KIND, LIMITS, type DriveFile, type FileList } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { signDownloadLink } from '../downloads/download-links.js';
 import { badInput } from '../http/errors.js';
 import { recordBatchTask } from '../tasks/tasks.repository.js';
+import { startUpload, UploadFields } from '../uploads/uploads.routes.js';
 import { copyFiles, moveFiles } from './copy-move.service.js';
 import { presentBreadcrumb, presentFile, presentTombstone, type PresentOptions } from './files.presenter.js';
 import { ancestorChain, requireFile } from './files.repository.js';
@@ -34,6 +35,7 @@ const CreateBody = Type.Object({
   parent_id: Type.Optional(ParentId),
   folder_type: Type.Optional(Type.String({ maxLength: 40 })),
   upload_type: Type.Optional(Type.String({ maxLength: 40 })),
+  ...UploadFields,
 });
 const PatchBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 1024 })),
@@ -84,8 +86,11 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext): Promis
   });
 
   app.post<{ Body: Static<typeof CreateBody> }>('/drive/v1/files', { schema: { body: CreateBody } }, async (req) => {
+    if (req.body.kind === FILE_KIND && req.body.upload_type === 'UPLOAD_TYPE_RESUMABLE') {
+      return startUpload(ctx, ctx.uploads, req.userId, req.body);
+    }
     if (req.body.kind !== FOLDER_KIND) {
-      throw badInput('Only folders can be created here (kind "drive#folder"); files arrive by upload.');
+      throw badInput('Create a folder (kind "drive#folder") or an upload (kind "drive#file", upload_type "UPLOAD_TYPE_RESUMABLE").');
     }
     const row = await createFolder(ctx, req.userId, req.body.parent_id ?? '', req.body.name);
     return { upload_type: '', file: present(row), task: null };

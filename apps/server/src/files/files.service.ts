@@ -64,47 +64,54 @@ export async function createFolder(ctx: AppContext, userId: string, parentId: st
   });
 }
 
+export interface PlaceInput {
+  parentId: string;
+  name: string;
+  hash: string;
+  size: number;
+  mimeType?: string;
+  params?: Record<string, string>;
+}
+
 /**
- * Places stored content into a folder as a complete file, renaming on a clash. Uploads and
- * offline downloads end here once the blob is stored and verified.
+ * Places stored content into a folder as a complete file, renaming on a clash, inside the caller's
+ * transaction. Uploads and offline downloads end here once the blob is stored and verified.
  */
-export async function placeFile(
-  ctx: AppContext,
-  userId: string,
-  input: { parentId: string; name: string; hash: string; size: number; mimeType?: string; params?: Record<string, string> },
-): Promise<FileRow> {
+export async function placeFileIn(trx: Db, userId: string, input: PlaceInput, now: number): Promise<FileRow> {
   const wanted = validName(input.name);
-  return ctx.db.transaction().execute(async (trx) => {
-    await requireTargetFolder(trx, userId, input.parentId);
-    const now = ctx.clock.now();
-    const name = await freeName(trx, userId, input.parentId, wanted);
-    const row: FileRow = {
-      id: newId(),
-      user_id: userId,
-      parent_id: input.parentId,
-      name,
-      kind: FILE_KIND,
-      size: input.size,
-      mime_type: input.mimeType || mime.lookup(name) || 'application/octet-stream',
-      file_extension: extensionOf(name) ? `.${extensionOf(name)}` : '',
-      hash: input.hash,
-      star: 0,
-      star_time: null,
-      trashed: 0,
-      trash_group: null,
-      trashed_at: null,
-      phase: PHASE.COMPLETE,
-      sensitive: 0,
-      params: JSON.stringify(input.params ?? {}),
-      created_time: now,
-      modified_time: now,
-      changed_time: now,
-    };
-    await insertFile(trx, row);
-    await addBlobRefs(trx, input.hash, input.size, 1, now);
-    await recordEvent(trx, userId, 'TYPE_UPLOAD', row, now);
-    return row;
-  });
+  await requireTargetFolder(trx, userId, input.parentId);
+  const name = await freeName(trx, userId, input.parentId, wanted);
+  const row: FileRow = {
+    id: newId(),
+    user_id: userId,
+    parent_id: input.parentId,
+    name,
+    kind: FILE_KIND,
+    size: input.size,
+    mime_type: input.mimeType || mime.lookup(name) || 'application/octet-stream',
+    file_extension: extensionOf(name) ? `.${extensionOf(name)}` : '',
+    hash: input.hash,
+    star: 0,
+    star_time: null,
+    trashed: 0,
+    trash_group: null,
+    trashed_at: null,
+    phase: PHASE.COMPLETE,
+    sensitive: 0,
+    params: JSON.stringify(input.params ?? {}),
+    created_time: now,
+    modified_time: now,
+    changed_time: now,
+  };
+  await insertFile(trx, row);
+  await addBlobRefs(trx, input.hash, input.size, 1, now);
+  await recordEvent(trx, userId, 'TYPE_UPLOAD', row, now);
+  return row;
+}
+
+/** placeFileIn in a transaction of its own. */
+export function placeFile(ctx: AppContext, userId: string, input: PlaceInput): Promise<FileRow> {
+  return ctx.db.transaction().execute((trx) => placeFileIn(trx, userId, input, ctx.clock.now()));
 }
 
 /** PATCH files/{id}: rename (and star, for clients that patch it). */

@@ -7,7 +7,7 @@ import type { BlobStore } from './blob-store.js';
 export async function addBlobRefs(db: Db, hash: string, size: number, count: number, now: number): Promise<void> {
   await db
     .insertInto('blobs')
-    .values({ hash, size, ref_count: count, created_at: now, updated_at: now })
+    .values({ hash, size, cid: '', ref_count: count, created_at: now, updated_at: now })
     .onConflict((oc) =>
       oc.column('hash').doUpdateSet({ ref_count: sql`blobs.ref_count + ${count}`, updated_at: now }),
     )
@@ -47,4 +47,14 @@ export async function collectGarbageBlobs(db: Db, store: BlobStore, now: number,
     }
   }
   return removed;
+}
+
+/** Records the sample id of a blob (computed once, when its bytes first arrive). */
+export async function setBlobCid(db: Db, hash: string, cid: string): Promise<void> {
+  await db.updateTable('blobs').set({ cid }).where('hash', '=', hash).where('cid', '=', '').execute();
+}
+
+/** A stored blob with these bytes, if any. */
+export function findBlob(db: Db, hash: string) {
+  return db.selectFrom('blobs').selectAll().where('hash', '=', hash).executeTakeFirst();
 }

@@ -51,6 +51,16 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
+  async adopt(localPath: string, hash: string): Promise<void> {
+    const fh = await open(localPath, 'r');
+    await fh.sync();
+    await fh.close();
+    const dest = this.pathOf(hash);
+    await mkdir(join(dest, '..'), { recursive: true });
+    if (await this.has(hash)) await rm(localPath, { force: true });
+    else await rename(localPath, dest);
+  }
+
   async has(hash: string): Promise<boolean> {
     try {
       await stat(this.pathOf(hash));

@@ -1,6 +1,7 @@
 /** Task rows: every long or batched operation is a task with a phase the client can read back. */
 import { PHASE } from '@haul/shared';
 import type { Db } from '../db/database.js';
+import { notFound } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 
 /** Records a batch operation that finished inside the request, and returns its task id. */
@@ -23,4 +24,11 @@ export async function recordBatchTask(db: Db, userId: string, type: string, coun
     })
     .execute();
   return id;
+}
+
+/** A task of the user's, or file_not_found. */
+export async function requireTask(db: Db, userId: string, id: string) {
+  const row = await db.selectFrom('tasks').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('The task does not exist.');
+  return row;
 }

@@ -1,0 +1,60 @@
+/** The tus endpoint (/drive/v1/uploads/{id}): only uploads created through POST files, only by their owner. */
+import type { FastifyInstance } from 'fastify';
+import { Server } from '@tus/server';
+import { errorBody } from '@haul/shared';
+import type { AppContext } from '../context.js';
+import { verifyAccessToken } from '../accounts/tokens.js';
+import { HttpError } from '../http/errors.js';
+import type { HashingFileStore } from './hashing-file-store.js';
+import { finalizeUpload, findUpload } from './uploads.service.js';
+
+const PATH = '/drive/v1/uploads';
+
+function tusError(status: number, error: Parameters<typeof errorBody>[0], message: string) {
+  return { status_code: status, body: JSON.stringify(errorBody(error, message)) };
+}
+
+export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: HashingFileStore): Promise<void> {
+  const owner = new WeakMap<object, string>();
+  const tus = new Server({
+    path: PATH,
+    datastore: store,
+    relativeLocation: true,
+    respectForwardedHeaders: true,
+    async onIncomingRequest(req, uploadId) {
+      const auth = /^Bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '');
+      if (!auth) throw tusError(401, 'unauthenticated', 'Please sign in.');
+      let userId: string;
+      try {
+        userId = await verifyAccessToken(ctx, auth[1]!.trim());
+      } catch {
+        throw tusError(401, 'unauthenticated', 'The access token is invalid or has expired.');
+      }
+      if (!uploadId || !(await findUpload(ctx.db, userId, uploadId))) throw tusError(404, 'file_not_found', 'The upload does not exist.');
+      owner.set(req, userId);
+    },
+    async onUploadCreate() {
+      throw tusError(405, 'method_not_allowed', 'Create uploads with POST /drive/v1/files (upload_type UPLOAD_TYPE_RESUMABLE).');
+    },
+    async onUploadFinish(req, upload) {
+      const row = await findUpload(ctx.db, owner.get(req) ?? '', upload.id);
+      if (!row) throw tusError(404, 'file_not_found', 'The upload does not exist.');
+      try {
+        const fileId = await finalizeUpload(ctx, store, row);
+        return { headers: { 'Haul-File-Id': fileId, 'Haul-Task-Id': row.task_id } };
+      } catch (err) {
+        if (err instanceof HttpError) throw tusError(err.status, err.error, err.message);
+        throw err;
+      }
+    },
+  });
+
+  // tus reads the request body itself.
+  app.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
+  const handle = (req: { raw: import('node:http').IncomingMessage }, reply: { hijack(): void; raw: import('node:http').ServerResponse }) => {
+    reply.hijack();
+    return tus.handle(req.raw, reply.raw);
+  };
+  app.all(PATH, handle);
+  app.all(`${PATH}/*`, handle);
+}

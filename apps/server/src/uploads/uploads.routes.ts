@@ -1,0 +1,61 @@
+/** Upload creation (POST files with upload_type UPLOAD_TYPE_RESUMABLE) and the large-file pre-check. */
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { presentFile } from '../files/files.presenter.js';
+import { requireFile } from '../files/files.repository.js';
+import { badInput } from '../http/errors.js';
+import { isContentHash } from '../storage/blob-store.js';
+import { requireTask } from '../tasks/tasks.repository.js';
+import { presentTask } from '../tasks/tasks.presenter.js';
+import type { HashingFileStore } from './hashing-file-store.js';
+import { cidExists, createUpload } from './uploads.service.js';
+
+export const UploadFields = {
+  size: Type.Optional(Type.Union([Type.String({ pattern: '^\\d{1,15}$' }), Type.Integer({ minimum: 0 })])),
+  hash: Type.Optional(Type.String({ maxLength: 128 })),
+  resumable: Type.Optional(Type.Object({ provider: Type.Optional(Type.String({ maxLength: 40 })) })),
+  proof: Type.Optional(Type.Object({ challenge: Type.String({ maxLength: 2000 }), answer: Type.String({ maxLength: 128 }) })),
+};
+
+/** Handles POST files for a resumable upload; answers the seed's {upload_type, file, task, resumable}. */
+export async function startUpload(
+  ctx: AppContext,
+  store: HashingFileStore,
+  userId: string,
+  body: { name: string; parent_id?: string; size?: string | number; hash?: string; proof?: { challenge: string; answer: string } },
+) {
+  if (body.size === undefined) throw badInput('size is required for an upload.');
+  const hash = body.hash ? body.hash.toLowerCase() : undefined;
+  if (hash && !isContentHash(hash)) throw badInput('hash must be the 64-digit hex BLAKE3 hash of the file.');
+  const result = await createUpload(ctx, store, userId, { name: body.name, size: Number(body.size), hash, parentId: body.parent_id ?? '', proof: body.proof });
+  const retentionMs = ctx.config.trashRetentionDays * 86_400_000;
+  const base = { upload_type: 'UPLOAD_TYPE_RESUMABLE', file: null, task: null, resumable: null } as Record<string, unknown>;
+  if (result.kind === 'prove') return { ...base, proof_of_possession: result.challenge };
+  if (result.kind === 'speed') {
+    const file = presentFile(await requireFile(ctx.db, userId, result.fileId), { retentionMs });
+    return { ...base, file, task: presentTask(await requireTask(ctx.db, userId, result.taskId), file) };
+  }
+  const { upload } = result;
+  return {
+    ...base,
+    task: presentTask(await requireTask(ctx.db, userId, upload.task_id)),
+    resumable: {
+      kind: 'drive#resumable',
+      provider: 'PROVIDER_TUS',
+      params: {
+        key: upload.id,
+        upload_url: `${ctx.config.publicUrl}/drive/v1/uploads/${upload.id}`,
+        expires_at: new Date(upload.expires_at).toISOString(),
+      },
+    },
+  };
+}
+
+const CidQuery = Type.Object({ cid: Type.String({ pattern: '^[0-9a-f]{64}$' }), file_size: Type.Integer({ minimum: 0 }) });
+
+export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get<{ Querystring: Static<typeof CidQuery> }>('/drive/v1/resource/cid', { schema: { querystring: CidQuery } }, async (req) => ({
+    exists: await cidExists(ctx.db, req.query.cid, req.query.file_size),
+  }));
+}

@@ -1,0 +1,177 @@
+/** Resumable uploads: creation (with speed upload), finalising what arrived, cancelling and expiring. */
+import { Upload } from '@tus/utils';
+import { CID_THRESHOLD_BYTES, cidSampleRanges, LIMITS, PHASE } from '@haul/shared';
+import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
+import type { UploadRow } from '../db/schema.js';
+import { isPremium } from '../accounts/user.presenter.js';
+import { findUserById } from '../accounts/users.repository.js';
+import { storageUsage, requireTargetFolder } from '../files/files.repository.js';
+import { placeFile, placeFileIn } from '../files/files.service.js';
+import { validName } from '../files/names.policy.js';
+import { HttpError, notFound } from '../http/errors.js';
+import { newId } from '../lib/ids.js';
+import { findBlob, setBlobCid } from '../storage/blobs.repository.js';
+import { createContentHasher } from '../storage/content-hash.js';
+import type { HashingFileStore } from './hashing-file-store.js';
+import { issueChallenge, verifyProof, type ProofChallenge } from './proof.js';
+
+export interface CreateUploadInput {
+  name: string;
+  size: number;
+  hash?: string;
+  parentId: string;
+  proof?: { challenge: string; answer: string };
+}
+
+export type CreateUploadResult =
+  | { kind: 'speed'; fileId: string; taskId: string }
+  | { kind: 'prove'; challenge: ProofChallenge }
+  | { kind: 'resumable'; upload: UploadRow };
+
+const UPLOAD_TTL_MS = 7 * 86_400_000;
+
+/** Refuses sizes over the limits and beyond the free space, counting uploads still in flight. */
+async function checkSpace(db: Db, userId: string, size: number, now: number): Promise<void> {
+  const user = await findUserById(db, userId);
+  if (!user) throw notFound('The account no longer exists.');
+  if (size > LIMITS.maxUploadBytes) throw new HttpError(400, 'file_size_too_large', 'The file exceeds 20G, the largest file Haul accepts.');
+  if (size > LIMITS.freeUploadBytes && !isPremium(user, now)) {
+    throw new HttpError(400, 'file_size_too_large', 'The file exceeds 4G; files this large need a premium plan.');
+  }
+  const [usage, pending] = await Promise.all([
+    storageUsage(db, userId),
+    db.selectFrom('uploads').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.val(0)).as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+  ]);
+  if (usage.total + Number(pending.n) + size > user.storage_limit) {
+    throw new HttpError(403, 'file_space_not_enough', 'There is not enough storage space for this file.');
+  }
+}
+
+async function newTask(db: Db, userId: string, name: string, size: number, phase: string, now: number, fileId = ''): Promise<string> {
+  const id = newId();
+  await db
+    .insertInto('tasks')
+    .values({
+      id,
+      user_id: userId,
+      type: 'upload',
+      phase,
+      name,
+      progress: phase === PHASE.COMPLETE ? 100 : 0,
+      message: '',
+      params: JSON.stringify({ size: String(size) }),
+      file_id: fileId,
+      created_time: now,
+      updated_time: now,
+    })
+    .execute();
+  return id;
+}
+
+export async function createUpload(ctx: AppContext, store: HashingFileStore, userId: string, input: CreateUploadInput): Promise<CreateUploadResult> {
+  const name = validName(input.name);
+  const now = ctx.clock.now();
+  await requireTargetFolder(ctx.db, userId, input.parentId);
+  await checkSpace(ctx.db, userId, input.size, now);
+
+  const known = input.hash ? await findBlob(ctx.db, input.hash) : undefined;
+  if (input.hash && known && known.size === input.size && (await ctx.blobs.has(input.hash))) {
+    if (!input.proof) return { kind: 'prove', challenge: issueChallenge(ctx, userId, input.hash, input.size) };
+    if (await verifyProof(ctx, userId, input.hash, input.size, input.proof)) {
+      const file = await placeFile(ctx, userId, { parentId: input.parentId, name, hash: input.hash, size: input.size });
+      const taskId = await newTask(ctx.db, userId, file.name, file.size, PHASE.COMPLETE, now, file.id);
+      return { kind: 'speed', fileId: file.id, taskId };
+    }
+    // A wrong answer is no error: the bytes simply have to be sent.
+  }
+
+  const upload: UploadRow = {
+    id: newId(),
+    user_id: userId,
+    task_id: '',
+    parent_id: input.parentId,
+    name,
+    size: input.size,
+    declared_hash: input.hash ?? '',
+    created_at: now,
+    expires_at: now + UPLOAD_TTL_MS,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    upload.task_id = await newTask(trx, userId, name, input.size, PHASE.RUNNING, now);
+    await trx.insertInto('uploads').values(upload).execute();
+  });
+  await store.create(new Upload({ id: upload.id, size: input.size, offset: 0, metadata: {}, creation_date: new Date(now).toISOString() }));
+  return { kind: 'resumable', upload };
+}
+
+/** The upload of this user with this id, or null. */
+export function findUpload(db: Db, userId: string, id: string): Promise<UploadRow | undefined> {
+  return db.selectFrom('uploads').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}
+
+async function sampleId(ctx: AppContext, hash: string, size: number): Promise<string> {
+  const hasher = await createContentHasher();
+  for (const [start, end] of cidSampleRanges(size)) {
+    for await (const chunk of ctx.blobs.read(hash, { start, end: end - 1 })) hasher.update(chunk as Buffer);
+  }
+  return hasher.digest();
+}
+
+async function failTask(db: Db, taskId: string, message: string, now: number): Promise<void> {
+  await db.updateTable('tasks').set({ phase: PHASE.ERROR, message, updated_time: now }).where('id', '=', taskId).execute();
+}
+
+/**
+ * All bytes arrived: check them against the announced hash, move them into the blob store and make
+ * the file visible, in one transaction with the task. Throws an HttpError when nothing was kept.
+ */
+export async function finalizeUpload(ctx: AppContext, store: HashingFileStore, upload: UploadRow): Promise<string> {
+  const hash = await store.digest(upload.id, upload.size);
+  const now = ctx.clock.now();
+  if (upload.declared_hash && upload.declared_hash !== hash) {
+    await failTask(ctx.db, upload.task_id, 'The uploaded bytes do not match the file\'s hash; nothing was kept. Please upload it again.', now);
+    await ctx.db.deleteFrom('uploads').where('id', '=', upload.id).execute();
+    await store.forget(upload.id);
+    throw new HttpError(400, 'file_hash_mismatch', 'The uploaded bytes do not match the file\'s hash; nothing was kept.');
+  }
+  await ctx.blobs.adopt(store.dataPath(upload.id), hash);
+  const cid = upload.size > CID_THRESHOLD_BYTES ? await sampleId(ctx, hash, upload.size) : '';
+  try {
+    const fileId = await ctx.db.transaction().execute(async (trx) => {
+      const file = await placeFileIn(trx, upload.user_id, { parentId: upload.parent_id, name: upload.name, hash, size: upload.size }, now);
+      if (cid) await setBlobCid(trx, hash, cid);
+      await trx.updateTable('tasks').set({ phase: PHASE.COMPLETE, progress: 100, file_id: file.id, name: file.name, updated_time: now }).where('id', '=', upload.task_id).execute();
+      await trx.deleteFrom('uploads').where('id', '=', upload.id).execute();
+      return file.id;
+    });
+    await store.forget(upload.id);
+    return fileId;
+  } catch (err) {
+    // The target folder went to the trash or the account filled up meanwhile: say so on the task.
+    await failTask(ctx.db, upload.task_id, (err as Error).message, now);
+    await ctx.db.deleteFrom('uploads').where('id', '=', upload.id).execute();
+    await store.forget(upload.id);
+    throw err;
+  }
+}
+
+/** Stops an upload and forgets its bytes (cancel, or expiry). */
+export async function dropUpload(ctx: AppContext, store: HashingFileStore, upload: UploadRow, message: string): Promise<void> {
+  await failTask(ctx.db, upload.task_id, message, ctx.clock.now());
+  await ctx.db.deleteFrom('uploads').where('id', '=', upload.id).execute();
+  await store.forget(upload.id);
+}
+
+/** Background job: uploads abandoned past their expiry are removed with their bytes. */
+export async function expireUploads(ctx: AppContext, store: HashingFileStore): Promise<number> {
+  const due = await ctx.db.selectFrom('uploads').selectAll().where('expires_at', '<', ctx.clock.now()).limit(1000).execute();
+  for (const u of due) await dropUpload(ctx, store, u, 'The upload expired before it was finished.');
+  return due.length;
+}
+
+/** GET resource/cid: whether a blob with this sample id and size is stored (large-file pre-check). */
+export async function cidExists(db: Db, cid: string, size: number): Promise<boolean> {
+  const row = await db.selectFrom('blobs').select('hash').where('cid', '=', cid).where('size', '=', size).where('ref_count', '>', 0).executeTakeFirst();
+  return row !== undefined;
+}
