@@ -30,34 +30,39 @@ async function insertFile(db: Db, row: FileRow): Promise<void> {
   }
 }
 
+/** A fresh, complete, live row; callers fill in what a file has beyond a folder. */
+function newRow(userId: string, parentId: string, name: string, kind: string, now: number): FileRow {
+  return {
+    id: newId(),
+    user_id: userId,
+    parent_id: parentId,
+    name,
+    kind,
+    size: 0,
+    mime_type: '',
+    file_extension: '',
+    hash: '',
+    star: 0,
+    star_time: null,
+    trashed: 0,
+    trash_group: null,
+    trashed_at: null,
+    phase: PHASE.COMPLETE,
+    sensitive: 0,
+    params: '{}',
+    created_time: now,
+    modified_time: now,
+    changed_time: now,
+  };
+}
+
 export async function createFolder(ctx: AppContext, userId: string, parentId: string, rawName: unknown): Promise<FileRow> {
   const name = validName(rawName);
   return ctx.db.transaction().execute(async (trx) => {
     await requireTargetFolder(trx, userId, parentId);
     if (await nameTaken(trx, userId, parentId, name)) throw duplicated(name);
     const now = ctx.clock.now();
-    const row: FileRow = {
-      id: newId(),
-      user_id: userId,
-      parent_id: parentId,
-      name,
-      kind: FOLDER_KIND,
-      size: 0,
-      mime_type: '',
-      file_extension: '',
-      hash: '',
-      star: 0,
-      star_time: null,
-      trashed: 0,
-      trash_group: null,
-      trashed_at: null,
-      phase: PHASE.COMPLETE,
-      sensitive: 0,
-      params: '{}',
-      created_time: now,
-      modified_time: now,
-      changed_time: now,
-    };
+    const row = newRow(userId, parentId, name, FOLDER_KIND, now);
     await insertFile(trx, row);
     await recordEvent(trx, userId, 'TYPE_CREATE', row, now);
     return row;
@@ -82,26 +87,12 @@ export async function placeFileIn(trx: Db, userId: string, input: PlaceInput, no
   await requireTargetFolder(trx, userId, input.parentId);
   const name = await freeName(trx, userId, input.parentId, wanted);
   const row: FileRow = {
-    id: newId(),
-    user_id: userId,
-    parent_id: input.parentId,
-    name,
-    kind: FILE_KIND,
+    ...newRow(userId, input.parentId, name, FILE_KIND, now),
     size: input.size,
     mime_type: input.mimeType || mime.lookup(name) || 'application/octet-stream',
     file_extension: extensionOf(name) ? `.${extensionOf(name)}` : '',
     hash: input.hash,
-    star: 0,
-    star_time: null,
-    trashed: 0,
-    trash_group: null,
-    trashed_at: null,
-    phase: PHASE.COMPLETE,
-    sensitive: 0,
     params: JSON.stringify(input.params ?? {}),
-    created_time: now,
-    modified_time: now,
-    changed_time: now,
   };
   await insertFile(trx, row);
   await addBlobRefs(trx, input.hash, input.size, 1, now);

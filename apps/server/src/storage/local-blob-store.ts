@@ -33,8 +33,9 @@ export class LocalBlobStore implements BlobStore {
         cb(null, chunk);
       },
     });
+    const out = createWriteStream(tmp);
     try {
-      await pipeline(source, tap, createWriteStream(tmp));
+      await pipeline(source, tap, out);
       const fh = await open(tmp, 'r');
       await fh.sync();
       await fh.close();
@@ -46,6 +47,8 @@ export class LocalBlobStore implements BlobStore {
       else await rename(tmp, dest);
       return { hash, size };
     } catch (err) {
+      // The file may still be opening when the source fails: remove it only once the stream is closed.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await rm(tmp, { force: true });
       throw err;
     }

@@ -4,26 +4,40 @@ import type { Db } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 
-/** Records a batch operation that finished inside the request, and returns its task id. */
-export async function recordBatchTask(db: Db, userId: string, type: string, count: number, now: number): Promise<string> {
+export interface NewTask {
+  userId: string;
+  type: string;
+  phase: string;
+  name: string;
+  params?: Record<string, string>;
+  fileId?: string;
+}
+
+/** Inserts a task row and returns its id; a complete task starts at 100 %. */
+export async function insertTask(db: Db, t: NewTask, now: number): Promise<string> {
   const id = newId();
   await db
     .insertInto('tasks')
     .values({
       id,
-      user_id: userId,
-      type,
-      phase: PHASE.COMPLETE,
-      name: type,
-      progress: 100,
+      user_id: t.userId,
+      type: t.type,
+      phase: t.phase,
+      name: t.name,
+      progress: t.phase === PHASE.COMPLETE ? 100 : 0,
       message: '',
-      params: JSON.stringify({ count: String(count) }),
-      file_id: '',
+      params: JSON.stringify(t.params ?? {}),
+      file_id: t.fileId ?? '',
       created_time: now,
       updated_time: now,
     })
     .execute();
   return id;
+}
+
+/** Records a batch operation that finished inside the request, and returns its task id. */
+export function recordBatchTask(db: Db, userId: string, type: string, count: number, now: number): Promise<string> {
+  return insertTask(db, { userId, type, phase: PHASE.COMPLETE, name: type, params: { count: String(count) } }, now);
 }
 
 /** A task of the user's, or file_not_found. */

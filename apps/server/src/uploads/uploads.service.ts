@@ -11,6 +11,7 @@ import { placeFile, placeFileIn } from '../files/files.service.js';
 import { validName } from '../files/names.policy.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
+import { insertTask } from '../tasks/tasks.repository.js';
 import { findBlob, setBlobCid } from '../storage/blobs.repository.js';
 import { createContentHasher } from '../storage/content-hash.js';
 import type { HashingFileStore } from './hashing-file-store.js';
@@ -48,25 +49,8 @@ async function checkSpace(db: Db, userId: string, size: number, now: number): Pr
   }
 }
 
-async function newTask(db: Db, userId: string, name: string, size: number, phase: string, now: number, fileId = ''): Promise<string> {
-  const id = newId();
-  await db
-    .insertInto('tasks')
-    .values({
-      id,
-      user_id: userId,
-      type: 'upload',
-      phase,
-      name,
-      progress: phase === PHASE.COMPLETE ? 100 : 0,
-      message: '',
-      params: JSON.stringify({ size: String(size) }),
-      file_id: fileId,
-      created_time: now,
-      updated_time: now,
-    })
-    .execute();
-  return id;
+function newTask(db: Db, userId: string, name: string, size: number, phase: string, now: number, fileId = ''): Promise<string> {
+  return insertTask(db, { userId, type: 'upload', phase, name, params: { size: String(size) }, fileId }, now);
 }
 
 export async function createUpload(ctx: AppContext, store: HashingFileStore, userId: string, input: CreateUploadInput): Promise<CreateUploadResult> {
