@@ -76,6 +76,29 @@ describe('accounts', () => {
   });
 });
 
+describe('password guessing', () => {
+  it('slows repeated sign-ins for one account, without locking out others', async () => {
+    const h = await startTestHaul();
+    try {
+      await h.signUp('victim@example.com', 'right-password');
+      await h.signUp('bystander@example.com', 'right-password');
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        statuses.push((await h.api('POST', '/v1/auth/signin', undefined, { username: 'victim@example.com', password: `guess-${i}-xx` })).status);
+      }
+      expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+      const limited = await h.api('POST', '/v1/auth/signin', undefined, { username: 'victim@example.com', password: 'right-password' });
+      expect(limited.status).toBe(429);
+      expect(limited.body.error).toBe('too_many_requests');
+      expect(limited.body.error_description).toMatch(/try again in \d+ seconds/);
+      const other = await h.api('POST', '/v1/auth/signin', undefined, { username: 'bystander@example.com', password: 'right-password' });
+      expect(other.status).toBe(200);
+    } finally {
+      await h.destroy();
+    }
+  });
+});
+
 describe('closed registration and token expiry', () => {
   it('refuses sign-up when registration is closed', async () => {
     const h = await startTestHaul({ registrationOpen: false });

@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   monthly_download_size_exceeded: 8,
   daily_download_size_exceeded: 8,
   resource_exhausted: 8,
+  too_many_requests: 8,
   file_in_recycle_bin: 9,
   failed_precondition: 9,
   invalid_grant: 16,

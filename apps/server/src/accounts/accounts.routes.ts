@@ -1,5 +1,6 @@
 /** /v1/auth/* and /v1/user/* */
 import { Type, type Static } from '@sinclair/typebox';
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { requireAuth } from '../http/auth.js';
@@ -24,13 +25,33 @@ const TokenBody = Type.Object({
 });
 const RevokeBody = Type.Object({ token: Type.String({ maxLength: 200 }) });
 
+/** Password guessing is slowed per address and account; sign-up per address. (In-memory: per process.) */
+const tooMany = (_req: unknown, c: { ttl: number }) =>
+  new HttpError(429, 'too_many_requests', `Too many attempts. Please try again in ${Math.ceil(c.ttl / 1000)} seconds.`);
+
 export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.post<{ Body: Static<typeof SignUpBody> }>('/v1/auth/signup', { schema: { body: SignUpBody } }, async (req) =>
-    signUp(ctx, req.body),
+  // preHandler: the sign-in key needs the parsed body.
+  await app.register(rateLimit, { global: false, hook: 'preHandler', errorResponseBuilder: tooMany });
+
+  app.post<{ Body: Static<typeof SignUpBody> }>(
+    '/v1/auth/signup',
+    { schema: { body: SignUpBody }, config: { rateLimit: { max: 20, timeWindow: 60_000 } } },
+    async (req) => signUp(ctx, req.body),
   );
 
-  app.post<{ Body: Static<typeof SignInBody> }>('/v1/auth/signin', { schema: { body: SignInBody } }, async (req) =>
-    signIn(ctx, req.body.username, req.body.password),
+  app.post<{ Body: Static<typeof SignInBody> }>(
+    '/v1/auth/signin',
+    {
+      schema: { body: SignInBody },
+      config: {
+        rateLimit: {
+          max: 10,
+          timeWindow: 60_000,
+          keyGenerator: (req) => `${req.ip}|${String((req.body as { username?: unknown })?.username ?? '').toLowerCase()}`,
+        },
+      },
+    },
+    async (req) => signIn(ctx, req.body.username, req.body.password),
   );
 
   app.post<{ Body: Static<typeof TokenBody> }>('/v1/auth/token', { schema: { body: TokenBody } }, async (req) => {

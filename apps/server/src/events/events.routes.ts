@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { presentFile } from '../files/files.presenter.js';
 import { requireFile } from '../files/files.repository.js';
 import { badInput, notFound } from '../http/errors.js';
+import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
 import { recordEvent } from './events.repository.js';
 import { presentEvent } from './events.presenter.js';
 
@@ -61,14 +62,8 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     if (types.include) q = q.where('type', 'in', types.include);
     if (types.exclude) q = q.where('type', 'not in', types.exclude);
     if (req.query.page_token) {
-      let cursor: [number, string];
-      try {
-        cursor = JSON.parse(Buffer.from(req.query.page_token, 'base64url').toString());
-        if (!Array.isArray(cursor) || typeof cursor[0] !== 'number' || typeof cursor[1] !== 'string') throw new Error();
-      } catch {
-        throw badInput('page_token is not valid.');
-      }
-      q = q.where((eb) => eb.or([eb('updated_time', '<', cursor[0]), eb.and([eb('updated_time', '=', cursor[0]), eb('id', '<', cursor[1])])]));
+      const [t, id] = decodeTimeCursor(req.query.page_token, 'events');
+      q = q.where((eb) => eb.or([eb('updated_time', '<', t), eb.and([eb('updated_time', '=', t), eb('id', '<', id)])]));
     }
     const rows = await q.orderBy('updated_time', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
     const more = rows.length > limit;
@@ -81,7 +76,7 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     const last = rows[rows.length - 1];
     return {
       events: rows.map((r) => presentEvent(r, byId.get(r.file_id) ?? null)),
-      next_page_token: more && last ? Buffer.from(JSON.stringify([last.updated_time, last.id])).toString('base64url') : '',
+      next_page_token: more && last ? encodePageToken('events', [last.updated_time, last.id]) : '',
     };
   });
 

@@ -3,7 +3,7 @@ import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kyse
 import type { SortOrder } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { Database, FileRow } from '../db/schema.js';
-import { badInput } from '../http/errors.js';
+import { decodePageToken, encodePageToken } from '../lib/page-token.js';
 import type { FileFilters } from './list-filters.js';
 
 type Col = 'modified_time' | 'name' | 'size' | 'file_extension' | 'id';
@@ -39,20 +39,6 @@ export interface ListPage {
   order: string[];
   nextPageToken: string;
   syncTime: number;
-}
-
-function encodeToken(v: unknown): string {
-  return Buffer.from(JSON.stringify(v)).toString('base64url');
-}
-
-function decodeToken(token: string, expectedKey: string, arity: number): unknown[] {
-  try {
-    const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (v && v.k === expectedKey && Array.isArray(v.v) && v.v.length === arity) return v.v;
-  } catch {
-    /* fall through */
-  }
-  throw badInput('page_token is not valid for this listing.');
 }
 
 function likeEscape(s: string): string {
@@ -104,7 +90,7 @@ export async function listFilesPage(ctx: AppContext, req: ListRequest): Promise<
   }
 
   if (req.pageToken) {
-    const values = decodeToken(req.pageToken, req.order, cols.length);
+    const values = decodePageToken(req.pageToken, req.order, cols.length);
     q = q.where((eb) => afterCursor(eb, cols, values));
   }
   for (const [c, d] of cols) q = q.orderBy(c, d);
@@ -116,7 +102,7 @@ export async function listFilesPage(ctx: AppContext, req: ListRequest): Promise<
     rows,
     tombstones: [],
     order: rows.map((r) => r.id),
-    nextPageToken: more && last ? encodeToken({ k: req.order, v: cols.map(([c]) => last[c]) }) : '',
+    nextPageToken: more && last ? encodePageToken(req.order, cols.map(([c]) => last[c])) : '',
     syncTime: syncTime - SYNC_SAFETY_MS,
   };
 }
@@ -129,7 +115,7 @@ async function listChangesPage(ctx: AppContext, req: ListRequest, now: number): 
   const since = req.filters.changedAfter!;
   const inFolder = req.parentId === '*' ? sql`` : sql` AND parent_id = ${req.parentId}`;
   const phase = req.filters.phases ? sql` AND phase IN (${sql.join(req.filters.phases)})` : sql``;
-  const cursor = req.pageToken ? decodeToken(req.pageToken, 'sync', 2) : null;
+  const cursor = req.pageToken ? decodePageToken(req.pageToken, 'sync', 2) : null;
   const after = cursor ? sql`WHERE (t, id) > (${cursor[0]}, ${cursor[1]})` : sql``;
   const changed = await sql<{ id: string; t: number; gone: number }>`
     SELECT id, t, gone FROM (
@@ -157,7 +143,7 @@ async function listChangesPage(ctx: AppContext, req: ListRequest, now: number): 
     rows,
     tombstones,
     order: items.map((i) => i.id),
-    nextPageToken: more && last ? encodeToken({ k: 'sync', v: [last.t, last.id] }) : '',
+    nextPageToken: more && last ? encodePageToken('sync', [last.t, last.id]) : '',
     syncTime: now - SYNC_SAFETY_MS,
   };
 }

@@ -6,12 +6,43 @@ import type { AppContext } from '../context.js';
 import { presentFile } from '../files/files.presenter.js';
 import { findFile } from '../files/files.repository.js';
 import { deleteFiles } from '../files/trash.service.js';
-import { notFound } from '../http/errors.js';
+import { badInput, notFound } from '../http/errors.js';
+import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
 import { dropUpload } from '../uploads/uploads.service.js';
 import { requireTask } from './tasks.repository.js';
 import { presentTask } from './tasks.presenter.js';
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const ListQuery = Type.Object({
+  type: Type.Optional(Type.String({ maxLength: 40 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
+  page_token: Type.Optional(Type.String({ maxLength: 500 })),
+  filters: Type.Optional(Type.String({ maxLength: 20000 })),
+  thumbnail_size: Type.Optional(Type.String({ maxLength: 40 })),
+  with: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+/** `{"phase":{"in":"A,B"}}`, `{"phase":{"eq":"A"}}` and `{"id":{"in":"x,y"}}`, as the task list takes them. */
+function parseTaskFilters(raw: string | undefined): { phases?: string[]; ids?: string[] } {
+  if (!raw) return {};
+  let f: Record<string, Record<string, unknown>>;
+  try {
+    f = JSON.parse(raw);
+    if (!f || typeof f !== 'object' || Array.isArray(f)) throw new Error();
+  } catch {
+    throw badInput('filters must be a JSON object.');
+  }
+  const list = (v: unknown) => String(v).split(',').map((x) => x.trim()).filter(Boolean);
+  const out: { phases?: string[]; ids?: string[] } = {};
+  for (const [key, ops] of Object.entries(f)) {
+    const value = ops?.in ?? ops?.eq;
+    if (value === undefined) throw badInput(`filters.${key} takes "in" or "eq".`);
+    if (key === 'phase') out.phases = list(value);
+    else if (key === 'id') out.ids = list(value);
+    else throw badInput(`filters: unknown field "${key}".`);
+  }
+  return out;
+}
 const DeleteQuery = Type.Object({
   task_ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: LIMITS.batchMaxIds }),
   delete_files: Type.Optional(Type.Boolean()),
@@ -19,6 +50,30 @@ const DeleteQuery = Type.Object({
 
 export async function tasksRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const retentionMs = ctx.config.trashRetentionDays * 86_400_000;
+
+  app.get<{ Querystring: Static<typeof ListQuery> }>('/drive/v1/tasks', { schema: { querystring: ListQuery } }, async (req) => {
+    const limit = req.query.limit ?? 100;
+    const f = parseTaskFilters(req.query.filters);
+    let q = ctx.db.selectFrom('tasks').selectAll().where('user_id', '=', req.userId);
+    if (req.query.type) q = q.where('type', '=', req.query.type);
+    if (f.phases) q = q.where('phase', 'in', f.phases.length ? f.phases : ['']);
+    if (f.ids) q = q.where('id', 'in', f.ids.length ? f.ids : ['']);
+    if (req.query.page_token) {
+      const [t, id] = decodeTimeCursor(req.query.page_token, 'tasks');
+      q = q.where((eb) => eb.or([eb('created_time', '<', t), eb.and([eb('created_time', '=', t), eb('id', '<', id)])]));
+    }
+    const rows = await q.orderBy('created_time', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    const more = rows.length > limit;
+    if (more) rows.pop();
+    const fileIds = rows.map((r) => r.file_id).filter(Boolean);
+    const files = fileIds.length ? await ctx.db.selectFrom('files').selectAll().where('user_id', '=', req.userId).where('id', 'in', fileIds).execute() : [];
+    const byId = new Map(files.map((f) => [f.id, presentFile(f, { retentionMs })]));
+    const last = rows[rows.length - 1];
+    return {
+      tasks: rows.map((r) => presentTask(r, byId.get(r.file_id) ?? null)),
+      next_page_token: more && last ? encodePageToken('tasks', [last.created_time, last.id]) : '',
+    };
+  });
 
   app.get<{ Params: Static<typeof IdParams> }>('/drive/v1/tasks/:id', { schema: { params: IdParams } }, async (req) => {
     const task = await requireTask(ctx.db, req.userId, req.params.id);
