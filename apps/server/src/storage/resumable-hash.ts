@@ -12,11 +12,12 @@ interface SavedState {
   state: string;
 }
 
-/** A hasher that has seen exactly the first `upTo` bytes of `dataPath`. */
-export async function resumeHasher(dataPath: string, statePath: string, upTo: number): Promise<IHasher> {
+/** A hasher that has seen exactly the first `upTo` bytes of `dataPath` (starting from a saved state when there is one). */
+export async function resumeHasher(dataPath: string, statePath: string | null, upTo: number): Promise<IHasher> {
   const hasher = await createBLAKE3();
   let from = 0;
   try {
+    if (!statePath) throw new Error('no saved state');
     const saved = JSON.parse(await readFile(statePath, 'utf8')) as SavedState;
     if (saved.offset <= upTo) {
       hasher.load(Buffer.from(saved.state, 'base64'));

@@ -1,0 +1,180 @@
+/**
+ * Fetches an http(s) link into a local file: redirects followed (bounded, each hop through the
+ * network guard), resumed with Range from the bytes already on disk, hashed while streaming.
+ */
+import { createWriteStream } from 'node:fs';
+import { stat, truncate } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parse as parseDisposition } from 'content-disposition';
+import { resumeHasher } from '../storage/resumable-hash.js';
+import { BlockedAddressError, guardedLookup, isPublicAddress, parseHttpLink } from './network-guard.js';
+
+const MAX_REDIRECTS = 10;
+
+export class FetchError extends Error {
+  constructor(
+    message: string,
+    /** Worth trying again later (a dropped connection, a 5xx); otherwise the task fails. */
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface RemoteMeta {
+  finalUrl: string;
+  name: string;
+  /** Total size when the server says it; null when it streams without a length. */
+  size: number | null;
+  mimeType: string;
+  /** ETag or Last-Modified: with the final URL, what identifies this content for instant completion. */
+  validator: string;
+}
+
+export interface FetchOptions {
+  url: string;
+  /** Where the bytes go (appended to when it already holds some). */
+  partPath: string;
+  allowPrivateNetwork: boolean;
+  /** Refuse content larger than this many bytes. */
+  maxBytes: number;
+  signal?: AbortSignal;
+  /** Called once the headers are in; return false to stop without reading the body (already stored). */
+  onMeta?: (meta: RemoteMeta) => Promise<boolean> | boolean;
+  onProgress?: (received: number, total: number | null) => void;
+}
+
+export interface FetchResult extends RemoteMeta {
+  hash: string;
+  size: number;
+}
+
+function open(url: URL, headers: Record<string, string>, opts: FetchOptions): Promise<IncomingMessage> {
+  // Node skips `lookup` for address literals, so those are checked here.
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) && !opts.allowPrivateNetwork && !isPublicAddress(literal)) return Promise.reject(new BlockedAddressError(literal));
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, lookup: guardedLookup(opts.allowPrivateNetwork), signal: opts.signal, timeout: 30_000 }, resolve);
+    req.on('timeout', () => req.destroy(new FetchError('The server did not answer in time.', true)));
+    req.on('error', (err) => reject(err instanceof FetchError ? err : Object.assign(err, { retryable: !('address' in err) })));
+    req.end();
+  });
+}
+
+/** File name from Content-Disposition, else the last path segment, else the host. */
+export function nameFrom(res: IncomingMessage, url: URL): string {
+  const cd = res.headers['content-disposition'];
+  if (cd) {
+    try {
+      // The parser puts the decoded RFC 8187 name (filename*) in `filename`.
+      const n = parseDisposition(cd).parameters.filename;
+      if (n) return n.split(/[\\/]/).pop()!;
+    } catch {
+      /* fall back to the URL */
+    }
+  }
+  const last = url.pathname.split('/').filter(Boolean).pop();
+  if (last) {
+    try {
+      return decodeURIComponent(last);
+    } catch {
+      return last;
+    }
+  }
+  return url.hostname;
+}
+
+async function sizeOnDisk(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
+export async function fetchToFile(opts: FetchOptions): Promise<FetchResult | null> {
+  let url = parseHttpLink(opts.url);
+  if (!url) throw new FetchError('Only http and https links can be fetched.', false);
+  let offset = await sizeOnDisk(opts.partPath);
+  let res: IncomingMessage | null = null;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const headers: Record<string, string> = { 'user-agent': 'Haul', accept: '*/*' };
+    if (offset > 0) headers.range = `bytes=${offset}-`;
+    res = await open(url, headers, opts);
+    const status = res.statusCode ?? 0;
+    if (status >= 300 && status < 400 && res.headers.location) {
+      res.resume();
+      const next = parseHttpLink(new URL(res.headers.location, url).toString());
+      if (!next) throw new FetchError('The link redirects to something that is not http or https.', false);
+      url = next;
+      continue;
+    }
+    break;
+  }
+  if (!res) throw new FetchError('No answer.', true);
+  const status = res.statusCode ?? 0;
+  if (status >= 300 && status < 400) throw new FetchError(`Too many redirects (more than ${MAX_REDIRECTS}).`, false);
+  if (status === 416 && offset > 0) {
+    // Everything was already received before the interruption.
+    res.resume();
+  } else if (status !== 200 && status !== 206) {
+    res.resume();
+    throw new FetchError(`The server answered ${status} ${res.statusMessage ?? ''}`.trim() + '.', status >= 500 || status === 429);
+  }
+  if (status === 200 && offset > 0) {
+    // The server ignored the range: start over.
+    await truncate(opts.partPath, 0);
+    offset = 0;
+  }
+  const lengthHeader = Number(res.headers['content-length']);
+  const total = status === 206
+    ? Number(/\/(\d+)$/.exec(String(res.headers['content-range'] ?? ''))?.[1] ?? NaN)
+    : status === 416
+      ? offset
+      : lengthHeader;
+  const meta: RemoteMeta = {
+    finalUrl: url.toString(),
+    name: nameFrom(res, url),
+    size: Number.isFinite(total) ? total : null,
+    mimeType: String(res.headers['content-type'] ?? '').split(';')[0]!.trim(),
+    validator: String(res.headers.etag ?? res.headers['last-modified'] ?? ''),
+  };
+  if (meta.size !== null && meta.size > opts.maxBytes) {
+    res.destroy();
+    throw new FetchError(`The file is larger than the space left (${meta.size} bytes).`, false);
+  }
+  if (opts.onMeta && !(await opts.onMeta(meta))) {
+    res.destroy();
+    return null;
+  }
+
+  // Bytes kept from an earlier attempt are hashed once from disk; the rest while they stream in.
+  const hasher = await resumeHasher(opts.partPath, null, offset);
+  let received = offset;
+  const tap = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      received += chunk.length;
+      if (received > opts.maxBytes) return cb(new FetchError('The file is larger than the space left.', false));
+      hasher.update(chunk);
+      opts.onProgress?.(received, meta.size);
+      cb(null, chunk);
+    },
+  });
+  try {
+    if (status === 416) res.resume();
+    else await pipeline(res, tap, createWriteStream(opts.partPath, { flags: offset > 0 ? 'a' : 'w' }));
+  } catch (err) {
+    if (err instanceof FetchError) throw err;
+    if (opts.signal?.aborted) throw new FetchError('Stopped.', true);
+    throw new FetchError('The connection dropped; the download will continue from where it stopped.', true);
+  }
+  if (meta.size !== null && received !== meta.size) {
+    throw new FetchError(`The server sent ${received} of ${meta.size} bytes; the download will continue.`, true);
+  }
+  return { ...meta, size: received, hash: hasher.digest('hex') };
+}
