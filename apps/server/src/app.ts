@@ -8,6 +8,7 @@ import { accountsRoutes } from './accounts/accounts.routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/database.js';
+import { OfflineWorker } from './offline/offline.worker.js';
 import { contentRoutes } from './downloads/content.routes.js';
 import { eventsRoutes } from './events/events.routes.js';
 import { filesRoutes } from './files/files.routes.js';
@@ -26,6 +27,8 @@ import { isAppRoute, webRoutes } from './web/web.routes.js';
 export interface Haul {
   app: FastifyInstance;
   ctx: AppContext;
+  /** Offline downloads of this process; started by main.ts (and by tests that need it). */
+  offline: OfflineWorker;
   close(): Promise<void>;
 }
 
@@ -58,23 +61,28 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     return reply.status(404).send(errorBody('not_found', `No such endpoint: ${req.method} ${path}`));
   });
 
+  const offline = new OfflineWorker(ctx, app.log);
+  const kick = () => offline.kick();
+
   await accountsRoutes(app, ctx);
   await contentRoutes(app, ctx);
   await tusRoutes(app, ctx, ctx.uploads);
   await app.register(async (scope) => {
     requireAuth(scope, ctx);
-    await filesRoutes(scope, ctx);
+    await filesRoutes(scope, ctx, kick);
     await eventsRoutes(scope, ctx);
     await aboutRoutes(scope, ctx);
     await uploadsRoutes(scope, ctx);
-    await tasksRoutes(scope, ctx);
+    await tasksRoutes(scope, ctx, kick);
   });
   await webRoutes(app, ctx);
 
   return {
     app,
     ctx,
+    offline,
     async close() {
+      await offline.stop();
       await app.close();
       await db.destroy();
     },

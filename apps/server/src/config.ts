@@ -15,6 +15,14 @@ export interface Config {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   downloadLinkTtlSeconds: number;
+  /** Let offline download reach loopback and private networks (off: Haul is no proxy into your network). */
+  allowPrivateNetwork: boolean;
+  /** Offline tasks one account may create per 24 hours. */
+  dailyTaskLimit: number;
+  /** Offline downloads run at once in this process. */
+  offlineConcurrency: number;
+  /** A running task whose worker has not reported for this long is taken over (after a crash). */
+  taskLeaseSeconds: number;
   /** Directory of the built web app, served under /drive. */
   webDir: string;
   logLevel: string;
@@ -54,6 +62,10 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtlSeconds: int(get('HAUL_ACCESS_TOKEN_TTL'), 3600, 'HAUL_ACCESS_TOKEN_TTL'),
     refreshTokenTtlSeconds: int(get('HAUL_REFRESH_TOKEN_TTL'), 30 * 86400, 'HAUL_REFRESH_TOKEN_TTL'),
     downloadLinkTtlSeconds: int(get('HAUL_DOWNLOAD_LINK_TTL'), 6 * 3600, 'HAUL_DOWNLOAD_LINK_TTL'),
+    allowPrivateNetwork: bool(get('HAUL_ALLOW_PRIVATE_NETWORK'), false),
+    dailyTaskLimit: int(get('HAUL_DAILY_TASK_LIMIT'), 100, 'HAUL_DAILY_TASK_LIMIT'),
+    offlineConcurrency: Math.max(1, int(get('HAUL_OFFLINE_CONCURRENCY'), 3, 'HAUL_OFFLINE_CONCURRENCY')),
+    taskLeaseSeconds: int(get('HAUL_TASK_LEASE_SECONDS'), 60, 'HAUL_TASK_LEASE_SECONDS'),
     webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
   };

@@ -6,6 +6,7 @@ import { startJobs } from './jobs.js';
 const config = loadConfig();
 const haul = await buildHaul(config);
 const stopJobs = startJobs(haul.ctx, haul.app.log);
+haul.offline.start();
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import * as init from './migrations/2026-11-22-0001-init.js';
 import * as uploads from './migrations/2026-11-22-0002-uploads.js';
+import * as offline from './migrations/2026-11-22-0003-offline.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -18,6 +19,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
 const migrations: Record<string, Migration> = {
   '2026-11-22-0001-init': init,
   '2026-11-22-0002-uploads': uploads,
+  '2026-11-22-0003-offline': offline,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

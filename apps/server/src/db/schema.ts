@@ -106,6 +106,16 @@ export interface UploadsTable {
   expires_at: number;
 }
 
+export interface OfflineSourcesTable {
+  /** Final URL and ETag/Last-Modified, one per line. */
+  source_key: string;
+  hash: string;
+  size: number;
+  name: string;
+  mime_type: string;
+  created_at: number;
+}
+
 export interface SystemKvTable {
   key: string;
   value: string;
@@ -120,6 +130,7 @@ export interface Database {
   events: EventsTable;
   tasks: TasksTable;
   uploads: UploadsTable;
+  offline_sources: OfflineSourcesTable;
   system_kv: SystemKvTable;
   kysely_migration?: { name: string; timestamp: string };
   kysely_migration_lock?: { id: string; is_locked: Generated<number> };

@@ -7,6 +7,8 @@ import { signDownloadLink } from '../downloads/download-links.js';
 import { badInput } from '../http/errors.js';
 import { recordBatchTask } from '../tasks/tasks.repository.js';
 import { startUpload, UploadFields } from '../uploads/uploads.routes.js';
+import { createOfflineTasks } from '../offline/offline.service.js';
+import { presentTask } from '../tasks/tasks.presenter.js';
 import { copyFiles, moveFiles } from './copy-move.service.js';
 import { presentBreadcrumb, presentFile, presentTombstone, type PresentOptions } from './files.presenter.js';
 import { ancestorChain, requireFile } from './files.repository.js';
@@ -31,8 +33,9 @@ const ListQuery = Type.Object({
 });
 const CreateBody = Type.Object({
   kind: Type.String({ maxLength: 40 }),
-  name: Type.String({ maxLength: 1024 }),
+  name: Type.Optional(Type.String({ maxLength: 1024 })),
   parent_id: Type.Optional(ParentId),
+  url: Type.Optional(Type.Object({ url: Type.String({ maxLength: 100_000 }) })),
   folder_type: Type.Optional(Type.String({ maxLength: 40 })),
   upload_type: Type.Optional(Type.String({ maxLength: 40 })),
   ...UploadFields,
@@ -43,7 +46,7 @@ const PatchBody = Type.Object({
 });
 const IdParams = Type.Object({ id: Id });
 
-export async function filesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskCreated: () => void): Promise<void> {
   const opts: PresentOptions = { retentionMs: ctx.config.trashRetentionDays * 86_400_000 };
   const present = (row: Parameters<typeof presentFile>[0], extra: Partial<PresentOptions> = {}): DriveFile =>
     presentFile(row, { ...opts, ...extra });
@@ -89,10 +92,16 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext): Promis
     if (req.body.kind === FILE_KIND && req.body.upload_type === 'UPLOAD_TYPE_RESUMABLE') {
       return startUpload(ctx, ctx.uploads, req.userId, req.body);
     }
+    if (req.body.kind === FILE_KIND && req.body.upload_type === 'UPLOAD_TYPE_URL') {
+      const tasks = await createOfflineTasks(ctx, req.userId, { text: req.body.url?.url ?? '', parentId: req.body.parent_id ?? '', name: req.body.name || undefined });
+      onTaskCreated();
+      const presented = tasks.map((t) => presentTask(t));
+      return { upload_type: 'UPLOAD_TYPE_URL', file: null, task: presented[0], tasks: presented };
+    }
     if (req.body.kind !== FOLDER_KIND) {
       throw badInput('Create a folder (kind "drive#folder") or an upload (kind "drive#file", upload_type "UPLOAD_TYPE_RESUMABLE").');
     }
-    const row = await createFolder(ctx, req.userId, req.body.parent_id ?? '', req.body.name);
+    const row = await createFolder(ctx, req.userId, req.body.parent_id ?? '', req.body.name ?? '');
     return { upload_type: '', file: present(row), task: null };
   });
 

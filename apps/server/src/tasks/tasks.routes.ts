@@ -1,5 +1,6 @@
 /** /drive/v1/tasks: read a task's progress, cancel tasks. */
 import { Type, type Static } from '@sinclair/typebox';
+import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '@haul/shared';
 import type { AppContext } from '../context.js';
@@ -8,6 +9,7 @@ import { findFile } from '../files/files.repository.js';
 import { deleteFiles } from '../files/trash.service.js';
 import { badInput, notFound } from '../http/errors.js';
 import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
+import { OFFLINE, offlinePartPath, retryTask } from '../offline/offline.service.js';
 import { dropUpload } from '../uploads/uploads.service.js';
 import { requireTask } from './tasks.repository.js';
 import { presentTask } from './tasks.presenter.js';
@@ -48,7 +50,9 @@ const DeleteQuery = Type.Object({
   delete_files: Type.Optional(Type.Boolean()),
 });
 
-export async function tasksRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+const RetryBody = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), create_type: Type.Literal('RETRY'), type: Type.Optional(Type.String({ maxLength: 40 })) });
+
+export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreated: () => void): Promise<void> {
   const retentionMs = ctx.config.trashRetentionDays * 86_400_000;
 
   app.get<{ Querystring: Static<typeof ListQuery> }>('/drive/v1/tasks', { schema: { querystring: ListQuery } }, async (req) => {
@@ -81,6 +85,12 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return presentTask(task, file ? presentFile(file, { retentionMs }) : null);
   });
 
+  app.post<{ Body: Static<typeof RetryBody> }>('/drive/v1/task', { schema: { body: RetryBody } }, async (req) => {
+    const task = await retryTask(ctx, req.userId, req.body.id);
+    onCreated();
+    return { task: presentTask(task) };
+  });
+
   /** Cancels tasks: an upload in flight stops and its bytes go; with delete_files, its finished file goes too. */
   app.delete<{ Querystring: Static<typeof DeleteQuery> }>('/drive/v1/tasks', { schema: { querystring: DeleteQuery } }, async (req) => {
     const ids = [...new Set(req.query.task_ids)];
@@ -88,6 +98,8 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext): Promis
     if (tasks.length !== ids.length) throw notFound('One or more tasks do not exist.');
     const uploads = await ctx.db.selectFrom('uploads').selectAll().where('user_id', '=', req.userId).where('task_id', 'in', ids).execute();
     for (const u of uploads) await dropUpload(ctx, ctx.uploads, u, 'Cancelled.');
+    // A download that is running stops when its worker next reports; one that is not leaves no bytes behind.
+    for (const t of tasks) if (t.type === OFFLINE) await rm(offlinePartPath(ctx.config.dataDir, t.id), { force: true });
     if (req.query.delete_files) {
       const fileIds: string[] = [];
       for (const t of tasks) if (t.file_id && (await findFile(ctx.db, req.userId, t.file_id))) fileIds.push(t.file_id);
