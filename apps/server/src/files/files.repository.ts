@@ -120,3 +120,14 @@ export async function storageUsage(db: Db, userId: string): Promise<{ total: num
     .executeTakeFirstOrThrow();
   return { total: Number(row.total), inTrash: Number(row.trash) };
 }
+
+/** Bytes the user may still fill: storage limit minus files (trash included) and uploads in flight. */
+export async function freeSpace(db: Db, userId: string): Promise<number> {
+  const user = await db.selectFrom('users').select('storage_limit').where('id', '=', userId).executeTakeFirst();
+  if (!user) return 0;
+  const [usage, pending] = await Promise.all([
+    storageUsage(db, userId),
+    db.selectFrom('uploads').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.val(0)).as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+  ]);
+  return Math.max(0, user.storage_limit - usage.total - Number(pending.n));
+}

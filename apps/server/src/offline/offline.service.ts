@@ -3,9 +3,8 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
 import type { TaskRow } from '../db/schema.js';
-import { requireTargetFolder, storageUsage } from '../files/files.repository.js';
+import { requireTargetFolder } from '../files/files.repository.js';
 import { placeFileIn } from '../files/files.service.js';
 import { parseParams } from '../files/files.presenter.js';
 import { HttpError, badInput } from '../http/errors.js';
@@ -84,14 +83,6 @@ export async function retryTask(ctx: AppContext, userId: string, id: string): Pr
   const [task] = await createOfflineTasks(ctx, userId, { text: params.url ?? '', parentId: params.parent_id ?? '', name: params.name });
   await ctx.db.deleteFrom('tasks').where('id', '=', old.id).execute();
   return task!;
-}
-
-/** Bytes the user may still fill: storage limit minus files and uploads in flight. */
-export async function spaceLeft(db: Db, userId: string): Promise<number> {
-  const user = await db.selectFrom('users').select('storage_limit').where('id', '=', userId).executeTakeFirstOrThrow();
-  const usage = await storageUsage(db, userId);
-  const pending = await db.selectFrom('uploads').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.val(0)).as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
-  return Math.max(0, user.storage_limit - usage.total - Number(pending.n));
 }
 
 /** The fetched content becomes a file in the task's folder; the task completes in the same transaction. */

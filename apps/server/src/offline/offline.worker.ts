@@ -12,7 +12,8 @@ import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { parseParams } from '../files/files.presenter.js';
 import { FetchError, fetchToFile } from './http-fetch.js';
-import { completeOfflineTask, OFFLINE, offlinePartPath, spaceLeft } from './offline.service.js';
+import { freeSpace } from '../files/files.repository.js';
+import { completeOfflineTask, OFFLINE, offlinePartPath } from './offline.service.js';
 
 const MAX_ATTEMPTS = 5;
 const PROGRESS_EVERY_MS = 1000;
@@ -111,7 +112,7 @@ export class OfflineWorker {
     let gone = false;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !gone; attempt++) {
       try {
-        const maxBytes = await spaceLeft(this.ctx.db, task.user_id);
+        const maxBytes = await freeSpace(this.ctx.db, task.user_id);
         let instant: { hash: string; size: number; name: string; mimeType: string } | null = null;
         const result = await fetchToFile({
           url: params.url ?? '',

@@ -6,7 +6,7 @@ import type { Db } from '../db/database.js';
 import type { UploadRow } from '../db/schema.js';
 import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
-import { storageUsage, requireTargetFolder } from '../files/files.repository.js';
+import { freeSpace, requireTargetFolder } from '../files/files.repository.js';
 import { placeFile, placeFileIn } from '../files/files.service.js';
 import { validName } from '../files/names.policy.js';
 import { HttpError, notFound } from '../http/errors.js';
@@ -40,11 +40,7 @@ async function checkSpace(db: Db, userId: string, size: number, now: number): Pr
   if (size > LIMITS.freeUploadBytes && !isPremium(user, now)) {
     throw new HttpError(400, 'file_size_too_large', 'The file exceeds 4G; files this large need a premium plan.');
   }
-  const [usage, pending] = await Promise.all([
-    storageUsage(db, userId),
-    db.selectFrom('uploads').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.val(0)).as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
-  ]);
-  if (usage.total + Number(pending.n) + size > user.storage_limit) {
+  if (size > (await freeSpace(db, userId))) {
     throw new HttpError(403, 'file_space_not_enough', 'There is not enough storage space for this file.');
   }
 }
