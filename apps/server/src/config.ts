@@ -19,6 +19,9 @@ export interface Config {
   allowPrivateNetwork: boolean;
   /** Offline tasks one account may create per 24 hours. */
   dailyTaskLimit: number;
+  /** Monthly bytes a free account may upload / fetch by cloud download; 0 means unlimited. */
+  monthlyUploadBytes: number;
+  monthlyCloudDownloadBytes: number;
   /** Offline downloads run at once in this process. */
   offlineConcurrency: number;
   /** A running task whose worker has not reported for this long is taken over (after a crash). */
@@ -64,6 +67,8 @@ export function loadConfig(env: Env = process.env): Config {
     downloadLinkTtlSeconds: int(get('HAUL_DOWNLOAD_LINK_TTL'), 6 * 3600, 'HAUL_DOWNLOAD_LINK_TTL'),
     allowPrivateNetwork: bool(get('HAUL_ALLOW_PRIVATE_NETWORK'), false),
     dailyTaskLimit: int(get('HAUL_DAILY_TASK_LIMIT'), 100, 'HAUL_DAILY_TASK_LIMIT'),
+    monthlyUploadBytes: int(get('HAUL_MONTHLY_UPLOAD_BYTES'), 0, 'HAUL_MONTHLY_UPLOAD_BYTES'),
+    monthlyCloudDownloadBytes: int(get('HAUL_MONTHLY_CLOUD_DOWNLOAD_BYTES'), 0, 'HAUL_MONTHLY_CLOUD_DOWNLOAD_BYTES'),
     offlineConcurrency: Math.max(1, int(get('HAUL_OFFLINE_CONCURRENCY'), 3, 'HAUL_OFFLINE_CONCURRENCY')),
     taskLeaseSeconds: int(get('HAUL_TASK_LEASE_SECONDS'), 60, 'HAUL_TASK_LEASE_SECONDS'),
     webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),

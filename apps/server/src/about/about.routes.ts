@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { QUOTA_KINDS, type About, type TrafficQuota } from '@haul/shared';
 import type { AppContext } from '../context.js';
+import { trafficQuota } from '../accounts/traffic.js';
 import { findUserById } from '../accounts/users.repository.js';
 import { storageUsage } from '../files/files.repository.js';
 import { notFound } from '../http/errors.js';
@@ -15,9 +16,13 @@ export async function aboutRoutes(app: FastifyInstance, ctx: AppContext): Promis
     if (!user) throw notFound('The account no longer exists.');
     const usage = await storageUsage(ctx.db, req.userId);
     const wanted = (req.query.with_quotas ?? '').split(',').map((s) => s.trim()).filter((k) => (QUOTA_KINDS as readonly string[]).includes(k));
-    // No traffic limits are enforced on this server yet: each quota reads as unlimited.
     const quotas: Record<string, TrafficQuota> = {};
-    for (const k of wanted) quotas[k] = { limit: '-1', usage: '0', complimentary: '0', is_unlimited: true };
+    for (const k of wanted) {
+      if (k === 'upload_size_month') quotas[k] = await trafficQuota(ctx, req.userId, 'upload');
+      else if (k === 'cloud_download_size_month') quotas[k] = await trafficQuota(ctx, req.userId, 'offline');
+      // Downloads through links and the count of cloud downloads are not limited on this server.
+      else quotas[k] = { limit: '-1', usage: '0', complimentary: '0', is_unlimited: true };
+    }
     return {
       kind: 'drive#about',
       quota: { kind: 'drive#quota', limit: String(user.storage_limit), usage: String(usage.total), usage_in_trash: String(usage.inTrash) },

@@ -8,6 +8,7 @@ import type { Database } from './schema.js';
 import * as init from './migrations/2026-11-22-0001-init.js';
 import * as uploads from './migrations/2026-11-22-0002-uploads.js';
 import * as offline from './migrations/2026-11-22-0003-offline.js';
+import * as taskSize from './migrations/2026-11-22-0004-task-size.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-0001-init': init,
   '2026-11-22-0002-uploads': uploads,
   '2026-11-22-0003-offline': offline,
+  '2026-11-22-0004-task-size': taskSize,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -88,6 +88,8 @@ export interface TasksTable {
   message: string;
   params: string;
   file_id: string;
+  /** Bytes the task moved (what counts against the monthly quotas). */
+  size: number;
   created_time: number;
   updated_time: number;
 }

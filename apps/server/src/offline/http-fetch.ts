@@ -40,8 +40,9 @@ export interface FetchOptions {
   /** Where the bytes go (appended to when it already holds some). */
   partPath: string;
   allowPrivateNetwork: boolean;
-  /** Refuse content larger than this many bytes. */
+  /** Refuse content larger than this many bytes, saying why. */
   maxBytes: number;
+  tooLarge?: string;
   signal?: AbortSignal;
   /** Called once the headers are in; return false to stop without reading the body (already stored). */
   onMeta?: (meta: RemoteMeta) => Promise<boolean> | boolean;
@@ -146,7 +147,7 @@ export async function fetchToFile(opts: FetchOptions): Promise<FetchResult | nul
   };
   if (meta.size !== null && meta.size > opts.maxBytes) {
     res.destroy();
-    throw new FetchError(`The file is larger than the space left (${meta.size} bytes).`, false);
+    throw new FetchError(opts.tooLarge ?? 'The file is larger than the space left.', false);
   }
   if (opts.onMeta && !(await opts.onMeta(meta))) {
     res.destroy();
@@ -159,7 +160,7 @@ export async function fetchToFile(opts: FetchOptions): Promise<FetchResult | nul
   const tap = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       received += chunk.length;
-      if (received > opts.maxBytes) return cb(new FetchError('The file is larger than the space left.', false));
+      if (received > opts.maxBytes) return cb(new FetchError(opts.tooLarge ?? 'The file is larger than the space left.', false));
       hasher.update(chunk);
       opts.onProgress?.(received, meta.size);
       cb(null, chunk);

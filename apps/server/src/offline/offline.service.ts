@@ -7,6 +7,7 @@ import type { TaskRow } from '../db/schema.js';
 import { requireTargetFolder } from '../files/files.repository.js';
 import { placeFileIn } from '../files/files.service.js';
 import { parseParams } from '../files/files.presenter.js';
+import { requireMonthlyRoom } from '../accounts/traffic.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { insertTask, requireTask } from '../tasks/tasks.repository.js';
 import { isPublicAddress, parseHttpLink } from './network-guard.js';
@@ -49,6 +50,7 @@ export async function createOfflineTasks(ctx: AppContext, userId: string, input:
   if (links.length === 0) throw badInput('Paste at least one link.');
   if (links.length > 100) throw badInput('Paste at most 100 links at once.');
   const urls = links.map((l) => checkLink(ctx, l));
+  await requireMonthlyRoom(ctx, userId, 'offline', 1);
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     await requireTargetFolder(trx, userId, input.parentId);
@@ -109,7 +111,7 @@ export async function completeOfflineTask(
     );
     await trx
       .updateTable('tasks')
-      .set({ phase: PHASE.COMPLETE, progress: 100, file_id: file.id, name: file.name, message: '', updated_time: now })
+      .set({ phase: PHASE.COMPLETE, progress: 100, file_id: file.id, name: file.name, message: '', size: content.size, updated_time: now })
       .where('id', '=', task.id)
       .execute();
     return file.id;

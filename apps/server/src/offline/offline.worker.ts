@@ -12,6 +12,7 @@ import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { parseParams } from '../files/files.presenter.js';
 import { FetchError, fetchToFile } from './http-fetch.js';
+import { monthlyLeft } from '../accounts/traffic.js';
 import { freeSpace } from '../files/files.repository.js';
 import { completeOfflineTask, OFFLINE, offlinePartPath } from './offline.service.js';
 
@@ -112,13 +113,16 @@ export class OfflineWorker {
     let gone = false;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !gone; attempt++) {
       try {
-        const maxBytes = await freeSpace(this.ctx.db, task.user_id);
+        const [space, month] = await Promise.all([freeSpace(this.ctx.db, task.user_id), monthlyLeft(this.ctx, task.user_id, 'offline')]);
+        const maxBytes = Math.min(space, month);
+        const tooLarge = month < space ? "The file is larger than what is left of this month's cloud download limit." : 'The file is larger than the space left in your drive.';
         let instant: { hash: string; size: number; name: string; mimeType: string } | null = null;
         const result = await fetchToFile({
           url: params.url ?? '',
           partPath,
           allowPrivateNetwork: this.ctx.config.allowPrivateNetwork,
           maxBytes,
+          tooLarge,
           signal,
           onMeta: async (meta) => {
             // Content this server already fetched (same final URL and validator) completes without a transfer.

@@ -11,6 +11,7 @@ export interface NewTask {
   name: string;
   params?: Record<string, string>;
   fileId?: string;
+  size?: number;
 }
 
 /** Inserts a task row and returns its id; a complete task starts at 100 %. */
@@ -28,6 +29,7 @@ export async function insertTask(db: Db, t: NewTask, now: number): Promise<strin
       message: '',
       params: JSON.stringify(t.params ?? {}),
       file_id: t.fileId ?? '',
+      size: t.size ?? 0,
       created_time: now,
       updated_time: now,
     })

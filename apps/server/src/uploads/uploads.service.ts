@@ -4,6 +4,7 @@ import { CID_THRESHOLD_BYTES, cidSampleRanges, LIMITS, PHASE } from '@haul/share
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { UploadRow } from '../db/schema.js';
+import { requireMonthlyRoom } from '../accounts/traffic.js';
 import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
 import { freeSpace, requireTargetFolder } from '../files/files.repository.js';
@@ -45,8 +46,9 @@ async function checkSpace(db: Db, userId: string, size: number, now: number): Pr
   }
 }
 
-function newTask(db: Db, userId: string, name: string, size: number, phase: string, now: number, fileId = ''): Promise<string> {
-  return insertTask(db, { userId, type: 'upload', phase, name, params: { size: String(size) }, fileId }, now);
+/** An upload task; `moved` is what it sends over the wire (nothing for a speed upload). */
+function newTask(db: Db, userId: string, name: string, size: number, moved: number, phase: string, now: number, fileId = ''): Promise<string> {
+  return insertTask(db, { userId, type: 'upload', phase, name, params: { size: String(size) }, fileId, size: moved }, now);
 }
 
 export async function createUpload(ctx: AppContext, store: HashingFileStore, userId: string, input: CreateUploadInput): Promise<CreateUploadResult> {
@@ -60,11 +62,12 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
     if (!input.proof) return { kind: 'prove', challenge: issueChallenge(ctx, userId, input.hash, input.size) };
     if (await verifyProof(ctx, userId, input.hash, input.size, input.proof)) {
       const file = await placeFile(ctx, userId, { parentId: input.parentId, name, hash: input.hash, size: input.size });
-      const taskId = await newTask(ctx.db, userId, file.name, file.size, PHASE.COMPLETE, now, file.id);
+      const taskId = await newTask(ctx.db, userId, file.name, file.size, 0, PHASE.COMPLETE, now, file.id);
       return { kind: 'speed', fileId: file.id, taskId };
     }
     // A wrong answer is no error: the bytes simply have to be sent.
   }
+  await requireMonthlyRoom(ctx, userId, 'upload', input.size);
 
   const upload: UploadRow = {
     id: newId(),
@@ -78,7 +81,7 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
     expires_at: now + UPLOAD_TTL_MS,
   };
   await ctx.db.transaction().execute(async (trx) => {
-    upload.task_id = await newTask(trx, userId, name, input.size, PHASE.RUNNING, now);
+    upload.task_id = await newTask(trx, userId, name, input.size, input.size, PHASE.RUNNING, now);
     await trx.insertInto('uploads').values(upload).execute();
   });
   await store.create(new Upload({ id: upload.id, size: input.size, offset: 0, metadata: {}, creation_date: new Date(now).toISOString() }));
