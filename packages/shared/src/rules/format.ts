@@ -2,8 +2,8 @@
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
 
-/** Bytes as B..PB in steps of 1024 with one decimal by default ("1.5 GB"). */
-export function formatSize(bytes: number | string, decimals = 1): string {
+/** Bytes as B..PB in steps of 1024 with one decimal by default ("1.5 GB"); a locale formats the number its way ("1,5 GB"). */
+export function formatSize(bytes: number | string, decimals = 1, locale?: string): string {
   let n = typeof bytes === 'string' ? Number(bytes) : bytes;
   if (!Number.isFinite(n) || n < 0) return '0 B';
   let unit = 0;
@@ -11,7 +11,11 @@ export function formatSize(bytes: number | string, decimals = 1): string {
     n /= 1024;
     unit++;
   }
-  return unit === 0 ? `${n} B` : `${n.toFixed(decimals)} ${UNITS[unit]}`;
+  if (unit === 0) return `${n} B`;
+  const num = locale
+    ? new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(n)
+    : n.toFixed(decimals);
+  return `${num} ${UNITS[unit]}`;
 }
 
 /** Seconds as hh:mm:ss with leading zero hours trimmed ("03:07", "1:02:03"). */

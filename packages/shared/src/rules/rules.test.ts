@@ -27,6 +27,10 @@ describe('formatting', () => {
     expect(formatSize('1073741824')).toBe('1.0 GB');
     expect(formatSize(2 ** 50 * 3)).toBe('3.0 PB');
   });
+  it('formats the number of a size in the given locale', () => {
+    expect(formatSize(1536, 1, 'ru')).toBe('1,5 KB');
+    expect(formatSize(1536, 1, 'en-US')).toBe('1.5 KB');
+  });
   it('formats durations with leading zero hours trimmed', () => {
     expect(formatDuration(187)).toBe('03:07');
     expect(formatDuration(3723)).toBe('1:02:03');

@@ -1,0 +1,60 @@
+/** The route table of seed 000 §2, in history mode under /drive. */
+import { createBrowserRouter, Navigate, Outlet, useParams } from 'react-router';
+import { LoginPage } from '../features/auth/login-page';
+import { RequireAuth } from '../features/auth/require-auth';
+import { FileDialogs } from '../features/files/dialogs';
+import { FileManagerPage } from '../features/files/file-manager-page';
+import { AppLayout } from '../features/layout/app-layout';
+import { RecentPage } from '../features/recent/recent-page';
+import { TrashPage } from '../features/trash/trash-page';
+import { BookmarksPage, ForbiddenPage, NotFoundPage, SharedPage, WatchHistoryPage } from './simple-pages';
+
+/** Route ids are letters, digits, underscore and hyphen; anything else is not a page. */
+export const ROUTE_ID = /^[A-Za-z0-9_-]+$/;
+
+function ValidId() {
+  const { id } = useParams();
+  if (id !== undefined && !ROUTE_ID.test(id)) return <NotFoundPage />;
+  return <Outlet />;
+}
+
+function Drive() {
+  return (
+    <>
+      <AppLayout />
+      <FileDialogs />
+    </>
+  );
+}
+
+export const router = createBrowserRouter(
+  [
+    { path: 'login', element: <LoginPage /> },
+    { path: '403', element: <ForbiddenPage /> },
+    {
+      element: <RequireAuth />,
+      children: [
+        {
+          element: <Drive />,
+          children: [
+            { index: true, element: <Navigate to="/all" replace /> },
+            {
+              element: <ValidId />,
+              children: [
+                { path: 'all/:id?', element: <FileManagerPage key="all" view="all" /> },
+                { path: 'star/:id?', element: <FileManagerPage key="star" view="star" /> },
+                { path: 'recent/:id?', element: <RecentPage /> },
+                { path: 'shared/:id?', element: <SharedPage /> },
+                { path: 'watch-history/:id?', element: <WatchHistoryPage /> },
+              ],
+            },
+            { path: 'trash', element: <TrashPage /> },
+            { path: 'bookmarks', element: <BookmarksPage /> },
+          ],
+        },
+      ],
+    },
+    { path: '*', element: <NotFoundPage /> },
+  ],
+  { basename: '/drive' },
+);

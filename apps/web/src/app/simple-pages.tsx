@@ -1,0 +1,45 @@
+/** Screens with little of their own: placeholders until their capability lands, 403 and 404. */
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { EmptyState } from '../features/files/file-manager-page';
+
+export function SharedPage() {
+  const { t } = useTranslation();
+  return <EmptyState icon="shared" title={t('shared.empty')} hint={t('shared.emptyHint')} />;
+}
+
+export function WatchHistoryPage() {
+  const { t } = useTranslation();
+  return <EmptyState icon="history" title={t('history.empty')} hint={t('history.emptyHint')} />;
+}
+
+export function BookmarksPage() {
+  const { t } = useTranslation();
+  return <EmptyState icon="bookmark" title={t('bookmarks.empty')} hint={t('bookmarks.emptyHint')} />;
+}
+
+export function ForbiddenPage() {
+  const { t } = useTranslation();
+  return (
+    <main className="standalone">
+      <EmptyState icon="close" title={t('errors.forbiddenTitle')} hint={t('errors.forbiddenHint')}>
+        <Link className="btn" to="/all">
+          {t('nav.all')}
+        </Link>
+      </EmptyState>
+    </main>
+  );
+}
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  return (
+    <main className="standalone">
+      <EmptyState icon="search" title={t('errors.notFoundTitle')} hint={t('errors.notFoundHint')}>
+        <Link className="btn" to="/all">
+          {t('nav.all')}
+        </Link>
+      </EmptyState>
+    </main>
+  );
+}

@@ -1,0 +1,22 @@
+/** Routes behind sign-in: a signed-out visitor goes to login with the original query and a redirect back. */
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useSessionStore } from './session-store';
+
+export function loginTarget(pathname: string, search: string): string {
+  const params = new URLSearchParams(search);
+  params.set('redirect', pathname + search);
+  return `/login?${params.toString()}`;
+}
+
+export function RequireAuth() {
+  const session = useSessionStore((s) => s.session);
+  const location = useLocation();
+  if (!session) return <Navigate to={loginTarget(location.pathname, location.search)} replace />;
+  return <Outlet />;
+}
+
+/** Only same-app paths are followed after sign-in, never another origin. */
+export function safeRedirect(raw: string | null): string {
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return '/all';
+  return raw;
+}

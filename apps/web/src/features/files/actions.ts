@@ -1,0 +1,108 @@
+/**
+ * File actions defined once (label, icon, shortcut, when shown, what they do) and used by the context menu, the
+ * selection toolbar and the keyboard. Order follows the seeds' file context menu.
+ */
+import type { DriveFile } from '@haul/shared';
+import i18n from 'i18next';
+import type { IconName } from '../layout/icon';
+import { useDialog } from './dialog-store';
+import { isFolder } from './files-api';
+import { deleteForever, downloadFile, setStar, trashFiles, untrashFiles } from './file-mutations';
+
+export type View = 'all' | 'star' | 'recent' | 'trash' | 'bookmarks' | 'shared' | 'search' | 'history';
+
+export interface ActionContext {
+  files: DriveFile[];
+  view: View;
+  navigate: (to: string) => void;
+}
+
+export interface FileAction {
+  id: string;
+  labelKey: string;
+  icon?: IconName;
+  /** KeyboardEvent.key that runs it while the list has focus. */
+  shortcut?: string;
+  danger?: boolean;
+  visible: (c: ActionContext) => boolean;
+  perform: (c: ActionContext) => void | Promise<unknown>;
+}
+
+const one = (c: ActionContext) => c.files.length === 1;
+const inTrash = (c: ActionContext) => c.view === 'trash';
+const live = (c: ActionContext) => c.files.length > 0 && !inTrash(c);
+const first = (c: ActionContext) => c.files[0]!;
+
+/** Where a folder opens: inside the star view it stays in the star route. */
+export const folderPath = (view: View, id: string) => `/${view === 'star' ? 'star' : 'all'}/${id}`;
+
+export function openFile(c: ActionContext) {
+  const f = first(c);
+  if (isFolder(f)) c.navigate(folderPath(c.view, f.id));
+  else void downloadFile(f);
+}
+
+export const FILE_ACTIONS: FileAction[] = [
+  { id: 'open', labelKey: 'actions.open', shortcut: 'Enter', visible: (c) => one(c) && !inTrash(c), perform: openFile },
+  {
+    id: 'star',
+    labelKey: 'actions.star',
+    icon: 'star',
+    visible: (c) => live(c) && c.files.some((f) => f.star !== 1),
+    perform: (c) => setStar(c.files, true),
+  },
+  {
+    id: 'unstar',
+    labelKey: 'actions.unstar',
+    icon: 'star',
+    visible: (c) => live(c) && c.files.every((f) => f.star === 1),
+    perform: (c) => setStar(c.files, false),
+  },
+  {
+    id: 'details',
+    labelKey: 'actions.details',
+    visible: one,
+    perform: (c) => useDialog.getState().open({ type: 'details', file: first(c) }),
+  },
+  {
+    id: 'download',
+    labelKey: 'actions.download',
+    icon: 'download',
+    visible: (c) => one(c) && !inTrash(c) && !isFolder(first(c)),
+    perform: (c) => downloadFile(first(c)),
+  },
+  { id: 'move', labelKey: 'actions.move', visible: live, perform: (c) => useDialog.getState().open({ type: 'pick-folder', mode: 'move', files: c.files }) },
+  { id: 'copy', labelKey: 'actions.copy', visible: live, perform: (c) => useDialog.getState().open({ type: 'pick-folder', mode: 'copy', files: c.files }) },
+  {
+    id: 'rename',
+    labelKey: 'actions.rename',
+    shortcut: 'F2',
+    visible: (c) => one(c) && !inTrash(c),
+    perform: (c) => useDialog.getState().open({ type: 'rename', file: first(c) }),
+  },
+  { id: 'trash', labelKey: 'actions.trash', icon: 'trash', shortcut: 'Delete', danger: true, visible: live, perform: (c) => trashFiles(c.files) },
+  { id: 'restore', labelKey: 'actions.restore', icon: 'restore', visible: (c) => inTrash(c) && c.files.length > 0, perform: (c) => untrashFiles(c.files) },
+  {
+    id: 'delete-forever',
+    labelKey: 'actions.deleteForever',
+    shortcut: 'Delete',
+    danger: true,
+    visible: (c) => inTrash(c) && c.files.length > 0,
+    perform: (c) =>
+      useDialog.getState().open({
+        type: 'confirm',
+        title: i18n.t('trash.deleteForeverTitle', { count: c.files.length }),
+        body: i18n.t('trash.deleteForeverBody'),
+        confirmLabel: i18n.t('actions.deleteForever'),
+        danger: true,
+        onConfirm: () => deleteForever(c.files),
+      }),
+  },
+];
+
+export const visibleActions = (c: ActionContext) => FILE_ACTIONS.filter((a) => a.visible(c));
+
+/** The action a key press runs for the current selection, if any. */
+export function actionForKey(key: string, c: ActionContext): FileAction | undefined {
+  return FILE_ACTIONS.find((a) => a.shortcut === key && a.visible(c));
+}

@@ -1,0 +1,22 @@
+/** The one open dialog of the file manager; selection changes are ignored while one is open (seed 000 §5). */
+import { create } from 'zustand';
+import type { DriveFile } from '@haul/shared';
+
+export type DialogState =
+  | { type: 'create-folder'; parentId: string }
+  | { type: 'rename'; file: DriveFile }
+  | { type: 'pick-folder'; mode: 'move' | 'copy'; files: DriveFile[] }
+  | { type: 'confirm'; title: string; body: string; confirmLabel: string; danger?: boolean; onConfirm: () => Promise<unknown> | void }
+  | { type: 'details'; file: DriveFile };
+
+interface DialogStore {
+  dialog: DialogState | null;
+  open: (d: DialogState) => void;
+  close: () => void;
+}
+
+export const useDialog = create<DialogStore>()((set) => ({
+  dialog: null,
+  open: (dialog) => set({ dialog }),
+  close: () => set({ dialog: null }),
+}));

@@ -1,0 +1,85 @@
+/** One file or folder as a list row or a grid card. */
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { categoryOf, formatSize, mediaTypeOf, type DriveFile } from '@haul/shared';
+import { Icon, type IconName } from '../layout/icon';
+import { highlightParts } from '../search/search-state';
+import { isFolder } from './files-api';
+import { formatTime, timeLeft } from './format-time';
+
+export function iconFor(f: DriveFile): IconName {
+  if (isFolder(f)) return 'folder';
+  const media = mediaTypeOf(f.name, f.mime_type);
+  if (media) return media;
+  const cat = categoryOf(f.name, f.mime_type);
+  return cat === 'zip' ? 'archive' : cat === 'bt' ? 'torrent' : 'file';
+}
+
+export function Highlighted({ name, keyword }: { name: string; keyword?: string }) {
+  return (
+    <>
+      {highlightParts(name, keyword).map((p, i) => (p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
+    </>
+  );
+}
+
+export interface ItemProps {
+  file: DriveFile;
+  selected: boolean;
+  keyword?: string;
+  /** Trash rows show the time left before the item is deleted for good instead of the modified time. */
+  showTimeLeft?: boolean;
+}
+
+function TimeLeft({ iso }: { iso: string }) {
+  const { t } = useTranslation();
+  const left = timeLeft(iso);
+  if (!left) return <>-</>;
+  return <>{'days' in left ? t('trash.daysLeft', { count: left.days }) : t('trash.hoursLeft', { count: left.hours })}</>;
+}
+
+export const FileRow = memo(function FileRow({ file, selected, keyword, showTimeLeft }: ItemProps) {
+  const { i18n } = useTranslation();
+  const folder = isFolder(file);
+  return (
+    <>
+      <span className={`check${selected ? ' on' : ''}`} data-check aria-hidden="true">
+        {selected && <Icon name="check" size={14} />}
+      </span>
+      <span className={`ficon ${iconFor(file)}`}>
+        <Icon name={iconFor(file)} size={22} />
+      </span>
+      <span className="fname" title={file.name}>
+        <Highlighted name={file.name} keyword={keyword} />
+        {file.star === 1 && <Icon name="star" size={14} className="star-badge" />}
+        <small className="only-mobile fsub">
+          {folder ? '' : `${formatSize(file.size, 1, i18n.language)} · `}
+          {formatTime(file.modified_time, i18n.language)}
+        </small>
+      </span>
+      <span className="fsize hide-mobile">{folder ? '-' : formatSize(file.size, 1, i18n.language)}</span>
+      <span className="ftime hide-mobile">{showTimeLeft ? <TimeLeft iso={file.delete_time} /> : formatTime(file.modified_time, i18n.language)}</span>
+    </>
+  );
+});
+
+export const FileCard = memo(function FileCard({ file, selected, keyword }: ItemProps) {
+  const { i18n } = useTranslation();
+  return (
+    <>
+      <span className={`check${selected ? ' on' : ''}`} data-check aria-hidden="true">
+        {selected && <Icon name="check" size={14} />}
+      </span>
+      <span className={`ficon big ${iconFor(file)}`}>
+        <Icon name={iconFor(file)} size={48} />
+      </span>
+      <span className="fname" title={file.name}>
+        <Highlighted name={file.name} keyword={keyword} />
+      </span>
+      <small className="fsub">
+        {file.star === 1 && <Icon name="star" size={12} className="star-badge" />}
+        {isFolder(file) ? formatTime(file.modified_time, i18n.language) : formatSize(file.size, 1, i18n.language)}
+      </small>
+    </>
+  );
+});

@@ -1,0 +1,150 @@
+/** All files and Starred (seed 000 §2): a folder or the starred items, with search mode, from the local database first. */
+import * as ContextMenu from '@radix-ui/react-context-menu';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type { DriveFile } from '@haul/shared';
+import { isApiError } from '../../lib/api-error';
+import { errorMessage } from '../../lib/error-message';
+import { useSessionStore } from '../auth/session-store';
+import { Icon } from '../layout/icon';
+import { SearchFilters } from '../search/search-filters';
+import { readSearch } from '../search/search-state';
+import type { View } from './actions';
+import { Breadcrumbs, useAncestors } from './breadcrumbs';
+import { useDialog } from './dialog-store';
+import { DisplayControls } from './display-controls';
+import { useDisplayMode } from './display-mode-store';
+import { moveFiles } from './file-mutations';
+import { FileView } from './file-view';
+import { SelectionBar } from './selection-bar';
+import { useSelection } from './selection-store';
+import { useLocalListing, useSearchListing, type Listing } from './use-listing';
+
+export function Skeleton({ rows = 8 }: { rows?: number }) {
+  return (
+    <div className="skeleton" aria-busy="true" aria-live="polite">
+      {Array.from({ length: rows }, (_, i) => (
+        <div key={i} className="skeleton-row" />
+      ))}
+    </div>
+  );
+}
+
+export function EmptyState({ icon, title, hint, children }: { icon: Parameters<typeof Icon>[0]['name']; title: string; hint?: string; children?: React.ReactNode }) {
+  return (
+    <div className="empty" role="status">
+      <Icon name={icon} size={56} />
+      <h2>{title}</h2>
+      {hint && <p>{hint}</p>}
+      {children}
+    </div>
+  );
+}
+
+export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> }) {
+  const { t, i18n } = useTranslation();
+  const { id } = useParams();
+  const [params] = useSearchParams();
+  const userId = useSessionStore((s) => s.session!.userId);
+  const search = readSearch(params);
+  const folderId = id ?? '';
+  const modeKey = search ? `search:${view}` : `${view}:${folderId}`;
+  useDisplayMode((s) => s.global); // re-render on display changes
+  const mode = useDisplayMode.getState().modeFor(modeKey);
+  const selected = useSelection((s) => s.selected);
+  const openDialog = useDialog((s) => s.open);
+  const ancestors = useAncestors(id);
+
+  const slice = view === 'star' && !id ? ({ kind: 'starred' } as const) : ({ kind: 'folder', parentId: folderId } as const);
+  const local = useLocalListing(userId, slice, mode.orderType, mode.pinFoldersTop, i18n.language);
+  const found = useSearchListing(search ? { ...search, star: search.star || view === 'star' || undefined } : null, {
+    order: mode.orderType,
+    pin: mode.pinFoldersTop,
+    locale: i18n.language,
+  });
+  const listing: Listing = search ? found : local;
+  const files = listing.files;
+  const selectedFiles = files?.filter((f) => selected.has(f.id)) ?? [];
+  const root = view === 'star' ? '/star' : '/all';
+  const rootLabel = view === 'star' ? t('nav.star') : t('nav.all');
+  const canCreate = !search && (view === 'all' || !!id);
+  const notFound = isApiError(ancestors.error, 'file_not_found') || isApiError(listing.error, 'file_not_found');
+
+  const dropInto = (moved: DriveFile[], folder: DriveFile) => void moveFiles(moved, folder.id);
+
+  const backgroundMenu = canCreate ? (
+    <ContextMenu.Item className="menu-item" onSelect={() => openDialog({ type: 'create-folder', parentId: folderId })}>
+      {t('files.newFolder')}
+    </ContextMenu.Item>
+  ) : (
+    <ContextMenu.Item className="menu-item" onSelect={() => files && useSelection.getState().selectAll(files.map((f) => f.id))}>
+      {t('selection.all')}
+    </ContextMenu.Item>
+  );
+
+  let body: React.ReactNode;
+  if (notFound) {
+    body = (
+      <EmptyState icon="folder" title={t('files.folderNotFound')} hint={t('files.folderNotFoundHint')}>
+        <Link className="btn" to={root}>
+          {rootLabel}
+        </Link>
+      </EmptyState>
+    );
+  } else if (listing.error && !files?.length) {
+    body = <EmptyState icon="folder" title={t('files.loadFailed')} hint={errorMessage(listing.error)} />;
+  } else if (!files) {
+    body = <Skeleton />;
+  } else if (files.length === 0) {
+    body = search ? (
+      <EmptyState icon="search" title={t('search.noResults')} hint={t('search.noResultsHint')} />
+    ) : view === 'star' && !id ? (
+      <EmptyState icon="star" title={t('star.empty')} hint={t('star.emptyHint')} />
+    ) : (
+      <EmptyState icon="folder" title={t('files.emptyFolder')} hint={t('files.emptyFolderHint')}>
+        {canCreate && (
+          <button className="btn primary" onClick={() => openDialog({ type: 'create-folder', parentId: folderId })}>
+            {t('files.newFolder')}
+          </button>
+        )}
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <FileView
+        files={files}
+        viewType={mode.viewType}
+        view={search ? 'search' : view}
+        keyword={search?.name}
+        onDropInto={search ? undefined : dropInto}
+        backgroundMenu={backgroundMenu}
+        onEndReached={listing.loadMore}
+        label={search ? t('search.results') : (ancestors.data?.at(-1)?.name ?? rootLabel)}
+      />
+    );
+  }
+
+  return (
+    <section className="page">
+      <div className="toolbar">
+        {search ? (
+          <h1 className="crumb current">{search.name ? t('search.resultsFor', { term: search.name }) : t('search.results')}</h1>
+        ) : (
+          <Breadcrumbs root={root} rootLabel={rootLabel} chain={id ? (ancestors.data ?? []) : []} />
+        )}
+        <div className="toolbar-end">
+          {canCreate && (
+            <button className="btn primary" aria-label={t('files.newFolder')} onClick={() => openDialog({ type: 'create-folder', parentId: folderId })}>
+              <Icon name="plus" size={18} />
+              <span className="hide-mobile">{t('files.newFolder')}</span>
+            </button>
+          )}
+          <DisplayControls modeKey={modeKey} mode={mode} />
+        </div>
+        <SelectionBar files={selectedFiles} view={search ? 'search' : view} />
+      </div>
+      {search && <SearchFilters filter={search} />}
+      {body}
+    </section>
+  );
+}

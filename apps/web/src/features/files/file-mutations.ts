@@ -1,0 +1,118 @@
+/**
+ * Every change to files goes through here: call the API, then pick the change up in the local database (incremental
+ * sync) and refresh the server-backed lists. Failures show a toast with the server's words.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import type { DriveFile } from '@haul/shared';
+import { checkName, NAME_PROBLEM_TEXT, randomSuffix, withSuffix } from '@haul/shared';
+import i18n from 'i18next';
+import { toast } from 'sonner';
+import { isApiError } from '../../lib/api-error';
+import { errorMessage } from '../../lib/error-message';
+import { track } from '../../lib/pending-work';
+import { localDb } from '../sync/local-db';
+import { syncNow } from '../sync/use-sync-engine';
+import * as filesApi from './files-api';
+
+let queryClient: QueryClient | null = null;
+/** Set once at start-up, so mutations can refresh server-backed lists without a hook. */
+export function bindQueryClient(qc: QueryClient) {
+  queryClient = qc;
+}
+
+async function settle(): Promise<void> {
+  await syncNow();
+  await queryClient?.invalidateQueries({ predicate: (q) => ['trash', 'search', 'recent', 'about', 'picker', 'file'].includes(q.queryKey[0] as string) });
+}
+
+/** Runs a change as pending work (the leave-page guard); returns false, after a toast, when it failed. */
+async function run(work: () => Promise<unknown>, success?: string): Promise<boolean> {
+  try {
+    await track(work);
+    if (success) toast.success(success);
+    return true;
+  } catch (err) {
+    const msg = errorMessage(err);
+    if (msg) toast.error(msg);
+    return false;
+  } finally {
+    await settle();
+  }
+}
+
+export function nameProblem(raw: string): string | null {
+  const { problem } = checkName(raw);
+  return problem ? i18n.t(`names.${problem}`, { defaultValue: NAME_PROBLEM_TEXT[problem] }) : null;
+}
+
+/** Creates a folder; a clashing name is retried once with a four-hex-digit suffix, as the seeds do. */
+export async function createFolder(parentId: string, name: string): Promise<DriveFile | null> {
+  let created: DriveFile | null = null;
+  await run(async () => {
+    try {
+      created = await filesApi.createFolder(parentId, name);
+    } catch (err) {
+      if (!isApiError(err, 'file_duplicated_name')) throw err;
+      created = await filesApi.createFolder(parentId, withSuffix(name, randomSuffix()));
+    }
+    // Written locally at once so the new folder shows without waiting for the sync.
+    await localDb.files.put({ ...created, local_sync_timestamp: Date.now() });
+  });
+  return created;
+}
+
+export const renameFile = (file: DriveFile, name: string) =>
+  run(async () => {
+    const updated = await filesApi.renameFile(file.id, name);
+    await localDb.files.update(file.id, { name: updated.name, modified_time: updated.modified_time });
+  });
+
+const ids = (files: DriveFile[]) => files.map((f) => f.id);
+
+export const trashFiles = (files: DriveFile[]) =>
+  run(async () => {
+    await filesApi.trashFiles(ids(files));
+    await localDb.files.bulkDelete(ids(files));
+  }, i18n.t('files.trashed', { count: files.length }));
+
+export const untrashFiles = (files: DriveFile[]) => run(() => filesApi.untrashFiles(ids(files)), i18n.t('files.restored', { count: files.length }));
+export const deleteForever = (files: DriveFile[]) => run(() => filesApi.deleteFiles(ids(files)), i18n.t('files.deleted', { count: files.length }));
+export const emptyTrash = () => run(() => filesApi.emptyTrash(), i18n.t('trash.emptied'));
+
+export const moveFiles = (files: DriveFile[], parentId: string) =>
+  run(async () => {
+    await filesApi.moveFiles(ids(files), parentId);
+    await localDb.files.bulkUpdate(files.map((f) => ({ key: f.id, changes: { parent_id: parentId } })));
+  }, i18n.t('files.moved', { count: files.length }));
+
+export const copyFiles = (files: DriveFile[], parentId: string) =>
+  run(() => filesApi.copyFiles(ids(files), parentId), i18n.t('files.copied', { count: files.length }));
+
+export const setStar = (files: DriveFile[], star: boolean) =>
+  run(
+    async () => {
+      await (star ? filesApi.starFiles : filesApi.unstarFiles)(ids(files));
+      await localDb.files.bulkUpdate(files.map((f) => ({ key: f.id, changes: { star: star ? 1 : 0 } })));
+    },
+    star ? i18n.t('files.starred') : i18n.t('files.unstarred'),
+  );
+
+/** Downloads one file through its signed web_content_link (fetched fresh: links expire). */
+export async function downloadFile(file: DriveFile): Promise<void> {
+  try {
+    const full = await filesApi.getFile(file.id);
+    if (!full.web_content_link) {
+      toast.error(i18n.t('files.cannotDownload'));
+      return;
+    }
+    const a = document.createElement('a');
+    a.href = full.web_content_link;
+    a.download = full.name;
+    a.rel = 'noopener';
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  } catch (err) {
+    toast.error(errorMessage(err) || i18n.t('files.cannotDownload'));
+  }
+}

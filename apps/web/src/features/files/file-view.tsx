@@ -1,0 +1,260 @@
+/**
+ * The virtualized list or grid of a file listing (TanStack Virtual, so 100,000 items scroll smoothly), with
+ * selection by click, ctrl/cmd, shift and drag-box, the keyboard, the context menu, and drag-to-move onto folders.
+ */
+import * as ContextMenu from '@radix-ui/react-context-menu';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { DriveFile } from '@haul/shared';
+import { useIsMobile } from '../layout/use-media';
+import { actionForKey, openFile, visibleActions, type ActionContext, type View } from './actions';
+import { useDialog } from './dialog-store';
+import { FileCard, FileRow } from './file-item';
+import { isFolder } from './files-api';
+import { useSelection } from './selection-store';
+
+const ROW_H = 48;
+const ROW_H_MOBILE = 60;
+const CARD_W = 150;
+const CARD_H = 172;
+const DRAG_TYPE = 'application/x-haul-ids';
+
+export interface FileViewProps {
+  files: DriveFile[];
+  viewType: 'list' | 'grid';
+  view: View;
+  keyword?: string;
+  showTimeLeft?: boolean;
+  /** Items to drop onto a folder (drag to move). */
+  onDropInto?: (files: DriveFile[], folder: DriveFile) => void;
+  /** Context menu items for a right click on empty space. */
+  backgroundMenu?: ReactNode;
+  /** Called when the end of the list scrolls into view (more pages to load). */
+  onEndReached?: () => void;
+  label: string;
+}
+
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropInto, backgroundMenu, onEndReached, label }: FileViewProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const mobile = useIsMobile();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  const [focus, setFocus] = useState(0);
+  const [dropId, setDropId] = useState<string | null>(null);
+  const [box, setBox] = useState<Box | null>(null);
+  const [menuOnItem, setMenuOnItem] = useState(false);
+  const { selected, click, set, selectAll, clear, keepOnly } = useSelection();
+
+  const order = useMemo(() => files.map((f) => f.id), [files]);
+  const byId = useMemo(() => new Map(files.map((f) => [f.id, f])), [files]);
+  useEffect(() => keepOnly(order), [order, keepOnly]);
+
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    ro.observe(el);
+    setWidth(el.clientWidth);
+    return () => ro.disconnect();
+  }, []);
+
+  const grid = viewType === 'grid';
+  const cols = grid ? Math.max(1, Math.floor((width || CARD_W) / CARD_W)) : 1;
+  const rowH = grid ? CARD_H : mobile ? ROW_H_MOBILE : ROW_H;
+  const rowCount = Math.ceil(files.length / cols);
+  const virtualizer = useVirtualizer({ count: rowCount, getScrollElement: () => scrollRef.current, estimateSize: () => rowH, overscan: 6 });
+  useEffect(() => virtualizer.measure(), [rowH, cols, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+  const lastRow = items.at(-1)?.index ?? 0;
+  useEffect(() => {
+    if (onEndReached && rowCount > 0 && lastRow >= rowCount - 3) onEndReached();
+  }, [lastRow, rowCount, onEndReached]);
+
+  const selectedFiles = () => files.filter((f) => selected.has(f.id));
+  const ctx = (list: DriveFile[]): ActionContext => ({ files: list, view, navigate });
+  const dialogOpen = () => useDialog.getState().dialog !== null;
+
+  const onItemClick = (e: MouseEvent, f: DriveFile, index: number) => {
+    if (dialogOpen()) return;
+    setFocus(index);
+    const toggle = e.ctrlKey || e.metaKey || (e.target as HTMLElement).closest('[data-check]') !== null;
+    // On a phone a tap opens, as on every mobile drive, unless something is already selected.
+    if (mobile && !toggle && selected.size === 0) return openFile(ctx([f]));
+    click(f.id, { toggle: toggle || (mobile && selected.size > 0), range: e.shiftKey }, order);
+  };
+
+  const onItemContextMenu = (f: DriveFile, index: number) => {
+    setMenuOnItem(true);
+    setFocus(index);
+    if (!selected.has(f.id)) set([f.id], f.id);
+  };
+
+  const moveFocus = (to: number, extend: boolean) => {
+    const i = Math.max(0, Math.min(files.length - 1, to));
+    const f = files[i];
+    if (!f) return;
+    setFocus(i);
+    click(f.id, { range: extend }, order);
+    virtualizer.scrollToIndex(Math.floor(i / cols), { align: 'auto' });
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (dialogOpen() || (e.target as HTMLElement).tagName === 'INPUT') return;
+    const step = { ArrowDown: cols, ArrowUp: -cols, ArrowRight: grid ? 1 : 0, ArrowLeft: grid ? -1 : 0 }[e.key];
+    if (step) {
+      e.preventDefault();
+      moveFocus(focus + step, e.shiftKey);
+      return;
+    }
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') {
+      e.preventDefault();
+      selectAll(order);
+      return;
+    }
+    if (e.key === 'Escape') return clear();
+    const sel = selectedFiles();
+    const action = sel.length ? actionForKey(e.key === 'Backspace' && e.metaKey ? 'Delete' : e.key, ctx(sel)) : undefined;
+    if (action) {
+      e.preventDefault();
+      void action.perform(ctx(sel));
+    }
+  };
+
+  // Drag-box selection with a mouse, starting on empty space.
+  const contentPoint = (e: PointerEvent) => {
+    const r = scrollRef.current!.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top + scrollRef.current!.scrollTop };
+  };
+  const onPointerDown = (e: PointerEvent) => {
+    if (e.pointerType !== 'mouse' || e.button !== 0 || (e.target as HTMLElement).closest('[data-item]')) return;
+    const p = contentPoint(e);
+    setBox({ x0: p.x, y0: p.y, x1: p.x, y1: p.y });
+    if (!e.ctrlKey && !e.metaKey) clear();
+    (e.target as HTMLElement).setPointerCapture?.(e.pointerId);
+  };
+  const onPointerMove = (e: PointerEvent) => {
+    if (!box) return;
+    const p = contentPoint(e);
+    const next = { ...box, x1: p.x, y1: p.y };
+    setBox(next);
+    const top = Math.min(next.y0, next.y1);
+    const bottom = Math.max(next.y0, next.y1);
+    const left = Math.min(next.x0, next.x1);
+    const right = Math.max(next.x0, next.x1);
+    const r0 = Math.max(0, Math.floor(top / rowH));
+    const r1 = Math.min(rowCount - 1, Math.floor(bottom / rowH));
+    const c0 = grid ? Math.max(0, Math.floor(left / CARD_W)) : 0;
+    const c1 = grid ? Math.min(cols - 1, Math.floor(right / CARD_W)) : 0;
+    const ids: string[] = [];
+    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (files[r * cols + c]) ids.push(files[r * cols + c]!.id);
+    set(ids);
+  };
+  const endBox = () => setBox(null);
+
+  const onDragStart = (e: DragEvent, f: DriveFile) => {
+    if (!selected.has(f.id)) set([f.id], f.id);
+    const ids = selected.has(f.id) ? [...selected] : [f.id];
+    e.dataTransfer.setData(DRAG_TYPE, JSON.stringify(ids));
+    e.dataTransfer.effectAllowed = 'move';
+  };
+  const onDragOver = (e: DragEvent, f: DriveFile) => {
+    if (!onDropInto || !isFolder(f) || !e.dataTransfer.types.includes(DRAG_TYPE) || selected.has(f.id)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'move';
+    setDropId(f.id);
+  };
+  const onDrop = (e: DragEvent, folder: DriveFile) => {
+    setDropId(null);
+    const raw = e.dataTransfer.getData(DRAG_TYPE);
+    if (!raw || !onDropInto) return;
+    e.preventDefault();
+    const moved = (JSON.parse(raw) as string[]).map((id) => byId.get(id)).filter((x): x is DriveFile => !!x && x.id !== folder.id);
+    if (moved.length) onDropInto(moved, folder);
+  };
+
+  const renderItem = (f: DriveFile, index: number) => {
+    const isSel = selected.has(f.id);
+    return (
+      <div
+        key={f.id}
+        data-item
+        role={grid ? 'gridcell' : 'row'}
+        aria-selected={isSel}
+        aria-label={f.name}
+        className={`${grid ? 'card' : 'row'}${isSel ? ' selected' : ''}${index === focus ? ' focused' : ''}${dropId === f.id ? ' drop' : ''}`}
+        style={grid ? { width: `${100 / cols}%` } : undefined}
+        draggable={!mobile && view !== 'trash'}
+        onClick={(e) => onItemClick(e, f, index)}
+        onDoubleClick={() => !dialogOpen() && view !== 'trash' && openFile(ctx([f]))}
+        onContextMenu={() => onItemContextMenu(f, index)}
+        onDragStart={(e) => onDragStart(e, f)}
+        onDragOver={(e) => onDragOver(e, f)}
+        onDragLeave={() => setDropId((d) => (d === f.id ? null : d))}
+        onDrop={(e) => onDrop(e, f)}
+      >
+        {grid ? <FileCard file={f} selected={isSel} keyword={keyword} /> : <FileRow file={f} selected={isSel} keyword={keyword} showTimeLeft={showTimeLeft} />}
+      </div>
+    );
+  };
+
+  const menuFiles = selectedFiles();
+  const actions = menuOnItem ? visibleActions(ctx(menuFiles)) : [];
+
+  return (
+    <ContextMenu.Root onOpenChange={(open) => !open && setMenuOnItem(false)}>
+      <ContextMenu.Trigger asChild>
+        <div
+          ref={scrollRef}
+          className={`file-view ${grid ? 'grid' : 'list'}`}
+          tabIndex={0}
+          role={grid ? 'grid' : 'table'}
+          aria-label={label}
+          aria-multiselectable="true"
+          aria-rowcount={files.length}
+          onKeyDown={onKeyDown}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={endBox}
+          onPointerCancel={endBox}
+        >
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((vr) => (
+              <div key={vr.key} className="vrow" style={{ height: vr.size, transform: `translateY(${vr.start}px)` }}>
+                {files.slice(vr.index * cols, vr.index * cols + cols).map((f, j) => renderItem(f, vr.index * cols + j))}
+              </div>
+            ))}
+            {box && (
+              <div
+                className="select-box"
+                style={{ left: Math.min(box.x0, box.x1), top: Math.min(box.y0, box.y1), width: Math.abs(box.x1 - box.x0), height: Math.abs(box.y1 - box.y0) }}
+              />
+            )}
+          </div>
+        </div>
+      </ContextMenu.Trigger>
+      <ContextMenu.Portal>
+        <ContextMenu.Content className="menu" aria-label={t('actions.menu')}>
+          {menuOnItem
+            ? actions.map((a) => (
+                <ContextMenu.Item key={a.id} className={`menu-item${a.danger ? ' danger' : ''}`} onSelect={() => void a.perform(ctx(menuFiles))}>
+                  {t(a.labelKey)}
+                  {a.shortcut && !mobile && <span className="menu-kbd">{t(`keys.${a.shortcut}`, { defaultValue: a.shortcut })}</span>}
+                </ContextMenu.Item>
+              ))
+            : backgroundMenu}
+        </ContextMenu.Content>
+      </ContextMenu.Portal>
+    </ContextMenu.Root>
+  );
+}

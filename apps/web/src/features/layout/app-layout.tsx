@@ -1,0 +1,90 @@
+/** The signed-in shell: a 64 px header, the sidebar (a drawer on phones) and the current screen. */
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { formatSize } from '@haul/shared';
+import { getAbout } from '../auth/auth-api';
+import { UserMenu } from '../auth/user-menu';
+import { useSelection } from '../files/selection-store';
+import { SearchBox } from '../search/search-box';
+import { SyncIndicator } from '../sync/sync-indicator';
+import { useSyncEngine } from '../sync/use-sync-engine';
+import { Icon, type IconName } from './icon';
+import { Logo } from './logo';
+import { NavProgress } from './nav-progress';
+import { SettingsMenu } from './settings-menu';
+
+const NAV: { to: string; key: string; icon: IconName }[] = [
+  { to: '/all', key: 'nav.all', icon: 'all' },
+  { to: '/recent', key: 'nav.recent', icon: 'recent' },
+  { to: '/star', key: 'nav.star', icon: 'star' },
+  { to: '/shared', key: 'nav.shared', icon: 'shared' },
+  { to: '/watch-history', key: 'nav.watchHistory', icon: 'history' },
+  { to: '/bookmarks', key: 'nav.bookmarks', icon: 'bookmark' },
+  { to: '/trash', key: 'nav.trash', icon: 'trash' },
+];
+
+function StorageMeter() {
+  const { t, i18n } = useTranslation();
+  const { data } = useQuery({ queryKey: ['about'], queryFn: getAbout, staleTime: 30_000 });
+  if (!data) return null;
+  const usage = Number(data.quota.usage);
+  const limit = Number(data.quota.limit);
+  const pct = limit > 0 ? Math.min(100, (usage / limit) * 100) : 0;
+  return (
+    <div className="storage">
+      <div className="storage-bar" role="progressbar" aria-valuenow={Math.round(pct)} aria-valuemin={0} aria-valuemax={100} aria-label={t('nav.storage')}>
+        <span style={{ width: `${pct}%` }} />
+      </div>
+      <small>
+        {t('nav.storageUsed', { used: formatSize(usage, 1, i18n.language), total: limit > 0 ? formatSize(limit, 1, i18n.language) : '∞' })}
+      </small>
+    </div>
+  );
+}
+
+export function AppLayout() {
+  const { t } = useTranslation();
+  const [drawer, setDrawer] = useState(false);
+  const location = useLocation();
+  useSyncEngine();
+  useEffect(() => {
+    // A new screen starts with nothing selected.
+    setDrawer(false);
+    useSelection.getState().clear();
+  }, [location.pathname]);
+
+  return (
+    <div className="shell">
+      <NavProgress />
+      <header className="header">
+        <button className="icon-btn only-mobile" aria-label={t('nav.menu')} aria-expanded={drawer} onClick={() => setDrawer((d) => !d)}>
+          <Icon name="menu" />
+        </button>
+        <NavLink to="/all" className="brand">
+          <Logo />
+        </NavLink>
+        <SearchBox />
+        <div className="header-end">
+          <SyncIndicator />
+          <SettingsMenu />
+          <UserMenu />
+        </div>
+      </header>
+      <nav className={`sidebar${drawer ? ' open' : ''}`} aria-label={t('nav.label')}>
+        {NAV.map((n) => (
+          <NavLink key={n.to} to={n.to} className="nav-item">
+            <Icon name={n.icon} />
+            <span>{t(n.key)}</span>
+          </NavLink>
+        ))}
+        <StorageMeter />
+      </nav>
+      {drawer && <div className="scrim only-mobile" onClick={() => setDrawer(false)} />}
+      <main className="content">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

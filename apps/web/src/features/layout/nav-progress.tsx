@@ -1,0 +1,17 @@
+/** A thin bar at the top while a screen is loading its data after navigation. */
+import { useIsFetching } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+
+export function NavProgress() {
+  const fetching = useIsFetching();
+  const location = useLocation();
+  const [navigating, setNavigating] = useState(false);
+  useEffect(() => {
+    setNavigating(true);
+    const t = setTimeout(() => setNavigating(false), 300);
+    return () => clearTimeout(t);
+  }, [location.pathname]);
+  const active = navigating || fetching > 0;
+  return <div className={`nav-progress${active ? ' active' : ''}`} role="progressbar" aria-hidden={!active} aria-busy={active} />;
+}

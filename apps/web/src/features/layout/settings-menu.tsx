@@ -1,0 +1,53 @@
+/** Theme and language, reachable from every screen (signed in or not). */
+import * as Menu from '@radix-ui/react-dropdown-menu';
+import { useTranslation } from 'react-i18next';
+import { LOCALES, type Locale } from '@haul/shared';
+import { changeLocale } from '../../lib/i18n';
+import { LOCALE_NAMES } from '../../lib/locale';
+import { Icon } from './icon';
+import { useThemeStore, type ThemeChoice } from './theme-store';
+
+const THEMES: ThemeChoice[] = ['system', 'light', 'dark'];
+
+export function SettingsMenu() {
+  const { t, i18n } = useTranslation();
+  const { choice, setChoice } = useThemeStore();
+  return (
+    <Menu.Root>
+      <Menu.Trigger className="icon-btn" aria-label={t('settings.title')}>
+        <Icon name="settings" />
+      </Menu.Trigger>
+      <Menu.Portal>
+        <Menu.Content className="menu" align="end" sideOffset={6}>
+          <Menu.Label className="menu-label">{t('settings.theme')}</Menu.Label>
+          <Menu.RadioGroup value={choice} onValueChange={(v) => setChoice(v as ThemeChoice)}>
+            {THEMES.map((th) => (
+              <Menu.RadioItem key={th} value={th} className="menu-item">
+                <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
+                {t(`settings.theme_${th}`)}
+              </Menu.RadioItem>
+            ))}
+          </Menu.RadioGroup>
+          <Menu.Separator className="menu-sep" />
+          <Menu.Sub>
+            <Menu.SubTrigger className="menu-item">
+              {t('settings.language')}: {LOCALE_NAMES[i18n.language as Locale] ?? i18n.language}
+            </Menu.SubTrigger>
+            <Menu.Portal>
+              <Menu.SubContent className="menu" sideOffset={4}>
+                <Menu.RadioGroup value={i18n.language} onValueChange={(v) => void changeLocale(v as Locale)}>
+                  {LOCALES.map((l) => (
+                    <Menu.RadioItem key={l} value={l} className="menu-item" lang={l}>
+                      <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
+                      {LOCALE_NAMES[l]}
+                    </Menu.RadioItem>
+                  ))}
+                </Menu.RadioGroup>
+              </Menu.SubContent>
+            </Menu.Portal>
+          </Menu.Sub>
+        </Menu.Content>
+      </Menu.Portal>
+    </Menu.Root>
+  );
+}

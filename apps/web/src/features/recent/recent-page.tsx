@@ -1,0 +1,73 @@
+/**
+ * Recent: files from the events feed, newest first. Polled on entry as the seeds do: again after 10 s, then twice
+ * more 5 s apart while the screen stays open (TanStack Query keeps only the newest answer).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { LIMITS, matchesSearch, type DriveEvent, type DriveFile } from '@haul/shared';
+import { api } from '../../lib/api-client';
+import { errorMessage } from '../../lib/error-message';
+import { EmptyState, Skeleton } from '../files/file-manager-page';
+import { FileView } from '../files/file-view';
+import { SelectionBar } from '../files/selection-bar';
+import { useSelection } from '../files/selection-store';
+import { SearchFilters } from '../search/search-filters';
+import { readSearch } from '../search/search-state';
+
+export const RECENT_POLL_MS = [10_000, 5_000, 5_000];
+
+const listEvents = (signal?: AbortSignal) =>
+  api.get<{ events: DriveEvent[]; next_page_token: string }>('/drive/v1/events', { limit: LIMITS.eventsDefault, thumbnail_size: 'SIZE_MEDIUM' }, signal);
+
+/** One entry per file, the newest event first; files gone since are left out. */
+export function recentFiles(events: DriveEvent[]): DriveFile[] {
+  const seen = new Set<string>();
+  const out: DriveFile[] = [];
+  for (const e of events) {
+    const f = e.reference_resource;
+    if (!f || f.trashed || seen.has(f.id)) continue;
+    seen.add(f.id);
+    out.push(f);
+  }
+  return out;
+}
+
+export function RecentPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const search = readSearch(params);
+  const selected = useSelection((s) => s.selected);
+  const q = useQuery({ queryKey: ['recent'], queryFn: ({ signal }) => listEvents(signal) });
+  const { refetch } = q;
+  useEffect(() => {
+    let elapsed = 0;
+    const timers = RECENT_POLL_MS.map((ms) => setTimeout(() => void refetch(), (elapsed += ms)));
+    return () => timers.forEach(clearTimeout);
+  }, [refetch]);
+  const files = useMemo(() => {
+    if (!q.data) return undefined;
+    const all = recentFiles(q.data.events);
+    return search ? all.filter((f) => matchesSearch(f, search)) : all;
+  }, [q.data, search]);
+
+  return (
+    <section className="page">
+      <div className="toolbar">
+        <h1 className="crumb current">{search?.name ? t('search.resultsFor', { term: search.name }) : t('nav.recent')}</h1>
+        <SelectionBar files={files?.filter((f) => selected.has(f.id)) ?? []} view="recent" />
+      </div>
+      {search && <SearchFilters filter={search} />}
+      {q.error && !files ? (
+        <EmptyState icon="recent" title={t('files.loadFailed')} hint={errorMessage(q.error)} />
+      ) : !files ? (
+        <Skeleton />
+      ) : files.length === 0 ? (
+        <EmptyState icon="recent" title={search ? t('search.noResults') : t('recent.empty')} hint={search ? undefined : t('recent.emptyHint')} />
+      ) : (
+        <FileView files={files} viewType="list" view="recent" keyword={search?.name} label={t('nav.recent')} />
+      )}
+    </section>
+  );
+}

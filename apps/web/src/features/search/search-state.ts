@@ -1,0 +1,70 @@
+/** Search mode lives in the route (seed 000 §2): action=search plus the filters, so a search survives a reload. */
+import { isEmptySearch, type SearchFilter } from '@haul/shared';
+
+/** Views that can be searched; others send a search to all files. */
+export const SEARCHABLE_VIEWS = ['all', 'recent', 'trash', 'star', 'bookmarks'] as const;
+export const HISTORY_KEY = 'haul.searchHistory';
+export const HISTORY_SIZE = 3;
+
+export function readSearch(params: URLSearchParams): SearchFilter | null {
+  if (params.get('action') !== 'search') return null;
+  const f: SearchFilter = {
+    name: params.get('name') || undefined,
+    star: params.get('star') === '1' || undefined,
+    kind: params.get('kind') || undefined,
+    mimeType: params.get('mime_type') || undefined,
+    platform: params.get('platform') || undefined,
+  };
+  return isEmptySearch(f) ? null : f;
+}
+
+/** The query string for a search; an empty filter leaves search mode (back to the folder listing). */
+export function writeSearch(params: URLSearchParams, f: SearchFilter, entryFolderId?: string): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const k of ['action', 'name', 'star', 'kind', 'mime_type', 'platform', 'entry_folder_id', 'folder_id']) next.delete(k);
+  if (isEmptySearch(f)) return next;
+  next.set('action', 'search');
+  if (f.name) next.set('name', f.name);
+  if (f.star) next.set('star', '1');
+  if (f.kind) next.set('kind', f.kind);
+  if (f.mimeType) next.set('mime_type', f.mimeType);
+  if (f.platform) next.set('platform', f.platform);
+  if (entryFolderId) next.set('entry_folder_id', entryFolderId);
+  return next;
+}
+
+/** The three most recent unique terms, newest first. */
+export function pushHistory(history: readonly string[], term: string): string[] {
+  const t = term.trim();
+  if (!t) return [...history];
+  return [t, ...history.filter((h) => h !== t)].slice(0, HISTORY_SIZE);
+}
+
+export function loadHistory(): string[] {
+  try {
+    const v = JSON.parse(localStorage.getItem(HISTORY_KEY) ?? '[]');
+    return Array.isArray(v) ? v.filter((x) => typeof x === 'string').slice(0, HISTORY_SIZE) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveHistory(h: string[]): void {
+  localStorage.setItem(HISTORY_KEY, JSON.stringify(h));
+}
+
+/** Splits a name around case-insensitive matches of the keyword, for highlighting. */
+export function highlightParts(name: string, keyword: string | undefined): { text: string; hit: boolean }[] {
+  if (!keyword) return [{ text: name, hit: false }];
+  const lower = name.toLowerCase();
+  const k = keyword.toLowerCase();
+  const parts: { text: string; hit: boolean }[] = [];
+  let i = 0;
+  for (let j = lower.indexOf(k); j >= 0 && k; j = lower.indexOf(k, i)) {
+    if (j > i) parts.push({ text: name.slice(i, j), hit: false });
+    parts.push({ text: name.slice(j, j + k.length), hit: true });
+    i = j + k.length;
+  }
+  if (i < name.length) parts.push({ text: name.slice(i), hit: false });
+  return parts;
+}

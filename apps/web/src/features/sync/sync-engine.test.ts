@@ -1,0 +1,121 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { PHASE, type DriveFile, type FileList } from '@haul/shared';
+import { ApiError } from '../../lib/api-error';
+import type { ListParams } from '../files/files-api';
+import { localDb } from './local-db';
+import { SYNC, SyncEngine } from './sync-engine';
+
+/** A little server: files with change times, paged 500 at a time like the real one. */
+class FakeDrive {
+  files = new Map<string, DriveFile & { changed: number }>();
+  calls: ListParams[] = [];
+  failures: Error[] = [];
+  clock = 1_000_000;
+
+  put(id: string, parent: string, extra: Partial<DriveFile> = {}) {
+    this.clock += 10;
+    this.files.set(id, { id, parent_id: parent, name: id, user_id: 'u1', kind: 'drive#file', star: 0, trashed: false, phase: PHASE.COMPLETE, params: {}, changed: this.clock, ...extra } as DriveFile & { changed: number });
+  }
+
+  list = async (p: ListParams): Promise<FileList> => {
+    this.calls.push(p);
+    const failure = this.failures.shift();
+    if (failure) throw failure;
+    const since = (p.filters?.modified_time as { gt?: string } | undefined)?.gt;
+    let rows = [...this.files.values()];
+    if (since) rows = rows.filter((f) => f.changed > Date.parse(since));
+    else rows = rows.filter((f) => !f.trashed && (p.parentId === '*' || f.parent_id === p.parentId));
+    if (p.filters?.system_tag) rows = rows.filter((f) => f.star === 1);
+    rows.sort((a, b) => a.id.localeCompare(b.id));
+    const start = p.pageToken ? Number(p.pageToken) : 0;
+    const page = rows.slice(start, start + (p.limit ?? 100));
+    const next = start + page.length < rows.length ? String(start + page.length) : '';
+    return { kind: 'drive#fileList', files: page, next_page_token: next, sync_time: new Date(this.clock).toISOString() };
+  };
+}
+
+let drive: FakeDrive;
+let sleeps: number[];
+let store: Map<string, string>;
+const engine = () =>
+  new SyncEngine('u1', {
+    list: drive.list,
+    sleep: async (ms) => void sleeps.push(ms),
+    now: () => drive.clock,
+    storage: { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => void store.set(k, v) },
+  });
+const localIds = async () => (await localDb.files.toArray()).map((f) => f.id).sort();
+
+beforeEach(async () => {
+  await localDb.files.clear();
+  drive = new FakeDrive();
+  sleeps = [];
+  store = new Map();
+});
+
+describe('SyncEngine', () => {
+  it('syncs a folder page by page and drops local rows the server no longer has there', async () => {
+    for (let i = 0; i < 1200; i++) drive.put(`f${String(i).padStart(4, '0')}`, 'A');
+    drive.put('other', 'B');
+    await localDb.files.put({ ...drive.files.get('f0000')!, id: 'stale', local_sync_timestamp: 1 });
+    await engine().syncFolder('A');
+    expect(drive.calls.map((c) => c.limit)).toEqual([SYNC.pageSize, SYNC.pageSize, SYNC.pageSize]);
+    const ids = await localIds();
+    expect(ids).toHaveLength(1200);
+    expect(ids).not.toContain('stale');
+    expect(ids).not.toContain('other');
+  });
+
+  it('applies incremental changes: new and renamed rows in, trashed and deleted rows out', async () => {
+    drive.put('keep', '');
+    drive.put('trash-me', '');
+    drive.put('delete-me', '');
+    const e = engine();
+    await e.start(); // no marks yet: a full sync
+    expect(await localIds()).toEqual(['delete-me', 'keep', 'trash-me']);
+    drive.clock += SYNC.incrementalThrottleMs;
+    drive.put('new', 'x');
+    drive.put('trash-me', '', { trashed: true });
+    drive.put('delete-me', '', { params: { deleted: 'true' } });
+    drive.put('keep', '', { name: 'renamed' });
+    await e.incremental();
+    expect(await localIds()).toEqual(['keep', 'new']);
+    expect((await localDb.files.get('keep'))?.name).toBe('renamed');
+    expect(drive.calls.at(-1)?.filters?.modified_time).toBeDefined();
+  });
+
+  it('retries a failing page 10 times 2 s apart, then gives up', async () => {
+    drive.put('a', '');
+    drive.failures = Array.from({ length: 3 }, () => new ApiError(0, 'local_error', 'offline'));
+    await engine().syncFolder('');
+    expect(sleeps).toEqual([2000, 2000, 2000]);
+    expect(await localIds()).toEqual(['a']);
+
+    drive.failures = Array.from({ length: 11 }, () => new ApiError(503, 'internal', 'down'));
+    sleeps = [];
+    await expect(engine().syncFolder('')).rejects.toThrow('down');
+    expect(sleeps).toHaveLength(SYNC.retries);
+  });
+
+  it('stops at once when signed out or when the folder is gone', async () => {
+    drive.failures = [new ApiError(401, 'unauthenticated', 'signed out')];
+    await expect(engine().syncFolder('')).rejects.toThrow('signed out');
+    drive.failures = [new ApiError(404, 'file_not_found', 'gone')];
+    await expect(engine().syncFolder('nope')).rejects.toThrow('gone');
+    expect(sleeps).toEqual([]);
+  });
+
+  it('runs a full sync when the last one is older than three periods', async () => {
+    drive.put('a', '');
+    const e = engine();
+    await e.start();
+    const calls = drive.calls.length;
+    drive.clock += 2 * SYNC.periodMs;
+    await e.start();
+    expect(drive.calls.at(-1)?.filters?.modified_time).toBeDefined(); // incremental
+    drive.clock += 2 * SYNC.periodMs;
+    await e.start();
+    expect(drive.calls.length).toBeGreaterThan(calls + 1);
+    expect(drive.calls.at(-1)?.filters?.modified_time).toBeUndefined(); // full again
+  });
+});

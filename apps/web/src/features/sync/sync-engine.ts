@@ -1,0 +1,176 @@
+/**
+ * Keeps the local database in step with the server (seed 000 §4 "Sync of files"): folder syncs when a folder is
+ * opened, a full sync of the drive, and incremental syncs of what changed since the last one.
+ */
+import { PHASE, type DriveFile, type FileList } from '@haul/shared';
+import { isApiError } from '../../lib/api-error';
+import { LIVE_FILTERS, type Filters, type ListParams } from '../files/files-api';
+import type { Collection } from 'dexie';
+import { localDb, type LocalFile } from './local-db';
+import { useSyncStatus } from './sync-status';
+
+export const SYNC = {
+  pageSize: 500,
+  retries: 10,
+  retryDelayMs: 2000,
+  incrementalThrottleMs: 1000,
+  forcedLookBackMs: 10 * 60_000,
+  /** Decision: a sync period is an hour; a full sync runs when the last one is older than three. */
+  periodMs: 60 * 60_000,
+} as const;
+
+export interface SyncDeps {
+  list: (p: ListParams, signal?: AbortSignal) => Promise<FileList>;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  storage?: Pick<Storage, 'getItem' | 'setItem'>;
+}
+
+interface Marks {
+  /** sync_time of the last incremental or full sync: the next incremental asks for changes after it. */
+  since?: string;
+  fullAt?: number;
+}
+
+/** Errors after which retrying cannot help. */
+const isFinal = (e: unknown) =>
+  (e as Error)?.name === 'AbortError' || isApiError(e, 'unauthenticated') || isApiError(e, 'file_not_found') || isApiError(e, 'invalid_argument');
+
+const isGone = (f: DriveFile) => f.trashed || f.params?.deleted === 'true' || f.phase !== PHASE.COMPLETE;
+
+export class SyncEngine {
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+  private readonly storage: Pick<Storage, 'getItem' | 'setItem'>;
+  private incrementalRun: Promise<void> | null = null;
+  private lastIncrementalAt = 0;
+  private fullRun: Promise<void> | null = null;
+
+  constructor(
+    readonly userId: string,
+    private readonly deps: SyncDeps,
+  ) {
+    this.sleep = deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.now = deps.now ?? Date.now;
+    this.storage = deps.storage ?? localStorage;
+  }
+
+  private get marksKey() {
+    return `haul.sync.${this.userId}`;
+  }
+  private readMarks(): Marks {
+    try {
+      return JSON.parse(this.storage.getItem(this.marksKey) ?? '{}') as Marks;
+    } catch {
+      return {};
+    }
+  }
+  private writeMarks(m: Marks) {
+    this.storage.setItem(this.marksKey, JSON.stringify({ ...this.readMarks(), ...m }));
+  }
+
+  /** One page, retried on passing failures (10 times, 2 s apart); stops at once on final ones. */
+  private async page(p: ListParams, signal?: AbortSignal): Promise<FileList> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.deps.list(p, signal);
+      } catch (err) {
+        if (isFinal(err) || attempt >= SYNC.retries || signal?.aborted) throw err;
+        await this.sleep(SYNC.retryDelayMs);
+      }
+    }
+  }
+
+  /** Pages through a listing to its end; returns the first page's sync_time. */
+  private async walk(p: Omit<ListParams, 'pageToken'>, onPage: (files: DriveFile[]) => Promise<void>, signal?: AbortSignal) {
+    let token = '';
+    let syncTime = '';
+    do {
+      const res = await this.page({ ...p, limit: SYNC.pageSize, pageToken: token }, signal);
+      syncTime ||= res.sync_time;
+      await onPage(res.files);
+      token = res.next_page_token;
+    } while (token && !signal?.aborted);
+    return syncTime;
+  }
+
+  private async put(files: DriveFile[], stamp: number): Promise<void> {
+    const rows: LocalFile[] = files.filter((f) => !isGone(f)).map((f) => ({ ...f, local_sync_timestamp: stamp }));
+    await localDb.files.bulkPut(rows);
+  }
+
+  private tracked<T>(work: () => Promise<T>): Promise<T> {
+    useSyncStatus.getState().begin();
+    return work().finally(() => useSyncStatus.getState().end());
+  }
+
+  /** Loads a slice of the drive and drops local rows of that slice the server no longer lists. */
+  private syncSlice(parentId: string, filters: Filters, slice: () => Collection<LocalFile, string, unknown>, signal?: AbortSignal) {
+    return this.tracked(async () => {
+      const stamp = this.now();
+      await this.walk({ parentId, filters }, (files) => this.put(files, stamp), signal);
+      if (signal?.aborted) return;
+      await slice()
+        .and((f) => f.local_sync_timestamp < stamp)
+        .delete();
+    });
+  }
+
+  /** The folder sync loop: run when a folder is opened, stopped when the user leaves it (signal). */
+  syncFolder(parentId: string, signal?: AbortSignal): Promise<void> {
+    const slice = () => localDb.files.where('[user_id+parent_id]').equals([this.userId, parentId]);
+    return this.syncSlice(parentId, LIVE_FILTERS, slice, signal);
+  }
+
+  /** Every starred item, for the star view. */
+  syncStarred(signal?: AbortSignal): Promise<void> {
+    const slice = () => localDb.files.where('[user_id+star]').equals([this.userId, 1]);
+    return this.syncSlice('*', { ...LIVE_FILTERS, system_tag: { in: 'STAR' } }, slice, signal);
+  }
+
+  /** Everything in the drive; afterwards incremental syncs carry on from this one's time. */
+  fullSync(): Promise<void> {
+    this.fullRun ??= this.tracked(async () => {
+      const stamp = this.now();
+      const since = await this.walk({ parentId: '*', filters: LIVE_FILTERS }, (files) => this.put(files, stamp));
+      await localDb.files
+        .where('user_id')
+        .equals(this.userId)
+        .and((f) => f.local_sync_timestamp < stamp)
+        .delete();
+      this.writeMarks({ since, fullAt: this.now() });
+    }).finally(() => {
+      this.fullRun = null;
+    });
+    return this.fullRun;
+  }
+
+  /** What changed since the last sync; at most one a second and one at a time. A forced one looks back 10 minutes. */
+  incremental(opts: { force?: boolean } = {}): Promise<void> {
+    if (this.incrementalRun) return this.incrementalRun;
+    const marks = this.readMarks();
+    if (!marks.since) return this.fullSync();
+    const wait = Math.max(0, this.lastIncrementalAt + SYNC.incrementalThrottleMs - this.now());
+    this.incrementalRun = this.tracked(async () => {
+      if (wait) await this.sleep(wait);
+      const since = opts.force ? new Date(this.now() - SYNC.forcedLookBackMs).toISOString() : marks.since!;
+      const stamp = this.now();
+      const next = await this.walk({ parentId: '*', filters: { modified_time: { gt: since } } }, async (files) => {
+        await localDb.files.bulkDelete(files.filter(isGone).map((f) => f.id));
+        await this.put(files, stamp);
+      });
+      this.writeMarks({ since: next });
+    }).finally(() => {
+      this.lastIncrementalAt = this.now();
+      this.incrementalRun = null;
+    });
+    return this.incrementalRun;
+  }
+
+  /** On start: a full sync when there is none yet or it is older than three periods, else an incremental one. */
+  start(): Promise<void> {
+    const marks = this.readMarks();
+    if (!marks.since || !marks.fullAt || this.now() - marks.fullAt > 3 * SYNC.periodMs) return this.fullSync();
+    return this.incremental();
+  }
+}

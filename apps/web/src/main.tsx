@@ -1,0 +1,52 @@
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { Toaster, toast } from 'sonner';
+import { router } from './app/router';
+import { bindQueryClient } from './features/files/file-mutations';
+import { useThemeStore, watchSystemTheme } from './features/layout/theme-store';
+import { isApiError } from './lib/api-error';
+import { errorMessage } from './lib/error-message';
+import { initI18n } from './lib/i18n';
+import { installLeaveGuard } from './lib/pending-work';
+import './app/styles.css';
+
+/** Every failed load shows the server's words; a signed-out answer is handled by the client (back to sign-in). */
+function reportError(err: unknown) {
+  if (isApiError(err, 'unauthenticated')) return;
+  const msg = errorMessage(err);
+  if (msg) toast.error(msg);
+}
+
+const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: reportError }),
+  mutationCache: new MutationCache({ onError: reportError }),
+  defaultOptions: {
+    queries: {
+      // Final answers (not found, bad input, signed out) are not worth repeating.
+      retry: (n, err) => n < 2 && !(isApiError(err) && err.status >= 400 && err.status < 500),
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+bindQueryClient(queryClient);
+
+function Root() {
+  const theme = useThemeStore((s) => s.choice);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Toaster position="bottom-center" theme={theme} richColors closeButton />
+    </QueryClientProvider>
+  );
+}
+
+await initI18n();
+watchSystemTheme();
+installLeaveGuard();
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Root />
+  </StrictMode>,
+);

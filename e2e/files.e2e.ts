@@ -1,0 +1,146 @@
+/** The file manager end to end: folders, rename, move, copy, star, trash and restore, isolation between accounts. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newEmail, PASSWORD, signUpInBrowser, startE2E, type E2E } from './harness.js';
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const item = (page: Page, name: string) => page.getByRole('row', { name, exact: true });
+
+async function createFolder(page: Page, name: string) {
+  await page.getByRole('button', { name: 'New folder' }).first().click();
+  const input = page.getByRole('dialog').getByLabel('Name');
+  await input.fill(name);
+  await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+}
+
+async function listView(page: Page) {
+  const toggle = page.getByRole('button', { name: 'List view' });
+  if (await toggle.count()) await toggle.click();
+}
+
+async function rowNames(page: Page): Promise<string[]> {
+  return page.getByRole('row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+}
+
+describe('file manager', () => {
+  it('signs up, builds a folder tree, renames, moves, copies, stars, trashes and restores', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await expect.poll(() => page.getByText('This folder is empty').count()).toBe(1);
+
+    await createFolder(page, 'Projects');
+    await createFolder(page, 'Archive');
+    await listView(page);
+    await expect.poll(() => rowNames(page)).toEqual(expect.arrayContaining(['Projects', 'Archive']));
+
+    // Open Projects and make a child folder there.
+    await item(page, 'Projects').dblclick();
+    await page.waitForURL(/\/drive\/all\/[\w-]+$/);
+    await expect.poll(() => page.getByRole('heading', { name: 'Projects' }).count()).toBe(1);
+    await createFolder(page, 'Draft');
+    await expect.poll(() => rowNames(page)).toEqual(['Draft']);
+
+    // A clashing name gets the four-hex-digit suffix instead of failing.
+    await createFolder(page, 'Draft');
+    await expect.poll(() => rowNames(page)).toHaveLength(2);
+    expect((await rowNames(page)).some((n) => /^Draft\([0-9A-F]{4}\)$/.test(n))).toBe(true);
+
+    // Rename with F2.
+    await item(page, 'Draft').click();
+    await page.keyboard.press('F2');
+    await page.getByRole('dialog').getByLabel('Name').fill('Final');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => rowNames(page)).toContain('Final');
+
+    // Move Final to Archive through the folder picker.
+    await item(page, 'Final').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Move to…' }).click();
+    await page.getByRole('dialog').getByRole('option', { name: 'Archive' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Move here' }).click();
+    await expect.poll(() => rowNames(page)).not.toContain('Final');
+
+    // Breadcrumb back to All files, copy Archive into Projects.
+    await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'All files' }).click();
+    await page.waitForURL('**/drive/all');
+    await item(page, 'Archive').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Copy to…' }).click();
+    await page.getByRole('dialog').getByRole('option', { name: 'Projects' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Copy here' }).click();
+    await item(page, 'Projects').dblclick();
+    await expect.poll(() => rowNames(page)).toContain('Archive');
+    await item(page, 'Archive').dblclick();
+    await expect.poll(() => rowNames(page)).toEqual(['Final']);
+
+    // Star from the context menu; the star view lists it, and unstarring there drops it.
+    await page.goto('/drive/all');
+    await listView(page);
+    await item(page, 'Projects').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Star', exact: true }).click();
+    await page.getByRole('link', { name: 'Starred' }).click();
+    await expect.poll(() => rowNames(page)).toEqual(['Projects']);
+    await item(page, 'Projects').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Unstar' }).click();
+    await expect.poll(() => page.getByText('Nothing starred yet').count()).toBe(1);
+
+    // Trash with the Delete key, restore from the trash.
+    await page.getByRole('link', { name: 'All files' }).click();
+    await item(page, 'Archive').click();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => rowNames(page)).toEqual(['Projects']);
+    await page.getByRole('link', { name: 'Trash' }).click();
+    await expect.poll(() => rowNames(page)).toEqual(['Archive']);
+    await expect.poll(() => page.getByText(/days? left/).count()).toBe(1);
+    await item(page, 'Archive').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Restore' }).click();
+    await expect.poll(() => page.getByText('The trash is empty').count()).toBeGreaterThan(0);
+    await page.getByRole('link', { name: 'All files' }).click();
+    await expect.poll(() => rowNames(page)).toEqual(expect.arrayContaining(['Projects', 'Archive']));
+
+    // Trash again, then empty the trash: gone for good.
+    await item(page, 'Archive').click();
+    await page.keyboard.press('Delete');
+    await page.getByRole('link', { name: 'Trash' }).click();
+    await expect.poll(() => rowNames(page)).toEqual(['Archive']);
+    await page.getByRole('button', { name: 'Empty trash' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Empty trash' }).click();
+    await expect.poll(() => page.getByText('The trash is empty').count()).toBeGreaterThan(0);
+
+    // A reload keeps the session.
+    await page.reload();
+    await expect.poll(() => page.getByRole('heading', { name: 'Trash' }).count()).toBe(1);
+    expect(page.url()).toMatch(/\/drive\/trash$/);
+  });
+
+  it('keeps each account to its own files, and sends signed-out visitors to sign in and back', async () => {
+    const a = await e2e.newPage();
+    await signUpInBrowser(a.page);
+    await createFolder(a.page, 'Private of A');
+    await listView(a.page);
+    await item(a.page, 'Private of A').dblclick();
+    await a.page.waitForURL(/\/drive\/all\/[\w-]+$/);
+    const folderUrl = new URL(a.page.url()).pathname;
+
+    const b = await e2e.newPage();
+    await b.page.goto(folderUrl);
+    await b.page.waitForURL(/\/drive\/login\?/);
+    expect(new URL(b.page.url()).searchParams.get('redirect')).toBe(folderUrl.replace(/^\/drive/, ''));
+    const email = newEmail();
+    await b.page.getByRole('button', { name: 'Create account' }).click();
+    await b.page.getByLabel('Email').fill(email);
+    await b.page.getByLabel('Password').fill(PASSWORD);
+    await b.page.getByRole('button', { name: 'Create account' }).click();
+    // Back at the target: A's folder is not B's, so it does not exist for B.
+    await b.page.waitForURL(`**${folderUrl}`);
+    await expect.poll(() => b.page.getByText('This folder does not exist').count()).toBe(1);
+    await b.page.goto('/drive/all');
+    await expect.poll(() => b.page.getByText('This folder is empty').count()).toBe(1);
+  });
+});

@@ -1,0 +1,66 @@
+/** Starts a real Haul (SQLite, built web app) on a free port and a headless Chromium to drive it. */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildHaul, type Haul } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+
+export const CHROMIUM = process.env.HAUL_CHROMIUM ?? '/usr/bin/chromium';
+const WEB_DIR = resolve(import.meta.dirname, '../apps/web/dist');
+
+export interface E2E {
+  haul: Haul;
+  base: string;
+  browser: Browser;
+  newPage: (opts?: Parameters<Browser['newContext']>[0]) => Promise<{ page: Page; context: BrowserContext }>;
+  close: () => Promise<void>;
+}
+
+export async function startE2E(): Promise<E2E> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with "apt-get install -y chromium" (or set HAUL_CHROMIUM).`);
+  if (!existsSync(join(WEB_DIR, 'index.html'))) throw new Error('The web app is not built: run "npm run build -w @haul/web" first.');
+  const dataDir = mkdtempSync(join(tmpdir(), 'haul-e2e-'));
+  const haul = await buildHaul({ ...loadConfig({}), dataDir, databaseUrl: null, webDir: WEB_DIR, logLevel: 'silent', host: '127.0.0.1', port: 0 }, { logger: false });
+  await haul.app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = haul.app.server.address();
+  const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const contexts: BrowserContext[] = [];
+  return {
+    haul,
+    base,
+    browser,
+    newPage: async (opts) => {
+      const context = await browser.newContext({ baseURL: base, locale: 'en-US', ...opts });
+      contexts.push(context);
+      const page = await context.newPage();
+      return { page, context };
+    },
+    close: async () => {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close();
+      await haul.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+/** A fresh email for each account a test creates. */
+export const newEmail = () => `user${Date.now().toString(36)}${counter++}@example.com`;
+export const PASSWORD = 'correct horse battery';
+
+/** Signs up through the sign-in screen and waits for the drive. */
+export async function signUpInBrowser(page: Page, email = newEmail(), password = PASSWORD): Promise<string> {
+  await page.goto('/drive/');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/drive/all');
+  return email;
+}

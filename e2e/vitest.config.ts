@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser tests: a real Haul on a temporary SQLite file, driven in Debian's Chromium. One file at a time (2 cores).
+export default defineConfig({
+  test: {
+    root: 'e2e',
+    include: ['**/*.e2e.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+    pool: 'forks',
+  },
+});
