@@ -5,6 +5,9 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildHaul, type Haul } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
+import { placeFile } from '../apps/server/src/files/files.service.js';
+import { Readable } from 'node:stream';
+import { createServer } from 'node:net';
 
 export const CHROMIUM = process.env.HAUL_CHROMIUM ?? '/usr/bin/chromium';
 const WEB_DIR = resolve(import.meta.dirname, '../apps/web/dist');
@@ -14,20 +17,46 @@ export interface E2E {
   base: string;
   browser: Browser;
   newPage: (opts?: Parameters<Browser['newContext']>[0]) => Promise<{ page: Page; context: BrowserContext }>;
+  /** Stores bytes as a file of the user's, as the end of an upload does. */
+  seedFile: (userId: string, parentId: string, name: string, content: string) => Promise<{ id: string }>;
   close: () => Promise<void>;
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
 export async function startE2E(): Promise<E2E> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with "apt-get install -y chromium" (or set HAUL_CHROMIUM).`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: install it with "apt-get install -y chromium" (or set HAUL_CHROMIUM).`);
   if (!existsSync(join(WEB_DIR, 'index.html'))) throw new Error('The web app is not built: run "npm run build -w @haul/web" first.');
   const dataDir = mkdtempSync(join(tmpdir(), 'haul-e2e-'));
-  const haul = await buildHaul({ ...loadConfig({}), dataDir, databaseUrl: null, webDir: WEB_DIR, logLevel: 'silent', host: '127.0.0.1', port: 0 }, { logger: false });
-  await haul.app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = haul.app.server.address();
-  const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  // The public URL must be known before start (upload URLs are built from it), so pick the port first.
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const haul = await buildHaul(
+    { ...loadConfig({}), dataDir, databaseUrl: null, webDir: WEB_DIR, logLevel: 'silent', host: '127.0.0.1', port, publicUrl: base },
+    { logger: false },
+  );
+  await haul.app.listen({ port, host: '127.0.0.1' });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const contexts: BrowserContext[] = [];
   return {
@@ -39,6 +68,10 @@ export async function startE2E(): Promise<E2E> {
       contexts.push(context);
       const page = await context.newPage();
       return { page, context };
+    },
+    seedFile: async (userId, parentId, name, content) => {
+      const blob = await haul.ctx.blobs.put(Readable.from([Buffer.from(content)]));
+      return placeFile(haul.ctx, userId, { parentId, name, hash: blob.hash, size: blob.size });
     },
     close: async () => {
       for (const c of contexts) await c.close().catch(() => undefined);
@@ -63,4 +96,9 @@ export async function signUpInBrowser(page: Page, email = newEmail(), password =
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.waitForURL('**/drive/all');
   return email;
+}
+
+/** The signed-in user's id, read from the session the web app keeps. */
+export async function sessionUserId(page: Page): Promise<string> {
+  return page.evaluate(() => JSON.parse(localStorage.getItem('haul.session') ?? '{}').state.session.userId as string);
 }

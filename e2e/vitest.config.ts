@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     fileParallelism: false,
     pool: 'forks',
+    // The UI follows the local database at most once a second; give it time.
+    expect: { poll: { timeout: 10_000, interval: 100 } },
   },
 });

@@ -10,6 +10,7 @@ import { isApiError } from './lib/api-error';
 import { errorMessage } from './lib/error-message';
 import { initI18n } from './lib/i18n';
 import { installLeaveGuard } from './lib/pending-work';
+import { activeUploads } from './features/uploads/upload-store';
 import './app/styles.css';
 
 /** Every failed load shows the server's words; a signed-out answer is handled by the client (back to sign-in). */
@@ -44,7 +45,7 @@ function Root() {
 
 await initI18n();
 watchSystemTheme();
-installLeaveGuard();
+installLeaveGuard(() => activeUploads() > 0);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Root />

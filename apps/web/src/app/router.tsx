@@ -7,6 +7,7 @@ import { FileManagerPage } from '../features/files/file-manager-page';
 import { AppLayout } from '../features/layout/app-layout';
 import { RecentPage } from '../features/recent/recent-page';
 import { TrashPage } from '../features/trash/trash-page';
+import { TransferPanel } from '../features/uploads/transfer-panel';
 import { BookmarksPage, ForbiddenPage, NotFoundPage, SharedPage, WatchHistoryPage } from './simple-pages';
 
 /** Route ids are letters, digits, underscore and hyphen; anything else is not a page. */
@@ -23,6 +24,7 @@ function Drive() {
     <>
       <AppLayout />
       <FileDialogs />
+      <TransferPanel />
     </>
   );
 }

@@ -83,7 +83,8 @@ function refreshAccessToken(): Promise<string | null> {
   return refreshing;
 }
 
-async function currentToken(): Promise<string | null> {
+/** A usable access token (refreshed when close to expiry), for clients that send their own requests (tus). */
+export async function currentToken(): Promise<string | null> {
   const session = useSessionStore.getState().session;
   if (!session) return null;
   if (session.expiresAt - Date.now() > REFRESH_MARGIN_MS) return session.accessToken;

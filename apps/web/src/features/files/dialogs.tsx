@@ -28,7 +28,17 @@ function Frame({ title, children, wide }: { title: string; children: ReactNode; 
   );
 }
 
-function NameDialog({ title, initial, submitLabel, onSubmit }: { title: string; initial: string; submitLabel: string; onSubmit: (name: string) => Promise<unknown> }) {
+function NameDialog({
+  title,
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  title: string;
+  initial: string;
+  submitLabel: string;
+  onSubmit: (name: string) => Promise<unknown>;
+}) {
   const { t } = useTranslation();
   const close = useDialog((s) => s.close);
   const [name, setName] = useState(initial);
@@ -142,9 +152,25 @@ export function FileDialogs() {
   if (!d) return null;
   switch (d.type) {
     case 'create-folder':
-      return <NameDialog key="create" title={t('files.newFolder')} initial={t('files.newFolderName')} submitLabel={t('common.create')} onSubmit={(n) => createFolder(d.parentId, n)} />;
+      return (
+        <NameDialog
+          key="create"
+          title={t('files.newFolder')}
+          initial={t('files.newFolderName')}
+          submitLabel={t('common.create')}
+          onSubmit={(n) => createFolder(d.parentId, n)}
+        />
+      );
     case 'rename':
-      return <NameDialog key={d.file.id} title={t('actions.rename')} initial={d.file.name} submitLabel={t('common.save')} onSubmit={(n) => renameFile(d.file, n)} />;
+      return (
+        <NameDialog
+          key={d.file.id}
+          title={t('actions.rename')}
+          initial={d.file.name}
+          submitLabel={t('common.save')}
+          onSubmit={(n) => renameFile(d.file, n)}
+        />
+      );
     case 'pick-folder':
       return (
         <Frame title={t(d.mode === 'move' ? 'picker.moveTitle' : 'picker.copyTitle', { count: d.files.length })} wide>

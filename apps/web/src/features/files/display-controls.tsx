@@ -33,7 +33,11 @@ export function DisplayControls({ modeKey, mode }: { modeKey: string; mode: Disp
               )}
             </Menu.RadioGroup>
             <Menu.Separator className="menu-sep" />
-            <Menu.CheckboxItem className="menu-item" checked={mode.pinFoldersTop} onCheckedChange={(c) => update(modeKey, { pinFoldersTop: c === true })}>
+            <Menu.CheckboxItem
+              className="menu-item"
+              checked={mode.pinFoldersTop}
+              onCheckedChange={(c) => update(modeKey, { pinFoldersTop: c === true })}
+            >
               <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
               {t('sort.foldersFirst')}
             </Menu.CheckboxItem>

@@ -59,7 +59,8 @@ export const useDisplayMode = create<DisplayState>()(
         set((s) => {
           const orderPart = { orderType: change.orderType, pinFoldersTop: change.pinFoldersTop };
           const viewPart = { viewType: change.viewType };
-          const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+          const defined = <T extends object>(o: T) =>
+            Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
           const toGlobal = { ...(s.orderSettingGlobal ? defined(orderPart) : {}), ...(s.viewSettingGlobal ? defined(viewPart) : {}) };
           const toLocal = { ...(!s.orderSettingGlobal ? defined(orderPart) : {}), ...(!s.viewSettingGlobal ? defined(viewPart) : {}) };
           const next: Partial<DisplayState> = { global: { ...s.global, ...toGlobal, last_modified: now } };
@@ -70,6 +71,9 @@ export const useDisplayMode = create<DisplayState>()(
         }),
       setGlobalSettings: (g) => set(g),
     }),
-    { name: 'haul.display', partialize: ({ global, orderSettingGlobal, viewSettingGlobal, byKey }) => ({ global, orderSettingGlobal, viewSettingGlobal, byKey }) },
+    {
+      name: 'haul.display',
+      partialize: ({ global, orderSettingGlobal, viewSettingGlobal, byKey }) => ({ global, orderSettingGlobal, viewSettingGlobal, byKey }),
+    },
   ),
 );

@@ -16,11 +16,7 @@ export function iconFor(f: DriveFile): IconName {
 }
 
 export function Highlighted({ name, keyword }: { name: string; keyword?: string }) {
-  return (
-    <>
-      {highlightParts(name, keyword).map((p, i) => (p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
-    </>
-  );
+  return <>{highlightParts(name, keyword).map((p, i) => (p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}</>;
 }
 
 export interface ItemProps {
@@ -58,7 +54,9 @@ export const FileRow = memo(function FileRow({ file, selected, keyword, showTime
         </small>
       </span>
       <span className="fsize hide-mobile">{folder ? '-' : formatSize(file.size, 1, i18n.language)}</span>
-      <span className="ftime hide-mobile">{showTimeLeft ? <TimeLeft iso={file.delete_time} /> : formatTime(file.modified_time, i18n.language)}</span>
+      <span className="ftime hide-mobile">
+        {showTimeLeft ? <TimeLeft iso={file.delete_time} /> : formatTime(file.modified_time, i18n.language)}
+      </span>
     </>
   );
 });

@@ -1,5 +1,6 @@
 /** All files and Starred (seed 000 §2): a folder or the starred items, with search mode, from the local database first. */
 import * as ContextMenu from '@radix-ui/react-context-menu';
+import { useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { DriveFile } from '@haul/shared';
@@ -9,6 +10,7 @@ import { useSessionStore } from '../auth/session-store';
 import { Icon } from '../layout/icon';
 import { SearchFilters } from '../search/search-filters';
 import { readSearch } from '../search/search-state';
+import { UploadButton } from '../uploads/upload-button';
 import type { View } from './actions';
 import { Breadcrumbs, useAncestors } from './breadcrumbs';
 import { useDialog } from './dialog-store';
@@ -30,7 +32,17 @@ export function Skeleton({ rows = 8 }: { rows?: number }) {
   );
 }
 
-export function EmptyState({ icon, title, hint, children }: { icon: Parameters<typeof Icon>[0]['name']; title: string; hint?: string; children?: React.ReactNode }) {
+export function EmptyState({
+  icon,
+  title,
+  hint,
+  children,
+}: {
+  icon: Parameters<typeof Icon>[0]['name'];
+  title: string;
+  hint?: string;
+  children?: React.ReactNode;
+}) {
   return (
     <div className="empty" role="status">
       <Icon name={icon} size={56} />
@@ -71,6 +83,24 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
   const notFound = isApiError(ancestors.error, 'file_not_found') || isApiError(listing.error, 'file_not_found');
 
   const dropInto = (moved: DriveFile[], folder: DriveFile) => void moveFiles(moved, folder.id);
+
+  // Files dragged in from the desktop upload into the folder on screen.
+  const [dropping, setDropping] = useState(false);
+  const osFiles = (e: DragEvent) => canCreate && e.dataTransfer.types.includes('Files');
+  const onDragOver = (e: DragEvent) => {
+    if (!osFiles(e)) return;
+    e.preventDefault();
+    setDropping(true);
+  };
+  const onDrop = async (e: DragEvent) => {
+    setDropping(false);
+    if (!osFiles(e)) return;
+    e.preventDefault();
+    const items = e.dataTransfer; // read before the first await: the browser empties it after the event
+    const { droppedFiles, uploadPicked } = await import('../uploads/upload-folders');
+    const picked = await droppedFiles(items);
+    if (picked.length) await uploadPicked(userId, picked, folderId);
+  };
 
   const backgroundMenu = canCreate ? (
     <ContextMenu.Item className="menu-item" onSelect={() => openDialog({ type: 'create-folder', parentId: folderId })}>
@@ -125,7 +155,13 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
   }
 
   return (
-    <section className="page">
+    <section
+      className="page"
+      onDragOver={onDragOver}
+      onDragLeave={(e) => e.currentTarget === e.target && setDropping(false)}
+      onDrop={(e) => void onDrop(e)}
+    >
+      {dropping && <div className="drop-hint">{t('uploads.dropHere')}</div>}
       <div className="toolbar">
         {search ? (
           <h1 className="crumb current">{search.name ? t('search.resultsFor', { term: search.name }) : t('search.results')}</h1>
@@ -133,8 +169,13 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
           <Breadcrumbs root={root} rootLabel={rootLabel} chain={id ? (ancestors.data ?? []) : []} />
         )}
         <div className="toolbar-end">
+          {canCreate && <UploadButton parentId={folderId} />}
           {canCreate && (
-            <button className="btn primary" aria-label={t('files.newFolder')} onClick={() => openDialog({ type: 'create-folder', parentId: folderId })}>
+            <button
+              className="btn primary"
+              aria-label={t('files.newFolder')}
+              onClick={() => openDialog({ type: 'create-folder', parentId: folderId })}
+            >
               <Icon name="plus" size={18} />
               <span className="hide-mobile">{t('files.newFolder')}</span>
             </button>

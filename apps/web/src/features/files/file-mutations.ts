@@ -20,9 +20,12 @@ export function bindQueryClient(qc: QueryClient) {
   queryClient = qc;
 }
 
-async function settle(): Promise<void> {
+/** Picks up a change in the local database and the server-backed lists. */
+export async function settleFileChanges(): Promise<void> {
   await syncNow();
-  await queryClient?.invalidateQueries({ predicate: (q) => ['trash', 'search', 'recent', 'about', 'picker', 'file'].includes(q.queryKey[0] as string) });
+  await queryClient?.invalidateQueries({
+    predicate: (q) => ['trash', 'search', 'recent', 'about', 'picker', 'file'].includes(q.queryKey[0] as string),
+  });
 }
 
 /** Runs a change as pending work (the leave-page guard); returns false, after a toast, when it failed. */
@@ -36,7 +39,7 @@ async function run(work: () => Promise<unknown>, success?: string): Promise<bool
     if (msg) toast.error(msg);
     return false;
   } finally {
-    await settle();
+    await settleFileChanges();
   }
 }
 
@@ -70,20 +73,28 @@ export const renameFile = (file: DriveFile, name: string) =>
 const ids = (files: DriveFile[]) => files.map((f) => f.id);
 
 export const trashFiles = (files: DriveFile[]) =>
-  run(async () => {
-    await filesApi.trashFiles(ids(files));
-    await localDb.files.bulkDelete(ids(files));
-  }, i18n.t('files.trashed', { count: files.length }));
+  run(
+    async () => {
+      await filesApi.trashFiles(ids(files));
+      await localDb.files.bulkDelete(ids(files));
+    },
+    i18n.t('files.trashed', { count: files.length }),
+  );
 
-export const untrashFiles = (files: DriveFile[]) => run(() => filesApi.untrashFiles(ids(files)), i18n.t('files.restored', { count: files.length }));
-export const deleteForever = (files: DriveFile[]) => run(() => filesApi.deleteFiles(ids(files)), i18n.t('files.deleted', { count: files.length }));
+export const untrashFiles = (files: DriveFile[]) =>
+  run(() => filesApi.untrashFiles(ids(files)), i18n.t('files.restored', { count: files.length }));
+export const deleteForever = (files: DriveFile[]) =>
+  run(() => filesApi.deleteFiles(ids(files)), i18n.t('files.deleted', { count: files.length }));
 export const emptyTrash = () => run(() => filesApi.emptyTrash(), i18n.t('trash.emptied'));
 
 export const moveFiles = (files: DriveFile[], parentId: string) =>
-  run(async () => {
-    await filesApi.moveFiles(ids(files), parentId);
-    await localDb.files.bulkUpdate(files.map((f) => ({ key: f.id, changes: { parent_id: parentId } })));
-  }, i18n.t('files.moved', { count: files.length }));
+  run(
+    async () => {
+      await filesApi.moveFiles(ids(files), parentId);
+      await localDb.files.bulkUpdate(files.map((f) => ({ key: f.id, changes: { parent_id: parentId } })));
+    },
+    i18n.t('files.moved', { count: files.length }),
+  );
 
 export const copyFiles = (files: DriveFile[], parentId: string) =>
   run(() => filesApi.copyFiles(ids(files), parentId), i18n.t('files.copied', { count: files.length }));

@@ -4,7 +4,17 @@
  */
 import * as ContextMenu from '@radix-ui/react-context-menu';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
+import {
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { DriveFile } from '@haul/shared';
@@ -53,6 +63,7 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
   const [dropId, setDropId] = useState<string | null>(null);
   const [box, setBox] = useState<Box | null>(null);
   const [menuOnItem, setMenuOnItem] = useState(false);
+  const [swipe, setSwipe] = useState<{ from: number; base: Set<string> } | null>(null);
   const { selected, click, set, selectAll, clear, keepOnly } = useSelection();
 
   const order = useMemo(() => files.map((f) => f.id), [files]);
@@ -136,14 +147,33 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
     const r = scrollRef.current!.getBoundingClientRect();
     return { x: e.clientX - r.left, y: e.clientY - r.top + scrollRef.current!.scrollTop };
   };
+  const indexAt = (x: number, y: number) => {
+    const el = document.elementFromPoint(x, y)?.closest<HTMLElement>('[data-index]');
+    return el ? Number(el.dataset.index) : -1;
+  };
   const onPointerDown = (e: PointerEvent) => {
-    if (e.pointerType !== 'mouse' || e.button !== 0 || (e.target as HTMLElement).closest('[data-item]')) return;
+    const target = e.target as HTMLElement;
+    if (e.pointerType !== 'mouse' && target.closest('[data-check]')) {
+      // Swipe selection: a finger drawn down the check boxes selects every item it passes.
+      const i = indexAt(e.clientX, e.clientY);
+      if (i >= 0) setSwipe({ from: i, base: new Set(selected) });
+      return;
+    }
+    if (e.pointerType !== 'mouse' || e.button !== 0 || target.closest('[data-item]')) return;
     const p = contentPoint(e);
     setBox({ x0: p.x, y0: p.y, x1: p.x, y1: p.y });
     if (!e.ctrlKey && !e.metaKey) clear();
     (e.target as HTMLElement).setPointerCapture?.(e.pointerId);
   };
   const onPointerMove = (e: PointerEvent) => {
+    if (swipe) {
+      const i = indexAt(e.clientX, e.clientY);
+      if (i < 0) return;
+      const ids = new Set(swipe.base);
+      for (let k = Math.min(i, swipe.from); k <= Math.max(i, swipe.from); k++) if (files[k]) ids.add(files[k]!.id);
+      set(ids);
+      return;
+    }
     if (!box) return;
     const p = contentPoint(e);
     const next = { ...box, x1: p.x, y1: p.y };
@@ -160,7 +190,10 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
     for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (files[r * cols + c]) ids.push(files[r * cols + c]!.id);
     set(ids);
   };
-  const endBox = () => setBox(null);
+  const endBox = () => {
+    setBox(null);
+    setSwipe(null);
+  };
 
   const onDragStart = (e: DragEvent, f: DriveFile) => {
     if (!selected.has(f.id)) set([f.id], f.id);
@@ -189,6 +222,7 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
       <div
         key={f.id}
         data-item
+        data-index={index}
         role={grid ? 'gridcell' : 'row'}
         aria-selected={isSel}
         aria-label={f.name}
@@ -203,7 +237,11 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
         onDragLeave={() => setDropId((d) => (d === f.id ? null : d))}
         onDrop={(e) => onDrop(e, f)}
       >
-        {grid ? <FileCard file={f} selected={isSel} keyword={keyword} /> : <FileRow file={f} selected={isSel} keyword={keyword} showTimeLeft={showTimeLeft} />}
+        {grid ? (
+          <FileCard file={f} selected={isSel} keyword={keyword} />
+        ) : (
+          <FileRow file={f} selected={isSel} keyword={keyword} showTimeLeft={showTimeLeft} />
+        )}
       </div>
     );
   };
@@ -212,49 +250,69 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
   const actions = menuOnItem ? visibleActions(ctx(menuFiles)) : [];
 
   return (
-    <ContextMenu.Root onOpenChange={(open) => !open && setMenuOnItem(false)}>
-      <ContextMenu.Trigger asChild>
-        <div
-          ref={scrollRef}
-          className={`file-view ${grid ? 'grid' : 'list'}`}
-          tabIndex={0}
-          role={grid ? 'grid' : 'table'}
-          aria-label={label}
-          aria-multiselectable="true"
-          aria-rowcount={files.length}
-          onKeyDown={onKeyDown}
-          onPointerDown={onPointerDown}
-          onPointerMove={onPointerMove}
-          onPointerUp={endBox}
-          onPointerCancel={endBox}
-        >
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {items.map((vr) => (
-              <div key={vr.key} className="vrow" style={{ height: vr.size, transform: `translateY(${vr.start}px)` }}>
-                {files.slice(vr.index * cols, vr.index * cols + cols).map((f, j) => renderItem(f, vr.index * cols + j))}
-              </div>
-            ))}
-            {box && (
-              <div
-                className="select-box"
-                style={{ left: Math.min(box.x0, box.x1), top: Math.min(box.y0, box.y1), width: Math.abs(box.x1 - box.x0), height: Math.abs(box.y1 - box.y0) }}
-              />
-            )}
-          </div>
+    <>
+      {!grid && !mobile && (
+        <div className="list-head" aria-hidden="true">
+          <span />
+          <span />
+          <span>{t('files.name')}</span>
+          <span>{t('files.size')}</span>
+          <span>{showTimeLeft ? t('trash.timeLeft') : t('files.modified')}</span>
         </div>
-      </ContextMenu.Trigger>
-      <ContextMenu.Portal>
-        <ContextMenu.Content className="menu" aria-label={t('actions.menu')}>
-          {menuOnItem
-            ? actions.map((a) => (
-                <ContextMenu.Item key={a.id} className={`menu-item${a.danger ? ' danger' : ''}`} onSelect={() => void a.perform(ctx(menuFiles))}>
-                  {t(a.labelKey)}
-                  {a.shortcut && !mobile && <span className="menu-kbd">{t(`keys.${a.shortcut}`, { defaultValue: a.shortcut })}</span>}
-                </ContextMenu.Item>
-              ))
-            : backgroundMenu}
-        </ContextMenu.Content>
-      </ContextMenu.Portal>
-    </ContextMenu.Root>
+      )}
+      <ContextMenu.Root onOpenChange={(open) => !open && setMenuOnItem(false)}>
+        <ContextMenu.Trigger asChild>
+          <div
+            ref={scrollRef}
+            className={`file-view ${grid ? 'grid' : 'list'}`}
+            tabIndex={0}
+            role={grid ? 'grid' : 'table'}
+            aria-label={label}
+            aria-multiselectable="true"
+            aria-rowcount={files.length}
+            onKeyDown={onKeyDown}
+            onPointerDown={onPointerDown}
+            onPointerMove={onPointerMove}
+            onPointerUp={endBox}
+            onPointerCancel={endBox}
+          >
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+              {items.map((vr) => (
+                <div key={vr.key} className="vrow" style={{ height: vr.size, transform: `translateY(${vr.start}px)` }}>
+                  {files.slice(vr.index * cols, vr.index * cols + cols).map((f, j) => renderItem(f, vr.index * cols + j))}
+                </div>
+              ))}
+              {box && (
+                <div
+                  className="select-box"
+                  style={{
+                    left: Math.min(box.x0, box.x1),
+                    top: Math.min(box.y0, box.y1),
+                    width: Math.abs(box.x1 - box.x0),
+                    height: Math.abs(box.y1 - box.y0),
+                  }}
+                />
+              )}
+            </div>
+          </div>
+        </ContextMenu.Trigger>
+        <ContextMenu.Portal>
+          <ContextMenu.Content className="menu" aria-label={t('actions.menu')}>
+            {menuOnItem
+              ? actions.map((a) => (
+                  <ContextMenu.Item
+                    key={a.id}
+                    className={`menu-item${a.danger ? ' danger' : ''}`}
+                    onSelect={() => void a.perform(ctx(menuFiles))}
+                  >
+                    {t(a.labelKey)}
+                    {a.shortcut && !mobile && <span className="menu-kbd">{t(`keys.${a.shortcut}`, { defaultValue: a.shortcut })}</span>}
+                  </ContextMenu.Item>
+                ))
+              : backgroundMenu}
+          </ContextMenu.Content>
+        </ContextMenu.Portal>
+      </ContextMenu.Root>
+    </>
   );
 }

@@ -19,7 +19,10 @@ export function FolderPicker({ mode, files }: { mode: 'move' | 'copy'; files: Dr
   const { data, isLoading, error } = useQuery({
     queryKey: ['picker', here],
     queryFn: ({ signal }) =>
-      listFiles({ parentId: here, filters: { ...LIVE_FILTERS, kind: { eq: FOLDER_KIND } }, order: 'NAME_ASC', limit: LIMITS.listMax }, signal),
+      listFiles(
+        { parentId: here, filters: { ...LIVE_FILTERS, kind: { eq: FOLDER_KIND } }, order: 'NAME_ASC', limit: LIMITS.listMax },
+        signal,
+      ),
   });
   // Moving into the folder the items are already in changes nothing.
   const sameFolder = mode === 'move' && files.every((f) => f.parent_id === here);

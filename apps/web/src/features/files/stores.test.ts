@@ -41,7 +41,11 @@ describe('display mode', () => {
   beforeEach(() => useDisplayMode.setState({ global: DEFAULT_DISPLAY, orderSettingGlobal: true, viewSettingGlobal: true, byKey: {} }));
 
   it('defaults to modified time descending, folders on top, grid', () => {
-    expect(useDisplayMode.getState().modeFor('all:')).toMatchObject({ orderType: 'MODIFY_TIME_DESC', pinFoldersTop: true, viewType: 'grid' });
+    expect(useDisplayMode.getState().modeFor('all:')).toMatchObject({
+      orderType: 'MODIFY_TIME_DESC',
+      pinFoldersTop: true,
+      viewType: 'grid',
+    });
   });
 
   it('applies a change everywhere when global, or to one folder when per folder', () => {
@@ -67,7 +71,14 @@ describe('display mode', () => {
 });
 
 const f = (id: string, name: string, kind: 'drive#file' | 'drive#folder', size: number, t: string) =>
-  ({ id, name, kind, size: String(size), modified_time: t, file_extension: name.includes('.') ? name.slice(name.lastIndexOf('.')) : '' }) as DriveFile;
+  ({
+    id,
+    name,
+    kind,
+    size: String(size),
+    modified_time: t,
+    file_extension: name.includes('.') ? name.slice(name.lastIndexOf('.')) : '',
+  }) as DriveFile;
 
 describe('sortFiles', () => {
   const items = () => [

@@ -36,7 +36,10 @@ export function useLocalListing(userId: string, slice: LocalSlice, order: SortOr
 }
 
 /** Server-side search (whole drive, or the trash), 100 a page, loaded as the list scrolls. */
-export function useSearchListing(filter: SearchFilter | null, opts: { trash?: boolean; order: SortOrder; pin: boolean; locale: string }): Listing {
+export function useSearchListing(
+  filter: SearchFilter | null,
+  opts: { trash?: boolean; order: SortOrder; pin: boolean; locale: string },
+): Listing {
   const q = useInfiniteQuery({
     queryKey: ['search', opts.trash ? 'trash' : 'live', filter, opts.order],
     enabled: filter !== null,
@@ -55,7 +58,15 @@ export function useSearchListing(filter: SearchFilter | null, opts: { trash?: bo
     getNextPageParam: (last) => last.next_page_token || undefined,
   });
   const files = useMemo(
-    () => (q.data ? sortFiles(q.data.pages.flatMap((p) => p.files), opts.order, opts.pin, opts.locale) : undefined),
+    () =>
+      q.data
+        ? sortFiles(
+            q.data.pages.flatMap((p) => p.files),
+            opts.order,
+            opts.pin,
+            opts.locale,
+          )
+        : undefined,
     [q.data, opts.order, opts.pin, opts.locale],
   );
   return {

@@ -29,12 +29,15 @@ export function useLocalFiles(userId: string, slice: LocalSlice): LocalFile[] | 
           return;
         }
         pending = value;
-        timer ??= setTimeout(() => {
-          timer = undefined;
-          last = Date.now();
-          if (pending) setRows(pending);
-          pending = null;
-        }, THROTTLE_MS - (now - last));
+        timer ??= setTimeout(
+          () => {
+            timer = undefined;
+            last = Date.now();
+            if (pending) setRows(pending);
+            pending = null;
+          },
+          THROTTLE_MS - (now - last),
+        );
       },
       error: () => setRows([]),
     });

@@ -34,7 +34,14 @@ function StorageMeter() {
   const pct = limit > 0 ? Math.min(100, (usage / limit) * 100) : 0;
   return (
     <div className="storage">
-      <div className="storage-bar" role="progressbar" aria-valuenow={Math.round(pct)} aria-valuemin={0} aria-valuemax={100} aria-label={t('nav.storage')}>
+      <div
+        className="storage-bar"
+        role="progressbar"
+        aria-valuenow={Math.round(pct)}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-label={t('nav.storage')}
+      >
         <span style={{ width: `${pct}%` }} />
       </div>
       <small>
@@ -68,18 +75,24 @@ export function AppLayout() {
         <SearchBox />
         <div className="header-end">
           <SyncIndicator />
-          <SettingsMenu />
+          <span className="hide-mobile">
+            <SettingsMenu />
+          </span>
           <UserMenu />
         </div>
       </header>
       <nav className={`sidebar${drawer ? ' open' : ''}`} aria-label={t('nav.label')}>
         {NAV.map((n) => (
-          <NavLink key={n.to} to={n.to} className="nav-item">
+          <NavLink key={n.to} to={n.to} className="nav-item" onClick={() => setDrawer(false)}>
             <Icon name={n.icon} />
             <span>{t(n.key)}</span>
           </NavLink>
         ))}
         <StorageMeter />
+        {/* On phones the header has no room: theme and language live in the drawer. */}
+        <div className="sidebar-settings">
+          <SettingsMenu />
+        </div>
       </nav>
       {drawer && <div className="scrim only-mobile" onClick={() => setDrawer(false)} />}
       <main className="content">

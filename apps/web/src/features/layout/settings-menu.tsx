@@ -1,4 +1,4 @@
-/** Theme and language, reachable from every screen (signed in or not). */
+/** Theme and language menus, reachable from every screen (signed in or not). */
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale } from '@haul/shared';
@@ -9,13 +9,13 @@ import { useThemeStore, type ThemeChoice } from './theme-store';
 
 const THEMES: ThemeChoice[] = ['system', 'light', 'dark'];
 
-export function SettingsMenu() {
-  const { t, i18n } = useTranslation();
+function ThemeMenu() {
+  const { t } = useTranslation();
   const { choice, setChoice } = useThemeStore();
   return (
     <Menu.Root>
-      <Menu.Trigger className="icon-btn" aria-label={t('settings.title')}>
-        <Icon name="settings" />
+      <Menu.Trigger className="icon-btn" aria-label={t('settings.theme')}>
+        <Icon name={choice === 'dark' ? 'moon' : choice === 'light' ? 'sun' : 'settings'} />
       </Menu.Trigger>
       <Menu.Portal>
         <Menu.Content className="menu" align="end" sideOffset={6}>
@@ -28,26 +28,41 @@ export function SettingsMenu() {
               </Menu.RadioItem>
             ))}
           </Menu.RadioGroup>
-          <Menu.Separator className="menu-sep" />
-          <Menu.Sub>
-            <Menu.SubTrigger className="menu-item">
-              {t('settings.language')}: {LOCALE_NAMES[i18n.language as Locale] ?? i18n.language}
-            </Menu.SubTrigger>
-            <Menu.Portal>
-              <Menu.SubContent className="menu" sideOffset={4}>
-                <Menu.RadioGroup value={i18n.language} onValueChange={(v) => void changeLocale(v as Locale)}>
-                  {LOCALES.map((l) => (
-                    <Menu.RadioItem key={l} value={l} className="menu-item" lang={l}>
-                      <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
-                      {LOCALE_NAMES[l]}
-                    </Menu.RadioItem>
-                  ))}
-                </Menu.RadioGroup>
-              </Menu.SubContent>
-            </Menu.Portal>
-          </Menu.Sub>
         </Menu.Content>
       </Menu.Portal>
     </Menu.Root>
+  );
+}
+
+function LanguageMenu() {
+  const { t, i18n } = useTranslation();
+  return (
+    <Menu.Root>
+      <Menu.Trigger className="icon-btn" aria-label={t('settings.language')}>
+        <Icon name="globe" />
+      </Menu.Trigger>
+      <Menu.Portal>
+        <Menu.Content className="menu" align="end" sideOffset={6}>
+          <Menu.Label className="menu-label">{t('settings.language')}</Menu.Label>
+          <Menu.RadioGroup value={i18n.language} onValueChange={(v) => void changeLocale(v as Locale)}>
+            {LOCALES.map((l) => (
+              <Menu.RadioItem key={l} value={l} className="menu-item" lang={l}>
+                <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
+                {LOCALE_NAMES[l]}
+              </Menu.RadioItem>
+            ))}
+          </Menu.RadioGroup>
+        </Menu.Content>
+      </Menu.Portal>
+    </Menu.Root>
+  );
+}
+
+export function SettingsMenu() {
+  return (
+    <>
+      <LanguageMenu />
+      <ThemeMenu />
+    </>
   );
 }

@@ -19,7 +19,11 @@ import { readSearch } from '../search/search-state';
 export const RECENT_POLL_MS = [10_000, 5_000, 5_000];
 
 const listEvents = (signal?: AbortSignal) =>
-  api.get<{ events: DriveEvent[]; next_page_token: string }>('/drive/v1/events', { limit: LIMITS.eventsDefault, thumbnail_size: 'SIZE_MEDIUM' }, signal);
+  api.get<{ events: DriveEvent[]; next_page_token: string }>(
+    '/drive/v1/events',
+    { limit: LIMITS.eventsDefault, thumbnail_size: 'SIZE_MEDIUM' },
+    signal,
+  );
 
 /** One entry per file, the newest event first; files gone since are left out. */
 export function recentFiles(events: DriveEvent[]): DriveFile[] {
@@ -64,7 +68,11 @@ export function RecentPage() {
       ) : !files ? (
         <Skeleton />
       ) : files.length === 0 ? (
-        <EmptyState icon="recent" title={search ? t('search.noResults') : t('recent.empty')} hint={search ? undefined : t('recent.emptyHint')} />
+        <EmptyState
+          icon="recent"
+          title={search ? t('search.noResults') : t('recent.empty')}
+          hint={search ? undefined : t('recent.emptyHint')}
+        />
       ) : (
         <FileView files={files} viewType="list" view="recent" keyword={search?.name} label={t('nav.recent')} />
       )}

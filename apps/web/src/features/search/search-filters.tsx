@@ -8,7 +8,11 @@ type Tag = { key: string; on: (f: SearchFilter) => boolean; toggle: (f: SearchFi
 
 const TAGS: Tag[] = [
   { key: 'star', on: (f) => !!f.star, toggle: (f) => ({ ...f, star: !f.star || undefined }) },
-  { key: 'folder', on: (f) => f.kind === FOLDER_KIND, toggle: (f) => ({ ...f, kind: f.kind === FOLDER_KIND ? undefined : FOLDER_KIND, mimeType: undefined }) },
+  {
+    key: 'folder',
+    on: (f) => f.kind === FOLDER_KIND,
+    toggle: (f) => ({ ...f, kind: f.kind === FOLDER_KIND ? undefined : FOLDER_KIND, mimeType: undefined }),
+  },
   ...(['image', 'video', 'audio'] as const).map((m) => ({
     key: m,
     on: (f: SearchFilter) => f.mimeType === `${m}/`,
@@ -23,7 +27,12 @@ export function SearchFilters({ filter }: { filter: SearchFilter }) {
   return (
     <div className="search-filters" role="group" aria-label={t('search.filters')}>
       {TAGS.map((tag) => (
-        <button key={tag.key} className={`chip${tag.on(filter) ? ' on' : ''}`} aria-pressed={tag.on(filter)} onClick={() => apply(tag.toggle(filter))}>
+        <button
+          key={tag.key}
+          className={`chip${tag.on(filter) ? ' on' : ''}`}
+          aria-pressed={tag.on(filter)}
+          onClick={() => apply(tag.toggle(filter))}
+        >
           {t(`search.tag_${tag.key}`)}
         </button>
       ))}

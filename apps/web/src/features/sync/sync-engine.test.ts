@@ -14,7 +14,19 @@ class FakeDrive {
 
   put(id: string, parent: string, extra: Partial<DriveFile> = {}) {
     this.clock += 10;
-    this.files.set(id, { id, parent_id: parent, name: id, user_id: 'u1', kind: 'drive#file', star: 0, trashed: false, phase: PHASE.COMPLETE, params: {}, changed: this.clock, ...extra } as DriveFile & { changed: number });
+    this.files.set(id, {
+      id,
+      parent_id: parent,
+      name: id,
+      user_id: 'u1',
+      kind: 'drive#file',
+      star: 0,
+      trashed: false,
+      phase: PHASE.COMPLETE,
+      params: {},
+      changed: this.clock,
+      ...extra,
+    } as DriveFile & { changed: number });
   }
 
   list = async (p: ListParams): Promise<FileList> => {
@@ -39,7 +51,7 @@ let sleeps: number[];
 let store: Map<string, string>;
 const engine = () =>
   new SyncEngine('u1', {
-    list: drive.list,
+    list: (p) => drive.list(p),
     sleep: async (ms) => void sleeps.push(ms),
     now: () => drive.clock,
     storage: { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => void store.set(k, v) },
@@ -117,5 +129,26 @@ describe('SyncEngine', () => {
     await e.start();
     expect(drive.calls.length).toBeGreaterThan(calls + 1);
     expect(drive.calls.at(-1)?.filters?.modified_time).toBeUndefined(); // full again
+  });
+});
+
+describe('SyncEngine.incremental while one runs', () => {
+  it('runs once more afterwards, so a change made meanwhile is picked up', async () => {
+    drive.put('first', '');
+    const e = engine();
+    await e.fullSync();
+    drive.clock += SYNC.incrementalThrottleMs;
+    drive.put('during', '');
+    // 'after' lands on the server just after the first run has read its page.
+    const list = drive.list;
+    drive.list = async (p) => {
+      const page = await list(p);
+      if (p.filters?.modified_time && !drive.files.has('after')) drive.put('after', '');
+      return page;
+    };
+    const one = e.incremental();
+    const two = e.incremental(); // asked while the first runs
+    await Promise.all([one, two]);
+    expect(await localIds()).toEqual(['after', 'during', 'first']);
   });
 });

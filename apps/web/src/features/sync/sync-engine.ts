@@ -34,7 +34,10 @@ interface Marks {
 
 /** Errors after which retrying cannot help. */
 const isFinal = (e: unknown) =>
-  (e as Error)?.name === 'AbortError' || isApiError(e, 'unauthenticated') || isApiError(e, 'file_not_found') || isApiError(e, 'invalid_argument');
+  (e as Error)?.name === 'AbortError' ||
+  isApiError(e, 'unauthenticated') ||
+  isApiError(e, 'file_not_found') ||
+  isApiError(e, 'invalid_argument');
 
 const isGone = (f: DriveFile) => f.trashed || f.params?.deleted === 'true' || f.phase !== PHASE.COMPLETE;
 
@@ -43,6 +46,7 @@ export class SyncEngine {
   private readonly now: () => number;
   private readonly storage: Pick<Storage, 'getItem' | 'setItem'>;
   private incrementalRun: Promise<void> | null = null;
+  private followUp: Promise<void> | null = null;
   private lastIncrementalAt = 0;
   private fullRun: Promise<void> | null = null;
 
@@ -145,9 +149,20 @@ export class SyncEngine {
     return this.fullRun;
   }
 
-  /** What changed since the last sync; at most one a second and one at a time. A forced one looks back 10 minutes. */
+  /**
+   * What changed since the last sync; at most one a second and one at a time. A request while one runs is not
+   * dropped: one more run follows it, so a change made during a sync is never missed. A forced one looks back 10 minutes.
+   */
   incremental(opts: { force?: boolean } = {}): Promise<void> {
-    if (this.incrementalRun) return this.incrementalRun;
+    if (this.incrementalRun) {
+      this.followUp ??= this.incrementalRun
+        .catch(() => undefined)
+        .then(() => {
+          this.followUp = null;
+          return this.incremental(opts);
+        });
+      return this.followUp;
+    }
     const marks = this.readMarks();
     if (!marks.since) return this.fullSync();
     const wait = Math.max(0, this.lastIncrementalAt + SYNC.incrementalThrottleMs - this.now());

@@ -36,7 +36,15 @@ export function TrashPage() {
   });
   const found = useSearchListing(search, { trash: true, order: mode.orderType, pin: mode.pinFoldersTop, locale: i18n.language });
   const all = useMemo(
-    () => (q.data ? sortFiles(q.data.pages.flatMap((p) => p.files), mode.orderType, mode.pinFoldersTop, i18n.language) : undefined),
+    () =>
+      q.data
+        ? sortFiles(
+            q.data.pages.flatMap((p) => p.files),
+            mode.orderType,
+            mode.pinFoldersTop,
+            i18n.language,
+          )
+        : undefined,
     [q.data, mode.orderType, mode.pinFoldersTop, i18n.language],
   );
   const files = search ? found.files : all;
@@ -74,7 +82,15 @@ export function TrashPage() {
       ) : files.length === 0 ? (
         <EmptyState icon="trash" title={search ? t('search.noResults') : t('trash.emptyState')} />
       ) : (
-        <FileView files={files} viewType="list" view="trash" keyword={search?.name} showTimeLeft onEndReached={loadMore} label={t('nav.trash')} />
+        <FileView
+          files={files}
+          viewType="list"
+          view="trash"
+          keyword={search?.name}
+          showTimeLeft
+          onEndReached={loadMore}
+          label={t('nav.trash')}
+        />
       )}
     </section>
   );

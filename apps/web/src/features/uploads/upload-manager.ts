@@ -1,0 +1,268 @@
+/**
+ * Runs the upload queue (seed 000 §4): at most three at a time, each analysed (hashed, or a content-id check for
+ * large files), created on the server (instantly when the content is already stored), sent over tus, then
+ * confirmed. Pause, continue, retry and cancel; transmitting, paused and completed tasks are kept in IndexedDB.
+ */
+import { CID_THRESHOLD_BYTES, LIMITS } from '@haul/shared';
+import i18n from 'i18next';
+import * as tus from 'tus-js-client';
+import { isApiError } from '../../lib/api-error';
+import { currentToken } from '../../lib/api-client';
+import { errorMessage } from '../../lib/error-message';
+import { settleFileChanges } from '../files/file-mutations';
+import { localDb } from '../sync/local-db';
+import { contentId, hashFile, hashRanges } from './file-hash';
+import { cidExists, createUpload, deleteTasks, getTask } from './uploads-api';
+import { UPLOAD, UPLOAD_STATUS as S, ACTIVE, COMPLETED, uploadTaskId } from './upload-status';
+import { useUploads, type UploadTask } from './upload-store';
+
+/** Picked files stay in memory only; a reload needs the file picked again to continue. */
+const files = new Map<string, File>();
+const running = new Map<string, { abort: AbortController; tus?: tus.Upload }>();
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    });
+  });
+
+const get = (id: string) => useUploads.getState().tasks[id];
+const patch = (id: string, change: Partial<UploadTask>) => {
+  useUploads.getState().patch(id, change);
+  schedulePersist(id);
+};
+
+// Persistence: transmitting, paused and completed tasks, throttled 500 ms per task.
+const persistTimers = new Map<string, ReturnType<typeof setTimeout>>();
+function schedulePersist(id: string) {
+  if (persistTimers.has(id)) return;
+  persistTimers.set(
+    id,
+    setTimeout(() => {
+      persistTimers.delete(id);
+      const t = get(id);
+      if (!t) return void localDb.tasks.delete(id);
+      if (t.status === S.TRANSMISSION || t.status === S.PAUSE || COMPLETED.includes(t.status)) void localDb.tasks.put({ ...t });
+    }, UPLOAD.persistThrottleMs),
+  );
+}
+
+export interface Picked {
+  file: File;
+  /** Folder path inside a picked folder ("Photos/2026"), '' for a single file. */
+  relativePath: string;
+}
+
+/** Queues files for a folder. The same file for the same folder continues its earlier task instead. */
+export async function addUploads(userId: string, picked: Picked[], parentId: string): Promise<void> {
+  const store = useUploads.getState();
+  for (const { file, relativePath } of picked) {
+    const taskId = await uploadTaskId(parentId, file.name, file.size, file.type, relativePath);
+    const existing = store.tasks[taskId];
+    if (existing && !COMPLETED.includes(existing.status)) {
+      files.set(taskId, file);
+      if (!ACTIVE.includes(existing.status)) resume(taskId);
+      continue;
+    }
+    // A finished upload picked again is uploaded again as a new task (the server names the copy).
+    const id = existing ? `${taskId}-${Date.now().toString(36)}` : taskId;
+    files.set(id, file);
+    const tooLarge = file.size > LIMITS.maxUploadBytes;
+    const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    store.upsert({
+      taskId: id,
+      userId,
+      taskType: 'upload',
+      name: file.name,
+      parentId,
+      relativePath,
+      size: file.size,
+      type: file.type,
+      status: tooLarge || offline ? S.FAILED : S.PENDING,
+      progress: 0,
+      speed: 0,
+      errorText: tooLarge ? i18n.t('uploads.tooLarge') : offline ? i18n.t('uploads.offline') : '',
+      task_id: '',
+      fileId: '',
+      uploadUrl: '',
+      attempts: 0,
+      modifyTime: Date.now(),
+    });
+  }
+  useUploads.getState().setPanelOpen(true);
+  kick(UPLOAD.refreshAfterAddMs);
+}
+
+// The manager loop: every 300 ms while work is waiting, 5 s when idle.
+let loopTimer: ReturnType<typeof setTimeout> | undefined;
+export function kick(delay = 0): void {
+  clearTimeout(loopTimer);
+  loopTimer = setTimeout(tick, delay);
+}
+
+function tick() {
+  const tasks = Object.values(useUploads.getState().tasks);
+  let active = tasks.filter((t) => ACTIVE.includes(t.status)).length;
+  const pending = tasks.filter((t) => t.status === S.PENDING).sort((a, b) => a.modifyTime - b.modifyTime);
+  for (const t of pending) {
+    if (active >= UPLOAD.maxParallel) break;
+    if (!files.has(t.taskId)) {
+      patch(t.taskId, { status: S.PAUSE, errorText: i18n.t('uploads.pickAgain') });
+      continue;
+    }
+    active++;
+    void run(t.taskId);
+  }
+  kick(pending.length > 0 || active > 0 ? UPLOAD.loopMs : UPLOAD.idleLoopMs);
+}
+
+/** Final answers that retrying cannot change. */
+const isFinal = (err: unknown) => isApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+
+async function run(id: string): Promise<void> {
+  const file = files.get(id)!;
+  const abort = new AbortController();
+  running.set(id, { abort });
+  const { signal } = abort;
+  try {
+    const t = get(id)!;
+    patch(id, { status: S.ANALYSIS, progress: 0, speed: 0, errorText: '' });
+    let base = 0;
+    let hash: string | undefined;
+    if (t.uploadUrl) {
+      // Continuing: the server already holds part of the bytes.
+    } else {
+      // Large files ask first whether the server may already have them: hashing 20 GB only pays off if so.
+      const worthHashing = file.size <= CID_THRESHOLD_BYTES || (await cidExists(await contentId(file, signal), file.size));
+      if (worthHashing) {
+        hash = await hashFile(file, (f) => patch(id, { progress: f * UPLOAD.hashShare * 100 }), signal);
+        base = UPLOAD.hashShare * 100;
+      }
+      signal.throwIfAborted();
+      let answer = await createUpload({ parentId: t.parentId, name: t.name, size: file.size, hash });
+      if (answer.proof_of_possession && hash) {
+        const proof = {
+          challenge: answer.proof_of_possession.challenge,
+          answer: await hashRanges(file, answer.proof_of_possession.ranges, signal),
+        };
+        answer = await createUpload({ parentId: t.parentId, name: t.name, size: file.size, hash, proof });
+      }
+      if (answer.file) {
+        // Speed upload: the content was already stored.
+        patch(id, { status: S.TRANSMISSION, progress: 100, fileId: answer.file.id, task_id: answer.task?.id ?? '' });
+        await sleep(UPLOAD.speedCompleteMs, signal);
+        patch(id, { status: S.COMPLETE });
+        void settleFileChanges();
+        return;
+      }
+      if (!answer.resumable) throw new Error(i18n.t('uploads.noUploadUrl'));
+      patch(id, { task_id: answer.task?.id ?? '', uploadUrl: answer.resumable.params.upload_url });
+    }
+    patch(id, { status: S.TRANSMISSION, progress: base });
+    await send(id, file, base, signal);
+    await confirm(id, signal);
+    patch(id, { status: S.COMPLETE, progress: 100, speed: 0 });
+    void settleFileChanges();
+  } catch (err) {
+    if (signal.aborted) return; // paused or cancelled: whoever aborted set the status
+    const t = get(id);
+    if (!t) return;
+    // A stale upload URL (expired on the server) starts over from a new one.
+    const gone =
+      isApiError(err, 'file_not_found') || (err as { originalResponse?: { getStatus(): number } })?.originalResponse?.getStatus() === 404;
+    if (!isFinal(err) && t.attempts < UPLOAD.retries) {
+      patch(id, { status: S.PAUSE, attempts: t.attempts + 1, ...(gone ? { uploadUrl: '', task_id: '' } : {}) });
+      await sleep(UPLOAD.retryDelayMs);
+      if (get(id)?.status === S.PAUSE) patch(id, { status: S.PENDING });
+      kick();
+      return;
+    }
+    patch(id, { status: S.FAILED, speed: 0, errorText: errorMessage(err) || i18n.t('uploads.failed') });
+  } finally {
+    running.delete(id);
+  }
+}
+
+function send(id: string, file: File, base: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let lastBytes = 0;
+    let lastAt = performance.now();
+    const upload = new tus.Upload(file, {
+      uploadUrl: get(id)!.uploadUrl,
+      chunkSize: 16 * 1024 * 1024,
+      retryDelays: [0, 1000, 3000, 5000],
+      storeFingerprintForResuming: false,
+      async onBeforeRequest(req) {
+        const token = await currentToken();
+        if (token) req.setHeader('Authorization', `Bearer ${token}`);
+      },
+      onProgress(sent, total) {
+        const now = performance.now();
+        const speed = now - lastAt >= 1000 ? ((sent - lastBytes) * 1000) / (now - lastAt) : undefined;
+        if (speed !== undefined) {
+          lastBytes = sent;
+          lastAt = now;
+        }
+        const progress = Math.min(UPLOAD.progressCap, base + (total ? sent / total : 1) * (100 - base));
+        patch(id, speed === undefined ? { progress } : { progress, speed });
+      },
+      onSuccess: () => resolve(),
+      onError: (err) => reject(err),
+    });
+    running.get(id)!.tus = upload;
+    signal.addEventListener('abort', () => void upload.abort(false));
+    upload.start();
+  });
+}
+
+/** After the last byte the server checks and stores the file; poll its task until it says so. */
+async function confirm(id: string, signal: AbortSignal): Promise<void> {
+  const taskId = get(id)?.task_id;
+  if (!taskId) return;
+  for (const seconds of UPLOAD.confirmPollSeconds) {
+    const task = await getTask(taskId);
+    if (task.phase === 'PHASE_TYPE_COMPLETE') {
+      patch(id, { fileId: task.file_id ?? '' });
+      return;
+    }
+    if (task.phase === 'PHASE_TYPE_ERROR') throw new Error(task.message || i18n.t('uploads.failed'));
+    await sleep(seconds * 1000, signal);
+  }
+  throw Object.assign(new Error(i18n.t('uploads.timeout')), { code: -1000 });
+}
+
+export function pause(id: string): void {
+  const r = running.get(id);
+  patch(id, { status: S.PAUSE, speed: 0 });
+  r?.abort.abort();
+}
+
+/** Continue a paused or failed task; one without its file waits for it to be picked again. */
+export function resume(id: string): void {
+  const t = get(id);
+  if (!t) return;
+  if (t.size > LIMITS.maxUploadBytes) return patch(id, { status: S.FAILED, errorText: i18n.t('uploads.tooLarge') });
+  if (!files.has(id)) return patch(id, { status: S.PAUSE, errorText: i18n.t('uploads.pickAgain') });
+  patch(id, { status: S.PENDING, errorText: '', attempts: 0 });
+  kick();
+}
+
+/** Removes the task; an upload in flight or paused is cancelled on the server and its bytes dropped. */
+export async function cancel(id: string): Promise<void> {
+  const t = get(id);
+  if (!t) return;
+  running.get(id)?.abort.abort();
+  useUploads.getState().remove([id]);
+  files.delete(id);
+  await localDb.tasks.delete(id);
+  if (t.task_id && !COMPLETED.includes(t.status)) await deleteTasks([t.task_id], true).catch(() => undefined);
+}
+
+export async function clearCompleted(): Promise<void> {
+  const done = Object.values(useUploads.getState().tasks).filter((t) => COMPLETED.includes(t.status));
+  useUploads.getState().remove(done.map((t) => t.taskId));
+  await localDb.tasks.bulkDelete(done.map((t) => t.taskId));
+}

@@ -1,0 +1,142 @@
+/** Uploads from the browser: files and folders, instant when the content is stored, pause, continue and cancel. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createBLAKE3 } from 'hash-wasm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { signUpInBrowser, startE2E, type E2E } from './harness.js';
+
+let e2e: E2E;
+let dir: string;
+beforeAll(async () => {
+  e2e = await startE2E();
+  dir = mkdtempSync(join(tmpdir(), 'haul-e2e-up-'));
+});
+afterAll(async () => {
+  await e2e?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const blake3 = async (b: Buffer) => {
+  const h = await createBLAKE3();
+  h.init();
+  h.update(b);
+  return h.digest('hex');
+};
+
+const rowNames = (page: Page) => page.getByRole('row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+/** The task's status in the transfer list, looking in both tabs. */
+async function statusOf(page: Page, name: string): Promise<string | null> {
+  for (const tab of ['Uploading', 'Completed']) {
+    await page.getByRole('tab', { name: new RegExp(`^${tab}`) }).click();
+    const item = page.getByRole('listitem', { name, exact: true });
+    if (await item.count()) return item.locator('[data-status]').getAttribute('data-status');
+  }
+  return null;
+}
+
+/** Every file of the signed-in user, straight from the API with the page's own token. */
+async function serverFiles(page: Page): Promise<{ name: string; hash: string; size: string; parent_id: string; kind: string }[]> {
+  return page.evaluate(async () => {
+    const token = JSON.parse(localStorage.getItem('haul.session')!).state.session.accessToken;
+    const res = await fetch('/drive/v1/files?parent_id=*&limit=500', { headers: { Authorization: `Bearer ${token}` } });
+    return (await res.json()).files;
+  });
+}
+
+async function listView(page: Page) {
+  const toggle = page.getByRole('button', { name: 'List view' });
+  if (await toggle.count()) await toggle.click();
+}
+
+describe('uploads', () => {
+  it('uploads files, and the same content again instantly without sending its bytes', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await listView(page);
+    const a = randomBytes(300_000);
+    const b = Buffer.from('hello from the browser\n');
+    const patches: string[] = [];
+    page.on('request', (r) => r.method() === 'PATCH' && r.url().includes('/drive/v1/uploads/') && patches.push(r.url()));
+
+    await page.getByTestId('upload-files').setInputFiles([
+      { name: 'random.bin', mimeType: 'application/octet-stream', buffer: a },
+      { name: 'hello.txt', mimeType: 'text/plain', buffer: b },
+    ]);
+    await expect.poll(() => statusOf(page, 'random.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    await expect.poll(() => statusOf(page, 'hello.txt'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    await expect.poll(() => rowNames(page), { timeout: 10_000 }).toEqual(expect.arrayContaining(['random.bin', 'hello.txt']));
+    const files = await serverFiles(page);
+    expect(files.find((f) => f.name === 'random.bin')).toMatchObject({ size: String(a.length), hash: await blake3(a) });
+    expect(files.find((f) => f.name === 'hello.txt')).toMatchObject({ hash: await blake3(b) });
+    expect(patches.length).toBeGreaterThanOrEqual(2);
+
+    // The same bytes under another name: created from the stored content, no bytes sent.
+    patches.length = 0;
+    await page.getByTestId('upload-files').setInputFiles([{ name: 'copy of random.bin', mimeType: 'application/octet-stream', buffer: a }]);
+    await expect.poll(() => statusOf(page, 'copy of random.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    expect(patches).toEqual([]);
+    await expect.poll(() => rowNames(page), { timeout: 10_000 }).toContain('copy of random.bin');
+  });
+
+  it('uploads a whole folder into a matching folder tree', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await listView(page);
+    const root = join(dir, 'Trip');
+    mkdirSync(join(root, 'day 1'), { recursive: true });
+    writeFileSync(join(root, 'plan.txt'), 'plan');
+    writeFileSync(join(root, 'day 1', 'beach.jpg'), randomBytes(2000));
+    writeFileSync(join(root, 'day 1', 'notes.txt'), 'notes');
+    await page.getByTestId('upload-folder').setInputFiles(root);
+    await expect.poll(async () => (await serverFiles(page)).filter((f) => f.kind === 'drive#file').length, { timeout: 20_000 }).toBe(3);
+    const all = await serverFiles(page);
+    const trip = all.find((f) => f.name === 'Trip' && f.kind === 'drive#folder')!;
+    const day1 = all.find((f) => f.name === 'day 1')!;
+    expect(trip.parent_id).toBe('');
+    expect(day1.parent_id).toBe((trip as unknown as { id: string }).id);
+    expect(
+      all
+        .filter((f) => f.parent_id === (day1 as unknown as { id: string }).id)
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual(['beach.jpg', 'notes.txt']);
+    await expect.poll(() => rowNames(page)).toEqual(['Trip']);
+  });
+
+  it('pauses and continues an upload where it stopped, and cancels another', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await listView(page);
+    // Slow every chunk down so there is time to pause mid-way.
+    await page.route('**/drive/v1/uploads/**', async (route) => {
+      if (route.request().method() === 'PATCH') await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    const big = randomBytes(40 * 1024 * 1024);
+    await page.getByTestId('upload-files').setInputFiles([{ name: 'big.bin', mimeType: 'application/octet-stream', buffer: big }]);
+    await expect.poll(() => statusOf(page, 'big.bin'), { timeout: 30_000 }).toBe('TRANSMISSION');
+    await page.getByRole('tab', { name: /^Uploading/ }).click();
+    await page.getByRole('button', { name: 'Pause: big.bin' }).click();
+    await expect.poll(() => statusOf(page, 'big.bin')).toBe('UPLOAD_TASK_PAUSE');
+    const paused = Number(await page.getByRole('progressbar', { name: 'big.bin' }).getAttribute('aria-valuenow'));
+    await page.getByRole('tab', { name: /^Uploading/ }).click();
+    await page.getByRole('button', { name: 'Continue: big.bin' }).click();
+    await expect.poll(() => statusOf(page, 'big.bin'), { timeout: 60_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    expect(paused).toBeLessThan(100);
+    const files = await serverFiles(page);
+    expect(files.find((f) => f.name === 'big.bin')).toMatchObject({ size: String(big.length), hash: await blake3(big) });
+
+    await page
+      .getByTestId('upload-files')
+      .setInputFiles([{ name: 'unwanted.bin', mimeType: 'application/octet-stream', buffer: randomBytes(40 * 1024 * 1024) }]);
+    await expect.poll(() => statusOf(page, 'unwanted.bin'), { timeout: 30_000 }).toBe('TRANSMISSION');
+    await page.getByRole('tab', { name: /^Uploading/ }).click();
+    await page.getByRole('button', { name: 'Cancel upload: unwanted.bin' }).click();
+    await expect.poll(() => page.getByRole('listitem', { name: 'unwanted.bin' }).count()).toBe(0);
+    await page.waitForTimeout(2000);
+    expect((await serverFiles(page)).map((f) => f.name)).not.toContain('unwanted.bin');
+  });
+});
