@@ -1,7 +1,7 @@
 /** Search, keyboard and drag, theme and language, the phone layout. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -11,14 +11,8 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-const rowNames = (page: Page) => page.getByRole('row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
 const selectedNames = (page: Page) =>
   page.locator('[role=row][aria-selected=true]').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? '').sort());
-
-async function listView(page: Page) {
-  const toggle = page.getByRole('button', { name: 'List view' });
-  if (await toggle.count()) await toggle.click();
-}
 
 describe('working in the drive', () => {
   it('searches by name with filters kept in the address, highlights the keyword and remembers terms', async () => {

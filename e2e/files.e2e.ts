@@ -1,7 +1,7 @@
 /** The file manager end to end: folders, rename, move, copy, star, trash and restore, isolation between accounts. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newEmail, PASSWORD, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { type E2E, listView, newEmail, PASSWORD, rowNames, signUpInBrowser, startE2E } from './harness.js';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -19,15 +19,6 @@ async function createFolder(page: Page, name: string) {
   await input.fill(name);
   await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
   await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-}
-
-async function listView(page: Page) {
-  const toggle = page.getByRole('button', { name: 'List view' });
-  if (await toggle.count()) await toggle.click();
-}
-
-async function rowNames(page: Page): Promise<string[]> {
-  return page.getByRole('row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
 }
 
 describe('file manager', () => {
@@ -115,7 +106,7 @@ describe('file manager', () => {
 
     // A reload keeps the session.
     await page.reload();
-    await expect.poll(() => page.getByRole('heading', { name: 'Trash' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('heading', { name: 'Trash', exact: true }).count()).toBe(1);
     expect(page.url()).toMatch(/\/drive\/trash$/);
   });
 

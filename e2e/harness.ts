@@ -102,3 +102,16 @@ export async function signUpInBrowser(page: Page, email = newEmail(), password =
 export async function sessionUserId(page: Page): Promise<string> {
   return page.evaluate(() => JSON.parse(localStorage.getItem('haul.session') ?? '{}').state.session.userId as string);
 }
+
+/** Switches the file view to the list (rows are easier to address than cards); waits for the screen first. */
+export async function listView(page: Page): Promise<void> {
+  const toggle = page.getByRole('button', { name: /^(List view|Grid view)$/ });
+  await toggle.first().waitFor();
+  if ((await toggle.first().getAttribute('aria-label')) === 'List view') await toggle.first().click();
+  await page.getByRole('button', { name: 'Grid view' }).waitFor();
+}
+
+/** Names of the rows the list shows, in order. */
+export function rowNames(page: Page): Promise<string[]> {
+  return page.getByRole('row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+}

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createBLAKE3 } from 'hash-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { type E2E, listView, rowNames, signUpInBrowser, startE2E } from './harness.js';
 
 let e2e: E2E;
 let dir: string;
@@ -26,7 +26,6 @@ const blake3 = async (b: Buffer) => {
   return h.digest('hex');
 };
 
-const rowNames = (page: Page) => page.getByRole('row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
 /** The task's status in the transfer list, looking in both tabs. */
 async function statusOf(page: Page, name: string): Promise<string | null> {
   for (const tab of ['Uploading', 'Completed']) {
@@ -44,11 +43,6 @@ async function serverFiles(page: Page): Promise<{ name: string; hash: string; si
     const res = await fetch('/drive/v1/files?parent_id=*&limit=500', { headers: { Authorization: `Bearer ${token}` } });
     return (await res.json()).files;
   });
-}
-
-async function listView(page: Page) {
-  const toggle = page.getByRole('button', { name: 'List view' });
-  if (await toggle.count()) await toggle.click();
 }
 
 describe('uploads', () => {

@@ -21,6 +21,8 @@ export async function webRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     prefix: '/drive/',
     wildcard: false,
     index: false,
+    // The build writes .br/.gz beside each asset; browsers that accept them get those bytes.
+    preCompressed: true,
     setHeaders(res, path) {
       // Hashed assets never change; index.html must always be revalidated.
       res.header('Cache-Control', path.includes(`${join(ctx.config.webDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -10,7 +10,7 @@ import { toast } from 'sonner';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { track } from '../../lib/pending-work';
-import { localDb } from '../sync/local-db';
+import { deleteLocal, putLocal, updateLocal } from '../sync/local-files';
 import { syncNow } from '../sync/use-sync-engine';
 import * as filesApi from './files-api';
 
@@ -59,7 +59,7 @@ export async function createFolder(parentId: string, name: string): Promise<Driv
       created = await filesApi.createFolder(parentId, withSuffix(name, randomSuffix()));
     }
     // Written locally at once so the new folder shows without waiting for the sync.
-    await localDb.files.put({ ...created, local_sync_timestamp: Date.now() });
+    await putLocal([{ ...created, local_sync_timestamp: Date.now() }]);
   });
   return created;
 }
@@ -67,7 +67,7 @@ export async function createFolder(parentId: string, name: string): Promise<Driv
 export const renameFile = (file: DriveFile, name: string) =>
   run(async () => {
     const updated = await filesApi.renameFile(file.id, name);
-    await localDb.files.update(file.id, { name: updated.name, modified_time: updated.modified_time });
+    await updateLocal([{ id: file.id, changes: { name: updated.name, modified_time: updated.modified_time } }]);
   });
 
 const ids = (files: DriveFile[]) => files.map((f) => f.id);
@@ -76,7 +76,7 @@ export const trashFiles = (files: DriveFile[]) =>
   run(
     async () => {
       await filesApi.trashFiles(ids(files));
-      await localDb.files.bulkDelete(ids(files));
+      await deleteLocal(ids(files));
     },
     i18n.t('files.trashed', { count: files.length }),
   );
@@ -91,7 +91,7 @@ export const moveFiles = (files: DriveFile[], parentId: string) =>
   run(
     async () => {
       await filesApi.moveFiles(ids(files), parentId);
-      await localDb.files.bulkUpdate(files.map((f) => ({ key: f.id, changes: { parent_id: parentId } })));
+      await updateLocal(files.map((f) => ({ id: f.id, changes: { parent_id: parentId } })));
     },
     i18n.t('files.moved', { count: files.length }),
   );
@@ -103,7 +103,7 @@ export const setStar = (files: DriveFile[], star: boolean) =>
   run(
     async () => {
       await (star ? filesApi.starFiles : filesApi.unstarFiles)(ids(files));
-      await localDb.files.bulkUpdate(files.map((f) => ({ key: f.id, changes: { star: star ? 1 : 0 } })));
+      await updateLocal(files.map((f) => ({ id: f.id, changes: { star: star ? 1 : 0 } })));
     },
     star ? i18n.t('files.starred') : i18n.t('files.unstarred'),
   );

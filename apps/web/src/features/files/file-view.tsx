@@ -246,7 +246,8 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
     );
   };
 
-  const menuFiles = selectedFiles();
+  // Only while the menu is open: filtering 100,000 items on every scroll frame would show.
+  const menuFiles = menuOnItem ? selectedFiles() : [];
   const actions = menuOnItem ? visibleActions(ctx(menuFiles)) : [];
 
   return (

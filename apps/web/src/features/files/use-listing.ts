@@ -24,7 +24,13 @@ export function useLocalListing(userId: string, slice: LocalSlice, order: SortOr
     setError(null);
     const ac = new AbortController();
     const engine = syncEngineFor(userId);
-    const run = slice.kind === 'folder' ? engine.syncFolder(slice.parentId, ac.signal) : engine.syncStarred(ac.signal);
+    // A folder loaded whole before is kept current by incremental syncs; only a new one is fetched page by page.
+    const run =
+      slice.kind === 'starred'
+        ? engine.syncStarred(ac.signal)
+        : engine.hasFolder(slice.parentId)
+          ? engine.incremental()
+          : engine.syncFolder(slice.parentId, ac.signal);
     run.catch((err) => {
       if (!ac.signal.aborted && !isApiError(err, 'unauthenticated')) setError(err);
     });

@@ -1,48 +1,75 @@
-/** Live rows from the local database: the screen paints from here first, and follows every write (throttled 1 s). */
-import { liveQuery } from 'dexie';
+/**
+ * The rows of a folder (or the starred items) from the local database, kept in memory: read once in chunks (the first
+ * chunk paints at once), then updated from the write announcements of local-files. Updates reach the screen at
+ * most once a second while a sync pours rows in (seed 000 §4), the first one immediately.
+ */
 import { useEffect, useState } from 'react';
-import { localDb, type LocalFile } from '../sync/local-db';
+import type { LocalFile } from '../sync/local-db';
+import { inSlice, onLocalChange, readSlice, type LocalSlice } from '../sync/local-files';
 
-/** Database change events are throttled to one render a second (seed 000 §4); the first answer shows at once. */
 const THROTTLE_MS = 1000;
 
-export type LocalSlice = { kind: 'folder'; parentId: string } | { kind: 'starred' };
+export type { LocalSlice };
 
 export function useLocalFiles(userId: string, slice: LocalSlice): LocalFile[] | undefined {
   const [rows, setRows] = useState<LocalFile[] | undefined>(undefined);
   const key = slice.kind === 'folder' ? `f:${slice.parentId}` : 'star';
   useEffect(() => {
     setRows(undefined);
+    const ac = new AbortController();
+    const rowsById = new Map<string, LocalFile>();
+    const belongs = inSlice(userId, slice);
+    // Rows changed while the first read runs are newer than what that read returns.
+    const touched = new Set<string>();
+    let reading = true;
     let last = 0;
-    let pending: LocalFile[] | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const query = () =>
-      slice.kind === 'folder'
-        ? localDb.files.where('[user_id+parent_id]').equals([userId, slice.parentId]).toArray()
-        : localDb.files.where('[user_id+star]').equals([userId, 1]).toArray();
-    const sub = liveQuery(query).subscribe({
-      next: (value) => {
-        const now = Date.now();
-        if (now - last >= THROTTLE_MS) {
-          last = now;
-          setRows(value);
-          return;
-        }
-        pending = value;
-        timer ??= setTimeout(
-          () => {
-            timer = undefined;
-            last = Date.now();
-            if (pending) setRows(pending);
-            pending = null;
-          },
-          THROTTLE_MS - (now - last),
-        );
-      },
-      error: () => setRows([]),
+    const publish = () => {
+      timer = undefined;
+      last = Date.now();
+      setRows([...rowsById.values()]);
+    };
+    const schedule = () => {
+      if (timer) return;
+      const wait = Math.max(0, last + THROTTLE_MS - Date.now());
+      timer = setTimeout(publish, wait);
+    };
+
+    const unsubscribe = onLocalChange(({ put, deleted }) => {
+      for (const f of put) {
+        if (reading) touched.add(f.id);
+        if (belongs(f)) rowsById.set(f.id, f);
+        else rowsById.delete(f.id); // moved away, unstarred
+      }
+      for (const id of deleted) {
+        if (reading) touched.add(id);
+        rowsById.delete(id);
+      }
+      schedule();
     });
+
+    let first = true;
+    readSlice(
+      userId,
+      slice,
+      (chunk) => {
+        for (const f of chunk) if (!touched.has(f.id)) rowsById.set(f.id, f);
+        if (first) {
+          first = false;
+          publish();
+        } else schedule();
+      },
+      ac.signal,
+    )
+      .then(() => {
+        reading = false;
+        if (!ac.signal.aborted && first) publish(); // an empty slice
+      })
+      .catch(() => !ac.signal.aborted && setRows([]));
+
     return () => {
-      sub.unsubscribe();
+      ac.abort();
+      unsubscribe();
       clearTimeout(timer);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps

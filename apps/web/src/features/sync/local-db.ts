@@ -24,7 +24,7 @@ export class DriveDb extends Dexie {
   constructor() {
     super('drive');
     this.version(7).stores({
-      files: 'id, user_id, parent_id, star, local_sync_timestamp, [user_id+parent_id], [user_id+star]',
+      files: 'id, user_id, parent_id, star, local_sync_timestamp, [user_id+parent_id], [user_id+star], [user_id+parent_id+id], [user_id+star+id]',
       tasks: 'taskId, userId, status, taskType',
       resumes: 'uploadId',
       checkpoints: 'task_id',
@@ -36,6 +36,8 @@ export const localDb = new DriveDb();
 
 /** Forgets everything kept for a user (sign-out, or another account signing in on this browser). */
 export async function clearLocalUser(userId: string): Promise<void> {
+  // The sync marks go with the rows: a later sign-in starts from a full sync.
+  localStorage.removeItem(`haul.sync.${userId}`);
   await localDb.files.where('user_id').equals(userId).delete();
   await localDb.tasks.where('userId').equals(userId).delete();
 }

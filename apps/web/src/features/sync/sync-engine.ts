@@ -7,6 +7,7 @@ import { isApiError } from '../../lib/api-error';
 import { LIVE_FILTERS, type Filters, type ListParams } from '../files/files-api';
 import type { Collection } from 'dexie';
 import { localDb, type LocalFile } from './local-db';
+import { deleteLocal, deleteStale, putLocal } from './local-files';
 import { useSyncStatus } from './sync-status';
 
 export const SYNC = {
@@ -27,6 +28,8 @@ export interface SyncDeps {
 }
 
 interface Marks {
+  /** Folders loaded whole once: incremental syncs keep them current from then on. */
+  folders?: Record<string, true>;
   /** sync_time of the last incremental or full sync: the next incremental asks for changes after it. */
   since?: string;
   fullAt?: number;
@@ -100,7 +103,7 @@ export class SyncEngine {
 
   private async put(files: DriveFile[], stamp: number): Promise<void> {
     const rows: LocalFile[] = files.filter((f) => !isGone(f)).map((f) => ({ ...f, local_sync_timestamp: stamp }));
-    await localDb.files.bulkPut(rows);
+    await putLocal(rows);
   }
 
   private tracked<T>(work: () => Promise<T>): Promise<T> {
@@ -114,10 +117,15 @@ export class SyncEngine {
       const stamp = this.now();
       await this.walk({ parentId, filters }, (files) => this.put(files, stamp), signal);
       if (signal?.aborted) return;
-      await slice()
-        .and((f) => f.local_sync_timestamp < stamp)
-        .delete();
+      await deleteStale(slice(), stamp);
+      if (parentId !== '*') this.writeMarks({ folders: { ...this.readMarks().folders, [parentId]: true } });
     });
+  }
+
+  /** Whether the local copy of a folder is whole: loaded once, or the whole drive was. */
+  hasFolder(parentId: string): boolean {
+    const m = this.readMarks();
+    return !!m.since && (!!m.fullAt || !!m.folders?.[parentId]);
   }
 
   /** The folder sync loop: run when a folder is opened, stopped when the user leaves it (signal). */
@@ -137,11 +145,7 @@ export class SyncEngine {
     this.fullRun ??= this.tracked(async () => {
       const stamp = this.now();
       const since = await this.walk({ parentId: '*', filters: LIVE_FILTERS }, (files) => this.put(files, stamp));
-      await localDb.files
-        .where('user_id')
-        .equals(this.userId)
-        .and((f) => f.local_sync_timestamp < stamp)
-        .delete();
+      await deleteStale(localDb.files.where('user_id').equals(this.userId), stamp);
       this.writeMarks({ since, fullAt: this.now() });
     }).finally(() => {
       this.fullRun = null;
@@ -171,7 +175,7 @@ export class SyncEngine {
       const since = opts.force ? new Date(this.now() - SYNC.forcedLookBackMs).toISOString() : marks.since!;
       const stamp = this.now();
       const next = await this.walk({ parentId: '*', filters: { modified_time: { gt: since } } }, async (files) => {
-        await localDb.files.bulkDelete(files.filter(isGone).map((f) => f.id));
+        await deleteLocal(files.filter(isGone).map((f) => f.id));
         await this.put(files, stamp);
       });
       this.writeMarks({ since: next });

@@ -1,0 +1,70 @@
+/** Shared set-up of the benchmarks: a free port, an account, and a folder of many files written straight to the database. */
+import { createServer } from 'node:net';
+import type { TokenResponse } from '@haul/shared';
+import type { Db } from '../apps/server/src/db/database.js';
+import { newId } from '../apps/server/src/lib/ids.js';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
+export async function signUpApi(base: string, email: string): Promise<TokenResponse> {
+  const res = await fetch(`${base}/v1/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'bench password 1' }),
+  });
+  if (!res.ok) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as TokenResponse;
+}
+
+const EXT = ['.jpg', '.mp4', '.pdf', '.txt', '.zip', '.mp3'];
+const MIME = ['image/jpeg', 'video/mp4', 'application/pdf', 'text/plain', 'application/zip', 'audio/mpeg'];
+
+/** A folder in the user's root holding `count` files with varied names, sizes and times (setup, not measured). */
+export async function seedFolder(db: Db, userId: string, name: string, count: number): Promise<string> {
+  const folderId = newId();
+  const now = Date.now();
+  const row = (id: string, parent: string, n: string, kind: string, size: number, ext: string, mime: string, t: number) => ({
+    id,
+    user_id: userId,
+    parent_id: parent,
+    name: n,
+    kind,
+    size,
+    mime_type: mime,
+    file_extension: ext,
+    hash: '',
+    star: 0,
+    star_time: null,
+    trashed: 0,
+    trash_group: null,
+    trashed_at: null,
+    phase: 'PHASE_TYPE_COMPLETE',
+    sensitive: 0,
+    params: '{}',
+    created_time: t,
+    modified_time: t,
+    changed_time: t,
+  });
+  await db.insertInto('files').values(row(folderId, '', name, 'drive#folder', 0, '', '', now)).execute();
+  const BATCH = 500;
+  for (let i = 0; i < count; i += BATCH) {
+    const rows = [];
+    for (let j = i; j < Math.min(count, i + BATCH); j++) {
+      const k = j % EXT.length;
+      // Times spread over a year, sizes over five orders of magnitude: every sort order has work to do.
+      const t = now - ((j * 7919) % 31_536_000) * 1000;
+      rows.push(row(newId(), folderId, `file-${String(j).padStart(6, '0')}${EXT[k]}`, 'drive#file', ((j * 104729) % 100_000) * 97, EXT[k]!, MIME[k]!, t));
+    }
+    await db.transaction().execute((trx) => trx.insertInto('files').values(rows).execute());
+  }
+  return folderId;
+}

@@ -1,0 +1,131 @@
+/**
+ * The web app's speed, measured in Chromium through the DevTools protocol:
+ *  - the compressed JavaScript a first visit to /drive/all downloads (aim: under 250 KB);
+ *  - navigation to the first row painted for a 100,000-file folder, cold (from the API) and warm (from IndexedDB),
+ *    beside the reference: the first page of that folder fetched by a bare fetch() in the same page;
+ *  - the longest main-thread task while scrolling that folder end to end (aim: none over 50 ms).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { buildHaul } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { freePort, seedFolder, signUpApi } from './fixtures.js';
+
+const FILES = Number(process.env.HAUL_BENCH_FILES ?? 100_000);
+const CHROMIUM = process.env.HAUL_CHROMIUM ?? '/usr/bin/chromium';
+const WEB_DIR = resolve(import.meta.dirname, '../apps/web/dist');
+
+if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
+if (!existsSync(join(WEB_DIR, 'index.html'))) spawnSync('npm', ['run', 'build', '-w', '@haul/web'], { stdio: 'inherit' });
+
+const dataDir = mkdtempSync(join(tmpdir(), 'haul-bench-web-'));
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const haul = await buildHaul(
+  { ...loadConfig({}), dataDir, databaseUrl: null, webDir: WEB_DIR, logLevel: 'silent', port, publicUrl: base },
+  { logger: false },
+);
+await haul.app.listen({ port, host: '127.0.0.1' });
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+try {
+  const tokens = await signUpApi(base, 'bench-web@example.com');
+  const session = JSON.stringify({ state: { session: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, expiresAt: Date.now() + tokens.expires_in * 1000, userId: tokens.sub } }, version: 0 });
+  const t0 = performance.now();
+  const folderId = await seedFolder(haul.ctx.db, tokens.sub, 'Big', FILES);
+  console.log(`seeded ${FILES} files in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
+  await context.addInitScript((s) => {
+    if (!localStorage.getItem('haul.session')) localStorage.setItem('haul.session', s);
+  }, session);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+
+  // 1. Compressed JavaScript of a first visit.
+  const scripts = new Map<string, number>();
+  cdp.on('Network.responseReceived', (e) => {
+    if (e.type === 'Script') scripts.set(e.requestId, 0);
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    if (scripts.has(e.requestId)) scripts.set(e.requestId, e.encodedDataLength);
+  });
+  await page.goto('/drive/all', { waitUntil: 'networkidle' });
+  const jsBytes = [...scripts.values()].reduce((a, b) => a + b, 0);
+
+  // 2. First row of the big folder, cold: nothing in IndexedDB for it yet.
+  const firstRow = async (p: Page) => {
+    await p.goto(`/drive/all/${folderId}`);
+    await p.waitForSelector('[data-item]', { timeout: 120_000 });
+    return p.evaluate(() => performance.now());
+  };
+  const reference = await page.evaluate(
+    async ({ id, token }) => {
+      const t = performance.now();
+      const res = await fetch(`/drive/v1/files?parent_id=${id}&limit=100`, { headers: { Authorization: `Bearer ${token}` } });
+      await res.json();
+      return performance.now() - t;
+    },
+    { id: folderId, token: tokens.access_token },
+  );
+  const cold = await firstRow(page);
+
+  // Let the folder sync finish, then reload: the rows come from IndexedDB.
+  const tSync = performance.now();
+  await page.waitForFunction(
+    async (n) => {
+      const db = await new Promise<IDBDatabase>((res) => {
+        const r = indexedDB.open('drive');
+        r.onsuccess = () => res(r.result);
+      });
+      const count = await new Promise<number>((res) => {
+        const c = db.transaction('files').objectStore('files').count();
+        c.onsuccess = () => res(c.result);
+      });
+      db.close();
+      return count >= n;
+    },
+    FILES,
+    { timeout: 300_000, polling: 1000 },
+  );
+  const syncSeconds = (performance.now() - tSync) / 1000 + cold / 1000;
+  const warm = await firstRow(page);
+
+  // 3. Longest task while scrolling end to end.
+  await page.waitForTimeout(1500);
+  const scroll = await page.evaluate(async () => {
+    const tasks: number[] = [];
+    const obs = new PerformanceObserver((list) => list.getEntries().forEach((e) => tasks.push(e.duration)));
+    obs.observe({ type: 'longtask', buffered: false });
+    const view = document.querySelector<HTMLElement>('.file-view')!;
+    const start = performance.now();
+    let frames = 0;
+    while (view.scrollTop + view.clientHeight < view.scrollHeight - 1) {
+      view.scrollTop += view.clientHeight * 3;
+      frames++;
+      await new Promise((r) => requestAnimationFrame(() => r(null)));
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    obs.disconnect();
+    return { frames, ms: performance.now() - start, longest: tasks.length ? Math.max(...tasks) : 0, longTasks: tasks.length };
+  });
+
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  console.log('\nweb app, Chromium, %d files in one folder', FILES);
+  console.log(`  JavaScript of a first visit (compressed): ${kb(jsBytes)} in ${scripts.size} files   (aim < 250 KB)`);
+  console.log(`  first row painted, cold (API):            ${cold.toFixed(0)} ms   reference fetch of the first page: ${reference.toFixed(0)} ms   ratio ${(cold / reference).toFixed(1)}x`);
+  console.log(`  whole folder in IndexedDB after:          ${syncSeconds.toFixed(1)} s`);
+  console.log(`  first row painted, warm (IndexedDB):      ${warm.toFixed(0)} ms`);
+  console.log(`  scroll end to end: ${scroll.frames} frames in ${scroll.ms.toFixed(0)} ms, long tasks ${scroll.longTasks}, longest ${scroll.longest.toFixed(0)} ms   (aim: none over 50 ms)`);
+} finally {
+  await browser.close();
+  await haul.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
