@@ -54,7 +54,10 @@ export async function seedFolder(db: Db, userId: string, name: string, count: nu
     modified_time: t,
     changed_time: t,
   });
-  await db.insertInto('files').values(row(folderId, '', name, 'drive#folder', 0, '', '', now)).execute();
+  await db
+    .insertInto('files')
+    .values(row(folderId, '', name, 'drive#folder', 0, '', '', now))
+    .execute();
   const BATCH = 500;
   for (let i = 0; i < count; i += BATCH) {
     const rows = [];
@@ -62,7 +65,18 @@ export async function seedFolder(db: Db, userId: string, name: string, count: nu
       const k = j % EXT.length;
       // Times spread over a year, sizes over five orders of magnitude: every sort order has work to do.
       const t = now - ((j * 7919) % 31_536_000) * 1000;
-      rows.push(row(newId(), folderId, `file-${String(j).padStart(6, '0')}${EXT[k]}`, 'drive#file', ((j * 104729) % 100_000) * 97, EXT[k]!, MIME[k]!, t));
+      rows.push(
+        row(
+          newId(),
+          folderId,
+          `file-${String(j).padStart(6, '0')}${EXT[k]}`,
+          'drive#file',
+          ((j * 104729) % 100_000) * 97,
+          EXT[k]!,
+          MIME[k]!,
+          t,
+        ),
+      );
     }
     await db.transaction().execute((trx) => trx.insertInto('files').values(rows).execute());
   }

@@ -2,6 +2,15 @@
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
 
+// Building an Intl.NumberFormat costs far more than using one; a list formats thousands of sizes.
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string, decimals: number): Intl.NumberFormat {
+  const key = `${locale}|${decimals}`;
+  let f = numberFormats.get(key);
+  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals })));
+  return f;
+}
+
 /** Bytes as B..PB in steps of 1024 with one decimal by default ("1.5 GB"); a locale formats the number its way ("1,5 GB"). */
 export function formatSize(bytes: number | string, decimals = 1, locale?: string): string {
   let n = typeof bytes === 'string' ? Number(bytes) : bytes;
@@ -12,9 +21,7 @@ export function formatSize(bytes: number | string, decimals = 1, locale?: string
     unit++;
   }
   if (unit === 0) return `${n} B`;
-  const num = locale
-    ? new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(n)
-    : n.toFixed(decimals);
+  const num = locale ? numberFormat(locale, decimals).format(n) : n.toFixed(decimals);
   return `${num} ${UNITS[unit]}`;
 }
 

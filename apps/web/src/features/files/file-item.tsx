@@ -1,6 +1,6 @@
 /** One file or folder as a list row or a grid card. */
 import { memo } from 'react';
-import { useTranslation } from 'react-i18next';
+import i18n from 'i18next';
 import { categoryOf, formatSize, mediaTypeOf, type DriveFile } from '@haul/shared';
 import { Icon, type IconName } from '../layout/icon';
 import { highlightParts } from '../search/search-state';
@@ -25,17 +25,17 @@ export interface ItemProps {
   keyword?: string;
   /** Trash rows show the time left before the item is deleted for good instead of the modified time. */
   showTimeLeft?: boolean;
+  /** The interface language; a prop rather than a hook per row, which would cost on every scroll frame. */
+  locale: string;
 }
 
-function TimeLeft({ iso }: { iso: string }) {
-  const { t } = useTranslation();
+function timeLeftText(iso: string): string {
   const left = timeLeft(iso);
-  if (!left) return <>-</>;
-  return <>{'days' in left ? t('trash.daysLeft', { count: left.days }) : t('trash.hoursLeft', { count: left.hours })}</>;
+  if (!left) return '-';
+  return 'days' in left ? i18n.t('trash.daysLeft', { count: left.days }) : i18n.t('trash.hoursLeft', { count: left.hours });
 }
 
-export const FileRow = memo(function FileRow({ file, selected, keyword, showTimeLeft }: ItemProps) {
-  const { i18n } = useTranslation();
+export const FileRow = memo(function FileRow({ file, selected, keyword, showTimeLeft, locale }: ItemProps) {
   const folder = isFolder(file);
   return (
     <>
@@ -49,20 +49,17 @@ export const FileRow = memo(function FileRow({ file, selected, keyword, showTime
         <Highlighted name={file.name} keyword={keyword} />
         {file.star === 1 && <Icon name="star" size={14} className="star-badge" />}
         <small className="only-mobile fsub">
-          {folder ? '' : `${formatSize(file.size, 1, i18n.language)} · `}
-          {formatTime(file.modified_time, i18n.language)}
+          {folder ? '' : `${formatSize(file.size, 1, locale)} · `}
+          {formatTime(file.modified_time, locale)}
         </small>
       </span>
-      <span className="fsize hide-mobile">{folder ? '-' : formatSize(file.size, 1, i18n.language)}</span>
-      <span className="ftime hide-mobile">
-        {showTimeLeft ? <TimeLeft iso={file.delete_time} /> : formatTime(file.modified_time, i18n.language)}
-      </span>
+      <span className="fsize hide-mobile">{folder ? '-' : formatSize(file.size, 1, locale)}</span>
+      <span className="ftime hide-mobile">{showTimeLeft ? timeLeftText(file.delete_time) : formatTime(file.modified_time, locale)}</span>
     </>
   );
 });
 
-export const FileCard = memo(function FileCard({ file, selected, keyword }: ItemProps) {
-  const { i18n } = useTranslation();
+export const FileCard = memo(function FileCard({ file, selected, keyword, locale }: ItemProps) {
   return (
     <>
       <span className={`check${selected ? ' on' : ''}`} data-check aria-hidden="true">
@@ -76,7 +73,7 @@ export const FileCard = memo(function FileCard({ file, selected, keyword }: Item
       </span>
       <small className="fsub">
         {file.star === 1 && <Icon name="star" size={12} className="star-badge" />}
-        {isFolder(file) ? formatTime(file.modified_time, i18n.language) : formatSize(file.size, 1, i18n.language)}
+        {isFolder(file) ? formatTime(file.modified_time, locale) : formatSize(file.size, 1, locale)}
       </small>
     </>
   );

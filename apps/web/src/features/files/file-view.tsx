@@ -54,7 +54,7 @@ interface Box {
 }
 
 export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropInto, backgroundMenu, onEndReached, label }: FileViewProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const mobile = useIsMobile();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -238,9 +238,9 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
         onDrop={(e) => onDrop(e, f)}
       >
         {grid ? (
-          <FileCard file={f} selected={isSel} keyword={keyword} />
+          <FileCard file={f} selected={isSel} keyword={keyword} locale={i18n.language} />
         ) : (
-          <FileRow file={f} selected={isSel} keyword={keyword} showTimeLeft={showTimeLeft} />
+          <FileRow file={f} selected={isSel} keyword={keyword} showTimeLeft={showTimeLeft} locale={i18n.language} />
         )}
       </div>
     );

@@ -9,6 +9,16 @@ import { inSlice, onLocalChange, readSlice, type LocalSlice } from '../sync/loca
 
 const THROTTLE_MS = 1000;
 
+/** The fields a row shows or sorts by. */
+const sameOnScreen = (a: LocalFile, b: LocalFile) =>
+  a.name === b.name &&
+  a.size === b.size &&
+  a.star === b.star &&
+  a.modified_time === b.modified_time &&
+  a.parent_id === b.parent_id &&
+  a.thumbnail_link === b.thumbnail_link &&
+  a.mime_type === b.mime_type;
+
 export type { LocalSlice };
 
 export function useLocalFiles(userId: string, slice: LocalSlice): LocalFile[] | undefined {
@@ -36,16 +46,24 @@ export function useLocalFiles(userId: string, slice: LocalSlice): LocalFile[] | 
     };
 
     const unsubscribe = onLocalChange(({ put, deleted }) => {
+      // A sync rewriting rows as they were changes nothing on screen: no new render, no re-sort of the folder.
+      let changed = false;
       for (const f of put) {
         if (reading) touched.add(f.id);
-        if (belongs(f)) rowsById.set(f.id, f);
-        else rowsById.delete(f.id); // moved away, unstarred
+        const had = rowsById.get(f.id);
+        if (belongs(f)) {
+          if (!had || !sameOnScreen(had, f)) changed = true;
+          rowsById.set(f.id, f);
+        } else if (had) {
+          rowsById.delete(f.id); // moved away, unstarred
+          changed = true;
+        }
       }
       for (const id of deleted) {
         if (reading) touched.add(id);
-        rowsById.delete(id);
+        changed = rowsById.delete(id) || changed;
       }
-      schedule();
+      if (changed) schedule();
     });
 
     let first = true;

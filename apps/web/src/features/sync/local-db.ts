@@ -24,7 +24,8 @@ export class DriveDb extends Dexie {
   constructor() {
     super('drive');
     this.version(7).stores({
-      files: 'id, user_id, parent_id, star, local_sync_timestamp, [user_id+parent_id], [user_id+star], [user_id+parent_id+id], [user_id+star+id]',
+      files:
+        'id, user_id, parent_id, star, local_sync_timestamp, [user_id+parent_id], [user_id+star], [user_id+parent_id+id], [user_id+star+id]',
       tasks: 'taskId, userId, status, taskType',
       resumes: 'uploadId',
       checkpoints: 'task_id',

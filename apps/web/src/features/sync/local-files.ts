@@ -50,9 +50,17 @@ export const inSlice = (userId: string, slice: LocalSlice) => (f: LocalFile) =>
   f.user_id === userId && (slice.kind === 'folder' ? f.parent_id === slice.parentId : f.star === 1);
 
 /** Reads a slice in chunks in key order, so no single task deserialises 100,000 rows. */
-export async function readSlice(userId: string, slice: LocalSlice, onChunk: (rows: LocalFile[]) => void, signal: AbortSignal, chunk = 2000) {
+export async function readSlice(
+  userId: string,
+  slice: LocalSlice,
+  onChunk: (rows: LocalFile[]) => void,
+  signal: AbortSignal,
+  chunk = 2000,
+) {
   const [index, prefix] =
-    slice.kind === 'folder' ? (['[user_id+parent_id+id]', [userId, slice.parentId]] as const) : (['[user_id+star+id]', [userId, 1]] as const);
+    slice.kind === 'folder'
+      ? (['[user_id+parent_id+id]', [userId, slice.parentId]] as const)
+      : (['[user_id+star+id]', [userId, 1]] as const);
   let after: string = '';
   for (;;) {
     const rows = await localDb.files
