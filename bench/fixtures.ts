@@ -60,7 +60,7 @@ export async function seedFolder(db: Db, userId: string, name: string, count: nu
     .execute();
   const BATCH = 500;
   for (let i = 0; i < count; i += BATCH) {
-    const rows = [];
+    const rows: ReturnType<typeof row>[] = [];
     for (let j = i; j < Math.min(count, i + BATCH); j++) {
       const k = j % EXT.length;
       // Times spread over a year, sizes over five orders of magnitude: every sort order has work to do.

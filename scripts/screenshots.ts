@@ -77,7 +77,7 @@ try {
           }),
         );
       },
-      [session, opts.colorScheme === 'dark' ? 'dark' : 'light', file.includes('grid') ? 'grid' : 'list'],
+      [session, opts.colorScheme === 'dark' ? 'dark' : 'light', 'list'],
     );
     const page = await context.newPage();
     await page.goto('/drive/all');
@@ -88,7 +88,7 @@ try {
     await context.close();
     console.log(`wrote docs/screenshots/${file}`);
   };
-  await shoot('desktop-light-grid.png', { viewport: { width: 1280, height: 760 }, colorScheme: 'light' }, async () => {});
+
   await shoot('desktop-light.png', { viewport: { width: 1280, height: 760 }, colorScheme: 'light' }, async (page) => {
     await page.getByRole('row', { name: 'Holiday in Lisbon.jpg' }).click({ button: 'right' });
   });
