@@ -93,6 +93,23 @@ describe('working in the drive', () => {
     await expect.poll(() => rowNames(page)).toEqual(['c.txt', 'd.txt']);
   });
 
+  it('downloads a file through its signed link, and lists recent files', async () => {
+    const { page } = await e2e.newPage({ acceptDownloads: true });
+    await signUpInBrowser(page);
+    const uid = await sessionUserId(page);
+    await e2e.seedFile(uid, '', 'report.txt', 'quarterly numbers');
+    await page.reload();
+    await listView(page);
+    await page.getByRole('row', { name: 'report.txt' }).click({ button: 'right' });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe('report.txt');
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile((await download.path())!, 'utf8')).toBe('quarterly numbers');
+
+    await page.getByRole('link', { name: 'Recent' }).click();
+    await expect.poll(() => rowNames(page)).toContain('report.txt');
+  });
+
   it('switches to the dark theme and another language, and remembers both', async () => {
     const { page } = await e2e.newPage({ colorScheme: 'light' });
     await signUpInBrowser(page);

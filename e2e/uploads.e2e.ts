@@ -112,6 +112,14 @@ describe('uploads', () => {
     const big = randomBytes(40 * 1024 * 1024);
     await page.getByTestId('upload-files').setInputFiles([{ name: 'big.bin', mimeType: 'application/octet-stream', buffer: big }]);
     await expect.poll(() => statusOf(page, 'big.bin'), { timeout: 30_000 }).toBe('TRANSMISSION');
+    // Leaving while bytes are on their way asks first.
+    const asked = page.waitForEvent('dialog').then(async (d) => {
+      const type = d.type();
+      await d.dismiss();
+      return type;
+    });
+    await page.close({ runBeforeUnload: true });
+    expect(await asked).toBe('beforeunload');
     await page.getByRole('tab', { name: /^Uploading/ }).click();
     await page.getByRole('button', { name: 'Pause: big.bin' }).click();
     await expect.poll(() => statusOf(page, 'big.bin')).toBe('UPLOAD_TASK_PAUSE');
