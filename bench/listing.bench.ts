@@ -1,0 +1,150 @@
+/**
+ * Listing a folder of 100,000 files through the HTTP API beside the same keyset query run directly on the
+ * database, on SQLite and on PostgreSQL: per-page p50/p99 and the API/raw ratio for pages of 100 and 500, a whole
+ * incremental sync (modified_time gt 0, 500 a page), and the server's peak memory.
+ * Aims: API within 3x of the raw query and under 5 ms p50 per 100-item page on SQLite; the sync under 3 s.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { buildHaul } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { startPgCluster } from '../scripts/pg-cluster.mjs';
+import { freePort, seedFolder, signUpApi } from './fixtures.js';
+
+const FILES = Number(process.env.HAUL_BENCH_FILES ?? 100_000);
+const FILTERS = JSON.stringify({ trashed: { eq: false }, phase: { eq: 'PHASE_TYPE_COMPLETE' } });
+type Row = { id: string; modified_time: number | string };
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+const peakMemory = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
+
+/** The raw keyset query, the one the server builds for a folder in the default order. */
+interface Raw {
+  page: (userId: string, parentId: string, limit: number, after: Row | null) => Promise<Row[]>;
+  close: () => Promise<void>;
+}
+
+function rawSqlite(file: string): Raw {
+  const db = new SQLite(file, { readonly: true });
+  const first = db.prepare(
+    `SELECT * FROM files WHERE user_id = ? AND parent_id = ? AND trashed = 0 AND phase IN ('PHASE_TYPE_COMPLETE')
+     ORDER BY modified_time DESC, id DESC LIMIT ?`,
+  );
+  const next = db.prepare(
+    `SELECT * FROM files WHERE user_id = ? AND parent_id = ? AND trashed = 0 AND phase IN ('PHASE_TYPE_COMPLETE')
+     AND (modified_time, id) < (?, ?) ORDER BY modified_time DESC, id DESC LIMIT ?`,
+  );
+  return {
+    page: async (u, p, limit, after) => (after ? next.all(u, p, after.modified_time, after.id, limit) : first.all(u, p, limit)) as Row[],
+    close: async () => void db.close(),
+  };
+}
+
+async function rawPostgres(url: string): Promise<Raw> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const base = `SELECT * FROM files WHERE user_id = $1 AND parent_id = $2 AND trashed = 0 AND phase IN ('PHASE_TYPE_COMPLETE')`;
+  return {
+    page: async (u, p, limit, after) =>
+      (after
+        ? await client.query({
+            name: 'next',
+            text: `${base} AND (modified_time, id) < ($4, $5) ORDER BY modified_time DESC, id DESC LIMIT $3`,
+            values: [u, p, limit, after.modified_time, after.id],
+          })
+        : await client.query({ name: 'first', text: `${base} ORDER BY modified_time DESC, id DESC LIMIT $3`, values: [u, p, limit] })
+      ).rows as Row[],
+    close: () => client.end(),
+  };
+}
+
+async function run(label: string, databaseUrl: string | null) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'haul-bench-list-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const haul = await buildHaul(
+    { ...loadConfig({}), dataDir, databaseUrl, logLevel: 'silent', port, publicUrl: base, webDir: join(dataDir, 'none') },
+    { logger: false },
+  );
+  await haul.app.listen({ port, host: '127.0.0.1' });
+  try {
+    const t = await signUpApi(base, `bench-${label.toLowerCase()}@example.com`);
+    const auth = { authorization: `Bearer ${t.access_token}` };
+    const t0 = performance.now();
+    const folder = await seedFolder(haul.ctx.db, t.sub, 'Big', FILES);
+    console.log(`\n${label}: seeded ${FILES} files in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const raw = databaseUrl ? await rawPostgres(databaseUrl) : rawSqlite(join(dataDir, 'haul.db'));
+
+    const api = async (query: string) => {
+      const res = await fetch(`${base}/drive/v1/files?${query}`, { headers: auth });
+      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+      return (await res.json()) as { files: unknown[]; next_page_token: string };
+    };
+
+    for (const limit of [100, 500]) {
+      // Warm both paths once, then walk the whole folder through each.
+      await api(`parent_id=${folder}&limit=${limit}&filters=${encodeURIComponent(FILTERS)}`);
+      await raw.page(t.sub, folder, limit, null);
+      const apiTimes: number[] = [];
+      let token = '';
+      let seen = 0;
+      do {
+        const s = performance.now();
+        const page = await api(
+          `parent_id=${folder}&limit=${limit}&filters=${encodeURIComponent(FILTERS)}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
+        );
+        apiTimes.push(performance.now() - s);
+        seen += page.files.length;
+        token = page.next_page_token;
+      } while (token);
+      const rawTimes: number[] = [];
+      let after: Row | null = null;
+      for (;;) {
+        const s = performance.now();
+        const rows = await raw.page(t.sub, folder, limit, after);
+        rawTimes.push(performance.now() - s);
+        if (rows.length < limit) break;
+        after = rows[rows.length - 1]!;
+      }
+      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+      console.log(
+        `  pages of ${limit}: ${apiTimes.length} pages, ${seen} files | API p50 ${ms(pct(apiTimes, 50))} p99 ${ms(pct(apiTimes, 99))}` +
+          ` | raw p50 ${ms(pct(rawTimes, 50))} p99 ${ms(pct(rawTimes, 99))}` +
+          ` | API/raw ${(pct(apiTimes, 50) / pct(rawTimes, 50)).toFixed(1)}x (p50), ${(sum(apiTimes) / sum(rawTimes)).toFixed(1)}x (total)`,
+      );
+    }
+
+    // A whole incremental sync, as a new client does it.
+    const s = performance.now();
+    let token = '';
+    let items = 0;
+    const since = encodeURIComponent(JSON.stringify({ modified_time: { gt: new Date(0).toISOString() } }));
+    do {
+      const page = await api(`parent_id=*&limit=500&filters=${since}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`);
+      items += page.files.length;
+      token = page.next_page_token;
+    } while (token);
+    const syncSeconds = (performance.now() - s) / 1000;
+    console.log(
+      `  incremental sync of the whole drive: ${items} items in ${syncSeconds.toFixed(2)} s (aim < 3 s)${items < FILES ? '  WARNING: fewer items than files' : ''}`,
+    );
+    await raw.close();
+  } finally {
+    await haul.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await run('SQLite', null);
+const given = process.env.HAUL_BENCH_DATABASE_URL;
+const cluster = given ? null : await startPgCluster();
+try {
+  await run('PostgreSQL', given ?? cluster!.url);
+} finally {
+  cluster?.stop();
+}
+console.log(`\nserver peak memory (this process: server and benchmark together): ${peakMemory().toFixed(0)} MB (VmHWM)`);
