@@ -109,7 +109,7 @@ describe('uploads', () => {
       if (route.request().method() === 'PATCH') await new Promise((r) => setTimeout(r, 1500));
       await route.continue();
     });
-    const big = randomBytes(40 * 1024 * 1024);
+    const big = randomBytes(24 * 1024 * 1024); // two tus chunks
     await page.getByTestId('upload-files').setInputFiles([{ name: 'big.bin', mimeType: 'application/octet-stream', buffer: big }]);
     await expect.poll(() => statusOf(page, 'big.bin'), { timeout: 30_000 }).toBe('TRANSMISSION');
     // Leaving while bytes are on their way asks first.
@@ -133,12 +133,12 @@ describe('uploads', () => {
 
     await page
       .getByTestId('upload-files')
-      .setInputFiles([{ name: 'unwanted.bin', mimeType: 'application/octet-stream', buffer: randomBytes(40 * 1024 * 1024) }]);
+      .setInputFiles([{ name: 'unwanted.bin', mimeType: 'application/octet-stream', buffer: randomBytes(24 * 1024 * 1024) }]);
     await expect.poll(() => statusOf(page, 'unwanted.bin'), { timeout: 30_000 }).toBe('TRANSMISSION');
     await page.getByRole('tab', { name: /^Uploading/ }).click();
     await page.getByRole('button', { name: 'Cancel upload: unwanted.bin' }).click();
     await expect.poll(() => page.getByRole('listitem', { name: 'unwanted.bin' }).count()).toBe(0);
     await page.waitForTimeout(2000);
     expect((await serverFiles(page)).map((f) => f.name)).not.toContain('unwanted.bin');
-  });
+  }, 120_000);
 });

@@ -18,7 +18,10 @@ function shape(lng: string): Map<string, string> {
   for (const [k, v] of Object.entries(flat(files[`../locales/${lng}.json`]!))) {
     const base = k.replace(PLURAL, '');
     const vars = [...new Set(v.match(/{{\w+}}/g) ?? [])].sort().join(',');
-    out.set(base, [...new Set([...(out.get(base)?.split(',').filter(Boolean) ?? []), ...vars.split(',').filter(Boolean)])].sort().join(','));
+    out.set(
+      base,
+      [...new Set([...(out.get(base)?.split(',').filter(Boolean) ?? []), ...vars.split(',').filter(Boolean)])].sort().join(','),
+    );
   }
   return out;
 }

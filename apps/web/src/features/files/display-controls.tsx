@@ -14,6 +14,8 @@ const SORTS: { field: string; asc: SortOrder; desc: SortOrder }[] = [
 export function DisplayControls({ modeKey, mode }: { modeKey: string; mode: DisplayMode }) {
   const { t } = useTranslation();
   const update = useDisplayMode((s) => s.update);
+  const everywhere = useDisplayMode((s) => s.orderSettingGlobal && s.viewSettingGlobal);
+  const setGlobalSettings = useDisplayMode((s) => s.setGlobalSettings);
   return (
     <div className="display-controls">
       <Menu.Root>
@@ -40,6 +42,14 @@ export function DisplayControls({ modeKey, mode }: { modeKey: string; mode: Disp
             >
               <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
               {t('sort.foldersFirst')}
+            </Menu.CheckboxItem>
+            <Menu.CheckboxItem
+              className="menu-item"
+              checked={everywhere}
+              onCheckedChange={(c) => setGlobalSettings({ orderSettingGlobal: c === true, viewSettingGlobal: c === true })}
+            >
+              <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
+              {t('sort.everywhere')}
             </Menu.CheckboxItem>
           </Menu.Content>
         </Menu.Portal>

@@ -101,3 +101,13 @@ describe('sortFiles', () => {
     expect(names(sortFiles(items(), 'SIZE_ASC', true))).toEqual(['A folder', 'Z folder', 'a10.txt', 'a9.txt', 'b.txt']);
   });
 });
+
+describe('display mode kept per folder', () => {
+  beforeEach(() => useDisplayMode.setState({ global: DEFAULT_DISPLAY, orderSettingGlobal: false, viewSettingGlobal: false, byKey: {} }));
+
+  it('changes only the folder it was made in, the others keep the global mode', () => {
+    useDisplayMode.getState().update('all:a', { viewType: 'list', orderType: 'SIZE_DESC' });
+    expect(useDisplayMode.getState().modeFor('all:a')).toMatchObject({ viewType: 'list', orderType: 'SIZE_DESC' });
+    expect(useDisplayMode.getState().modeFor('all:b')).toMatchObject({ viewType: 'grid', orderType: 'MODIFY_TIME_DESC' });
+  });
+});
