@@ -72,16 +72,18 @@ export function useLocalFiles(userId: string, slice: LocalSlice): LocalFile[] | 
       slice,
       (chunk) => {
         for (const f of chunk) if (!touched.has(f.id)) rowsById.set(f.id, f);
+        // The first chunk paints at once; the rest shows when the read is done. Publishing as chunks arrive
+        // would sort the growing folder again and again while the person starts to scroll.
         if (first) {
           first = false;
           publish();
-        } else schedule();
+        }
       },
       ac.signal,
     )
       .then(() => {
         reading = false;
-        if (!ac.signal.aborted && first) publish(); // an empty slice
+        if (!ac.signal.aborted) publish();
       })
       .catch(() => !ac.signal.aborted && setRows([]));
 
