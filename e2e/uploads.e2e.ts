@@ -54,6 +54,9 @@ describe('uploads', () => {
     const b = Buffer.from('hello from the browser\n');
     const patches: string[] = [];
     page.on('request', (r) => r.method() === 'PATCH' && r.url().includes('/drive/v1/uploads/') && patches.push(r.url()));
+    // Hashing runs in a Web Worker, off the page's main thread.
+    const workers: string[] = [];
+    page.on('worker', (w) => workers.push(w.url()));
 
     await page.getByTestId('upload-files').setInputFiles([
       { name: 'random.bin', mimeType: 'application/octet-stream', buffer: a },
@@ -66,6 +69,7 @@ describe('uploads', () => {
     expect(files.find((f) => f.name === 'random.bin')).toMatchObject({ size: String(a.length), hash: await blake3(a) });
     expect(files.find((f) => f.name === 'hello.txt')).toMatchObject({ hash: await blake3(b) });
     expect(patches.length).toBeGreaterThanOrEqual(2);
+    expect(workers.some((u) => u.includes('hash.worker'))).toBe(true);
 
     // The same bytes under another name: created from the stored content, no bytes sent.
     patches.length = 0;
