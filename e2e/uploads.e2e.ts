@@ -77,6 +77,18 @@ describe('uploads', () => {
     await expect.poll(() => statusOf(page, 'copy of random.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
     expect(patches).toEqual([]);
     await expect.poll(() => rowNames(page), { timeout: 10_000 }).toContain('copy of random.bin');
+
+    // The same file for the same folder again: asked first. Skip adds nothing; keep both uploads a second copy.
+    const again = [{ name: 'hello.txt', mimeType: 'text/plain', buffer: b }];
+    await page.getByTestId('upload-files').setInputFiles(again);
+    await page.getByRole('dialog', { name: '1 file was uploaded here before' }).getByRole('button', { name: 'Skip' }).click();
+    await page.waitForTimeout(1500);
+    expect((await serverFiles(page)).filter((f) => f.name.startsWith('hello')).length).toBe(1);
+    await page.getByTestId('upload-files').setInputFiles(again);
+    await page.getByRole('dialog').getByRole('button', { name: 'Keep both' }).click();
+    await expect
+      .poll(async () => (await serverFiles(page)).filter((f) => f.name.startsWith('hello')).map((f) => f.hash))
+      .toEqual([await blake3(b), await blake3(b)]);
   });
 
   it('uploads a whole folder into a matching folder tree', async () => {

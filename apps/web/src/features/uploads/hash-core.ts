@@ -4,7 +4,12 @@ import { createBLAKE3 } from 'hash-wasm';
 /** 4 MiB slices: little memory, and progress often enough to move the bar smoothly. */
 const SLICE = 4 * 1024 * 1024;
 
-export async function hashRangesOf(file: Blob, ranges: [number, number][], onBytes?: (n: number) => void, signal?: AbortSignal): Promise<string> {
+export async function hashRangesOf(
+  file: Blob,
+  ranges: [number, number][],
+  onBytes?: (n: number) => void,
+  signal?: AbortSignal,
+): Promise<string> {
   const h = await createBLAKE3();
   h.init();
   for (const [start, end] of ranges) {

@@ -13,7 +13,8 @@ import { settleFileChanges } from '../files/file-mutations';
 import { localDb } from '../sync/local-db';
 import { contentId, hashFile, hashRanges } from './file-hash';
 import { cidExists, createUpload, deleteTasks, getTask } from './uploads-api';
-import { UPLOAD, UPLOAD_STATUS as S, ACTIVE, COMPLETED, uploadTaskId } from './upload-status';
+import { UPLOAD, UPLOAD_STATUS as S, ACTIVE, COMPLETED, uploadTaskId, type UploadStatus } from './upload-status';
+import { askRepeat } from './repeat-dialog';
 import { useUploads, type UploadTask } from './upload-store';
 
 /** Picked files stay in memory only; a reload needs the file picked again to continue. */
@@ -56,31 +57,39 @@ export interface Picked {
   relativePath: string;
 }
 
-/** Queues files for a folder. The same file for the same folder continues its earlier task instead. */
+/** Queues files for a folder. Files uploaded to it before raise the repeat-upload question; unfinished ones continue. */
 export async function addUploads(userId: string, picked: Picked[], parentId: string): Promise<void> {
   const store = useUploads.getState();
-  for (const { file, relativePath } of picked) {
-    const taskId = await uploadTaskId(parentId, file.name, file.size, file.type, relativePath);
-    const existing = store.tasks[taskId];
-    if (existing && !COMPLETED.includes(existing.status)) {
-      files.set(taskId, file);
-      if (!ACTIVE.includes(existing.status)) resume(taskId);
-      continue;
-    }
-    // A finished upload picked again is uploaded again as a new task (the server names the copy).
-    const id = existing ? `${taskId}-${Date.now().toString(36)}` : taskId;
-    files.set(id, file);
-    const tooLarge = file.size > LIMITS.maxUploadBytes;
+  const withIds = await Promise.all(
+    picked.map(async (p) => ({ ...p, taskId: await uploadTaskId(parentId, p.file.name, p.file.size, p.file.type, p.relativePath) })),
+  );
+  const done = withIds.filter((p) => COMPLETED.includes(store.tasks[p.taskId]?.status as UploadStatus));
+  const unfinished = withIds.filter((p) => store.tasks[p.taskId] && !done.includes(p));
+  const fresh = withIds.filter((p) => !store.tasks[p.taskId]);
+  let again: typeof done = [];
+  if (done.length) {
+    const choice = await askRepeat(done.map((p) => p.file.name));
+    if (choice === 'cancel') return;
+    if (choice === 'keep_both') again = done;
+  }
+  for (const p of unfinished) {
+    files.set(p.taskId, p.file);
+    if (!ACTIVE.includes(get(p.taskId)!.status)) resume(p.taskId);
+  }
+  // A finished upload kept both ways is uploaded again as a new task; the server names the copy.
+  for (const p of [...fresh, ...again.map((p) => ({ ...p, taskId: `${p.taskId}-${Date.now().toString(36)}` }))]) {
+    files.set(p.taskId, p.file);
+    const tooLarge = p.file.size > LIMITS.maxUploadBytes;
     const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
     store.upsert({
-      taskId: id,
+      taskId: p.taskId,
       userId,
       taskType: 'upload',
-      name: file.name,
+      name: p.file.name,
       parentId,
-      relativePath,
-      size: file.size,
-      type: file.type,
+      relativePath: p.relativePath,
+      size: p.file.size,
+      type: p.file.type,
       status: tooLarge || offline ? S.FAILED : S.PENDING,
       progress: 0,
       speed: 0,
