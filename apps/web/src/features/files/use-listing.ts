@@ -19,11 +19,14 @@ export interface Listing {
 export function useLocalListing(userId: string, slice: LocalSlice, order: SortOrder, pin: boolean, locale: string): Listing {
   const rows = useLocalFiles(userId, slice);
   const [error, setError] = useState<unknown>(null);
+  // A slice never loaded whole before is not known to be empty until its sync ends: show the skeleton meanwhile.
+  const [unknown, setUnknown] = useState(false);
   const key = slice.kind === 'folder' ? slice.parentId : '*star';
   useEffect(() => {
     setError(null);
     const ac = new AbortController();
     const engine = syncEngineFor(userId);
+    setUnknown(slice.kind === 'starred' || !engine.hasFolder(slice.parentId));
     // A folder loaded whole before is kept current by incremental syncs; only a new one is fetched page by page.
     const run =
       slice.kind === 'starred'
@@ -31,13 +34,18 @@ export function useLocalListing(userId: string, slice: LocalSlice, order: SortOr
         : engine.hasFolder(slice.parentId)
           ? engine.incremental()
           : engine.syncFolder(slice.parentId, ac.signal);
-    run.catch((err) => {
-      if (!ac.signal.aborted && !isApiError(err, 'unauthenticated')) setError(err);
-    });
+    run
+      .catch((err) => {
+        if (!ac.signal.aborted && !isApiError(err, 'unauthenticated')) setError(err);
+      })
+      .finally(() => !ac.signal.aborted && setUnknown(false));
     return () => ac.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [userId, key]);
-  const files = useMemo(() => (rows ? sortFiles([...rows], order, pin, locale) : undefined), [rows, order, pin, locale]);
+  const files = useMemo(
+    () => (!rows || (rows.length === 0 && unknown) ? undefined : sortFiles([...rows], order, pin, locale)),
+    [rows, unknown, order, pin, locale],
+  );
   return { files, error };
 }
 

@@ -33,13 +33,18 @@ export function useLocalFiles(userId: string, slice: LocalSlice): LocalFile[] | 
     const touched = new Set<string>();
     let reading = true;
     let last = 0;
+    let shown = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const publish = () => {
+      clearTimeout(timer);
       timer = undefined;
       last = Date.now();
+      shown = rowsById.size;
       setRows([...rowsById.values()]);
     };
     const schedule = () => {
+      // The first rows of an empty screen show at once (a folder opened for the first time); later changes wait.
+      if (shown === 0 && rowsById.size > 0) return publish();
       if (timer) return;
       const wait = Math.max(0, last + THROTTLE_MS - Date.now());
       timer = setTimeout(publish, wait);
