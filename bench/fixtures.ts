@@ -1,19 +1,9 @@
-/** Shared set-up of the benchmarks: a free port, an account, and a folder of many files written straight to the database. */
-import { createServer } from 'node:net';
+/** Shared set-up of the benchmarks: an account, and a folder of many files written straight to the database. */
 import type { TokenResponse } from '@haul/shared';
 import type { Db } from '../apps/server/src/db/database.js';
 import { newId } from '../apps/server/src/lib/ids.js';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
-}
+export { freePort } from '../e2e/harness.js';
 
 export async function signUpApi(base: string, email: string): Promise<TokenResponse> {
   const res = await fetch(`${base}/v1/auth/signup`, {

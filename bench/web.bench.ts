@@ -6,41 +6,18 @@
  *  - the longest main-thread task while scrolling that folder end to end (aim: none over 50 ms).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
-import { buildHaul } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
-import { freePort, seedFolder, signUpApi } from './fixtures.js';
+import type { Page } from 'playwright-core';
+import { startE2E } from '../e2e/harness.js';
+import { seedFolder, signUpApi } from './fixtures.js';
 
 const FILES = Number(process.env.HAUL_BENCH_FILES ?? 100_000);
-const CHROMIUM = process.env.HAUL_CHROMIUM ?? '/usr/bin/chromium';
 const WEB_DIR = resolve(import.meta.dirname, '../apps/web/dist');
-
-if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
 if (!existsSync(join(WEB_DIR, 'index.html'))) spawnSync('npm', ['run', 'build', '-w', '@haul/web'], { stdio: 'inherit' });
 
-const dataDir = mkdtempSync(join(tmpdir(), 'haul-bench-web-'));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const haul = await buildHaul(
-  { ...loadConfig({}), dataDir, databaseUrl: null, webDir: WEB_DIR, logLevel: 'silent', port, publicUrl: base },
-  { logger: false },
-);
-await haul.app.listen({ port, host: '127.0.0.1' });
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+// The browser tests' harness: a real Haul on a temporary SQLite file and Debian's Chromium.
+const { haul, base, browser, close } = await startE2E();
 
 try {
   const tokens = await signUpApi(base, 'bench-web@example.com');
@@ -162,7 +139,5 @@ try {
     );
   }
 } finally {
-  await browser.close();
-  await haul.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await close();
 }

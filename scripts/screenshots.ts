@@ -1,44 +1,19 @@
 // Captures the README's screenshots (docs/screenshots): a demo drive on a throwaway Haul, in Chromium.
 // Run with: node --import tsx scripts/screenshots.ts   (needs the web app built and /usr/bin/chromium)
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Readable } from 'node:stream';
-import { chromium, type BrowserContextOptions } from 'playwright-core';
-import { buildHaul } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
-import { createFolder, placeFile } from '../apps/server/src/files/files.service.js';
-import { freePort, signUpApi } from '../bench/fixtures.js';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { createFolder } from '../apps/server/src/files/files.service.js';
+import { signUpApi } from '../bench/fixtures.js';
+import { startE2E } from '../e2e/harness.js';
 
 const out = resolve(import.meta.dirname, '../docs/screenshots');
 mkdirSync(out, { recursive: true });
-const dataDir = mkdtempSync(join(tmpdir(), 'haul-shots-'));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const haul = await buildHaul(
-  {
-    ...loadConfig({}),
-    dataDir,
-    databaseUrl: null,
-    webDir: resolve(import.meta.dirname, '../apps/web/dist'),
-    logLevel: 'silent',
-    port,
-    publicUrl: base,
-  },
-  { logger: false },
-);
-await haul.app.listen({ port, host: '127.0.0.1' });
-const browser = await chromium.launch({
-  executablePath: process.env.HAUL_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-});
+const { haul, base, browser, seedFile, close } = await startE2E();
 
 try {
   const t = await signUpApi(base, 'alex@example.com');
-  const put = async (parent: string, name: string, bytes: number) => {
-    const blob = await haul.ctx.blobs.put(Readable.from([Buffer.alloc(bytes, name.length)]));
-    return placeFile(haul.ctx, t.sub, { parentId: parent, name, hash: blob.hash, size: blob.size });
-  };
+  const put = (parent: string, name: string, bytes: number) => seedFile(t.sub, parent, name, 'x'.repeat(bytes));
   for (const name of ['Documents', 'Music', 'Photos 2026', 'Projects']) await createFolder(haul.ctx, t.sub, '', name);
   const movies = await createFolder(haul.ctx, t.sub, '', 'Movies');
   await put(movies.id, 'Big Buck Bunny.mp4', 3_500_000);
@@ -58,7 +33,7 @@ try {
     },
     version: 0,
   });
-  const shoot = async (file: string, opts: BrowserContextOptions, prepare: (page: import('playwright-core').Page) => Promise<void>) => {
+  const shoot = async (file: string, opts: BrowserContextOptions, prepare: (page: Page) => Promise<void>) => {
     const context = await browser.newContext({ baseURL: base, locale: 'en-US', ...opts });
     await context.addInitScript(
       ([s, theme, view]) => {
@@ -102,7 +77,5 @@ try {
     async () => {},
   );
 } finally {
-  await browser.close();
-  await haul.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await close();
 }

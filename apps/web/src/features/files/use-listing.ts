@@ -5,7 +5,7 @@ import { LIMITS, type DriveFile, type SearchFilter, type SortOrder } from '@haul
 import { isApiError } from '../../lib/api-error';
 import { searchFilters } from '../search/search-filters';
 import { syncEngineFor } from '../sync/use-sync-engine';
-import { LIVE_FILTERS, TRASH_FILTERS, listFiles } from './files-api';
+import { LIVE_FILTERS, TRASH_FILTERS, listFiles, type Filters } from './files-api';
 import { sortFiles } from './sort';
 import { useLocalFiles, type LocalSlice } from './use-local-files';
 
@@ -40,7 +40,7 @@ export function useLocalListing(userId: string, slice: LocalSlice, order: SortOr
       })
       .finally(() => !ac.signal.aborted && setUnknown(false));
     return () => ac.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `key` stands for `slice` (a new object each render).
   }, [userId, key]);
   const files = useMemo(
     () => (!rows || (rows.length === 0 && unknown) ? undefined : sortFiles([...rows], order, pin, locale)),
@@ -49,26 +49,17 @@ export function useLocalListing(userId: string, slice: LocalSlice, order: SortOr
   return { files, error };
 }
 
-/** Server-side search (whole drive, or the trash), 100 a page, loaded as the list scrolls. */
-export function useSearchListing(
-  filter: SearchFilter | null,
-  opts: { trash?: boolean; order: SortOrder; pin: boolean; locale: string },
+/** A listing read straight from the server (the trash, a search), 100 a page, loaded as the list scrolls. */
+export function useServerListing(
+  filters: Filters | null,
+  opts: { key: unknown[]; order: SortOrder; pin: boolean; locale: string },
 ): Listing {
   const q = useInfiniteQuery({
-    queryKey: ['search', opts.trash ? 'trash' : 'live', filter, opts.order],
-    enabled: filter !== null,
+    queryKey: [...opts.key, filters, opts.order],
+    enabled: filters !== null,
     initialPageParam: '',
     queryFn: ({ pageParam, signal }) =>
-      listFiles(
-        {
-          parentId: '*',
-          filters: { ...(opts.trash ? TRASH_FILTERS : LIVE_FILTERS), ...searchFilters(filter ?? {}) },
-          order: opts.order,
-          limit: LIMITS.listDefault,
-          pageToken: pageParam,
-        },
-        signal,
-      ),
+      listFiles({ parentId: '*', filters: filters ?? {}, order: opts.order, limit: LIMITS.listDefault, pageToken: pageParam }, signal),
     getNextPageParam: (last) => last.next_page_token || undefined,
   });
   const files = useMemo(
@@ -90,4 +81,13 @@ export function useSearchListing(
       if (q.hasNextPage && !q.isFetchingNextPage) void q.fetchNextPage();
     },
   };
+}
+
+/** Server-side search of the whole drive, or of the trash. */
+export function useSearchListing(
+  filter: SearchFilter | null,
+  opts: { trash?: boolean; order: SortOrder; pin: boolean; locale: string },
+): Listing {
+  const filters = filter ? { ...(opts.trash ? TRASH_FILTERS : LIVE_FILTERS), ...searchFilters(filter) } : null;
+  return useServerListing(filters, { ...opts, key: ['search', opts.trash ? 'trash' : 'live'] });
 }

@@ -97,7 +97,7 @@ export function useLocalFiles(userId: string, slice: LocalSlice): LocalFile[] | 
       unsubscribe();
       clearTimeout(timer);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `key` stands for `slice` (a new object each render).
   }, [userId, key]);
   return rows;
 }

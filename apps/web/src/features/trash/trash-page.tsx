@@ -1,9 +1,6 @@
 /** Trash: what the user trashed, with the time left before it is deleted for good; restore, delete, empty. */
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { LIMITS } from '@haul/shared';
 import { errorMessage } from '../../lib/error-message';
 import { useDialog } from '../files/dialog-store';
 import { DisplayControls } from '../files/display-controls';
@@ -11,11 +8,10 @@ import { useDisplayMode } from '../files/display-mode-store';
 import { EmptyState, Skeleton } from '../files/file-manager-page';
 import { emptyTrash } from '../files/file-mutations';
 import { FileView } from '../files/file-view';
-import { listFiles, TRASH_FILTERS } from '../files/files-api';
+import { TRASH_FILTERS } from '../files/files-api';
 import { SelectionBar } from '../files/selection-bar';
 import { useSelection } from '../files/selection-store';
-import { sortFiles } from '../files/sort';
-import { useSearchListing } from '../files/use-listing';
+import { useSearchListing, useServerListing } from '../files/use-listing';
 import { SearchFilters } from '../search/search-filters';
 import { readSearch } from '../search/search-state';
 
@@ -27,29 +23,9 @@ export function TrashPage() {
   const mode = useDisplayMode.getState().modeFor('trash');
   const selected = useSelection((s) => s.selected);
   const openDialog = useDialog((s) => s.open);
-  const q = useInfiniteQuery({
-    queryKey: ['trash', mode.orderType],
-    initialPageParam: '',
-    queryFn: ({ pageParam, signal }) =>
-      listFiles({ parentId: '*', filters: TRASH_FILTERS, order: mode.orderType, limit: LIMITS.listDefault, pageToken: pageParam }, signal),
-    getNextPageParam: (last) => last.next_page_token || undefined,
-  });
+  const all = useServerListing(TRASH_FILTERS, { key: ['trash'], order: mode.orderType, pin: mode.pinFoldersTop, locale: i18n.language });
   const found = useSearchListing(search, { trash: true, order: mode.orderType, pin: mode.pinFoldersTop, locale: i18n.language });
-  const all = useMemo(
-    () =>
-      q.data
-        ? sortFiles(
-            q.data.pages.flatMap((p) => p.files),
-            mode.orderType,
-            mode.pinFoldersTop,
-            i18n.language,
-          )
-        : undefined,
-    [q.data, mode.orderType, mode.pinFoldersTop, i18n.language],
-  );
-  const files = search ? found.files : all;
-  const error = search ? found.error : q.error;
-  const loadMore = search ? found.loadMore : () => q.hasNextPage && !q.isFetchingNextPage && void q.fetchNextPage();
+  const { files, error, loadMore } = search ? found : all;
 
   const confirmEmpty = () =>
     openDialog({
@@ -66,7 +42,7 @@ export function TrashPage() {
       <div className="toolbar">
         <h1 className="crumb current">{search?.name ? t('search.resultsFor', { term: search.name }) : t('nav.trash')}</h1>
         <div className="toolbar-end">
-          <button className="btn danger" onClick={confirmEmpty} disabled={!all?.length}>
+          <button className="btn danger" onClick={confirmEmpty} disabled={!all.files?.length}>
             {t('trash.empty')}
           </button>
           <DisplayControls modeKey="trash" mode={mode} />
