@@ -32,13 +32,24 @@ export interface OpenedDb {
 }
 
 /** Opens the database and applies pending migrations. */
+/**
+ * A pool whose idle connections may be closed under it (a database restart, a failover, an administrator) without
+ * taking the process down: pg emits 'error' on the pool for those, and an unhandled 'error' event would crash Node.
+ * The pool drops the broken connection and opens a new one on the next query.
+ */
+function pgPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  pool.on('error', (err) => console.warn(`database connection closed while idle: ${err.message}`));
+  return pool;
+}
+
 export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string }): Promise<OpenedDb> {
   let db: Db;
   let dialect: Dialect;
   if (opts.databaseUrl) {
     dialect = 'postgres';
     db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }),
+      dialect: new PostgresDialect({ pool: pgPool(opts.databaseUrl) }),
     });
   } else {
     dialect = 'sqlite';
