@@ -157,4 +157,29 @@ describe('uploads', () => {
     await page.waitForTimeout(2000);
     expect((await serverFiles(page)).map((f) => f.name)).not.toContain('unwanted.bin');
   }, 120_000);
+  it("tells a free account about files of 4 GB or more first, and shows the server's refusal when sent anyway", async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    // A 4 GiB + 1 byte file made of one repeated 1 MiB part: the browser does not copy it, so it costs no memory.
+    const pick = () =>
+      page.evaluate(() => {
+        const mb = new Blob([new Uint8Array(1024 * 1024)]);
+        const file = new File([...Array<Blob>(4096).fill(mb), new Blob(['x'])], 'huge.iso', { type: 'application/octet-stream' });
+        const dt = new DataTransfer();
+        dt.items.add(file);
+        const input = document.querySelector<HTMLInputElement>('[data-testid=upload-files]')!;
+        input.files = dt.files;
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+    await pick();
+    const dialog = page.getByRole('dialog', { name: '1 file is 4 GB or larger' });
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await page.getByRole('listitem', { name: 'huge.iso' }).count()).toBe(0);
+
+    await pick();
+    await dialog.getByRole('button', { name: 'Upload anyway' }).click();
+    await expect.poll(() => statusOf(page, 'huge.iso'), { timeout: 30_000 }).toBe('UPLOAD_TASK_FAILED');
+    expect(await page.getByRole('listitem', { name: 'huge.iso' }).textContent()).toContain('files this large need a premium plan');
+  });
 });

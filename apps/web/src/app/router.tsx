@@ -7,7 +7,7 @@ import { FileManagerPage } from '../features/files/file-manager-page';
 import { AppLayout } from '../features/layout/app-layout';
 import { RecentPage } from '../features/recent/recent-page';
 import { TrashPage } from '../features/trash/trash-page';
-import { RepeatDialog } from '../features/uploads/repeat-dialog';
+import { UploadQuestions } from '../features/uploads/upload-questions';
 import { TransferPanel } from '../features/uploads/transfer-panel';
 import { BookmarksPage, ForbiddenPage, NotFoundPage, SharedPage, WatchHistoryPage } from './simple-pages';
 
@@ -26,7 +26,7 @@ function Drive() {
       <AppLayout />
       <FileDialogs />
       <TransferPanel />
-      <RepeatDialog />
+      <UploadQuestions />
     </>
   );
 }

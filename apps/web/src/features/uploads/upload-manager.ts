@@ -14,7 +14,8 @@ import { localDb } from '../sync/local-db';
 import { contentId, hashFile, hashRanges } from './file-hash';
 import { cidExists, createUpload, deleteTasks, getTask } from './uploads-api';
 import { UPLOAD, UPLOAD_STATUS as S, ACTIVE, COMPLETED, uploadTaskId, type UploadStatus } from './upload-status';
-import { askRepeat } from './repeat-dialog';
+import { askLarge, askRepeat } from './upload-questions';
+import { getMe } from '../auth/auth-api';
 import { useUploads, type UploadTask } from './upload-store';
 
 /** Picked files stay in memory only; a reload needs the file picked again to continue. */
@@ -72,12 +73,24 @@ export async function addUploads(userId: string, picked: Picked[], parentId: str
     if (choice === 'cancel') return;
     if (choice === 'keep_both') again = done;
   }
+  // Files of 4 GB or more need premium: a free account is told first, and may leave them out.
+  let queued = [...fresh, ...again.map((p) => ({ ...p, taskId: `${p.taskId}-${Date.now().toString(36)}` }))];
+  const large = queued.filter((p) => p.file.size >= LIMITS.freeUploadBytes && p.file.size <= LIMITS.maxUploadBytes);
+  if (
+    large.length &&
+    !(await getMe().then(
+      (me) => me.premium,
+      () => false,
+    ))
+  ) {
+    if ((await askLarge(large.map((p) => p.file.name))) === 'close') queued = queued.filter((p) => !large.includes(p));
+  }
   for (const p of unfinished) {
     files.set(p.taskId, p.file);
     if (!ACTIVE.includes(get(p.taskId)!.status)) resume(p.taskId);
   }
   // A finished upload kept both ways is uploaded again as a new task; the server names the copy.
-  for (const p of [...fresh, ...again.map((p) => ({ ...p, taskId: `${p.taskId}-${Date.now().toString(36)}` }))]) {
+  for (const p of queued) {
     files.set(p.taskId, p.file);
     const tooLarge = p.file.size > LIMITS.maxUploadBytes;
     const offline = typeof navigator !== 'undefined' && navigator.onLine === false;

@@ -1,0 +1,87 @@
+/**
+ * Questions the upload manager asks before queueing (seed 000 §2, §4): files uploaded to this folder before (cancel,
+ * skip them, keep both), and files of 4 GB or more on a free account (upload anyway, or leave them out).
+ * The manager calls `askRepeat` / `askLarge` and waits for the answer.
+ */
+import * as Dialog from '@radix-ui/react-dialog';
+import { useTranslation } from 'react-i18next';
+import { create } from 'zustand';
+
+export type RepeatChoice = 'cancel' | 'skip' | 'keep_both';
+export type LargeChoice = 'close' | 'anyway';
+
+type Question =
+  | { kind: 'repeat'; names: string[]; answer: (c: RepeatChoice) => void }
+  | { kind: 'large'; names: string[]; answer: (c: LargeChoice) => void };
+
+const useQuestion = create<{ q: Question | null }>()(() => ({ q: null }));
+
+function ask<C>(kind: Question['kind'], names: string[]): Promise<C> {
+  return new Promise((resolve) => {
+    const answer = (c: C) => {
+      useQuestion.setState({ q: null });
+      resolve(c);
+    };
+    useQuestion.setState({ q: { kind, names, answer } as Question });
+  });
+}
+
+export const askRepeat = (names: string[]) => ask<RepeatChoice>('repeat', names);
+export const askLarge = (names: string[]) => ask<LargeChoice>('large', names);
+
+function Names({ names }: { names: string[] }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="repeat-list">
+      {names.slice(0, 5).map((n) => (
+        <li key={n}>{n}</li>
+      ))}
+      {names.length > 5 && <li className="muted">{t('uploads.repeatMore', { count: names.length - 5 })}</li>}
+    </ul>
+  );
+}
+
+export function UploadQuestions() {
+  const { t } = useTranslation();
+  const q = useQuestion((s) => s.q);
+  if (!q) return null;
+  const dismiss = () => (q.kind === 'repeat' ? q.answer('cancel') : q.answer('close'));
+  return (
+    <Dialog.Root open onOpenChange={(o) => !o && dismiss()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title className="dialog-title">
+            {q.kind === 'repeat' ? t('uploads.repeatTitle', { count: q.names.length }) : t('uploads.largeTitle', { count: q.names.length })}
+          </Dialog.Title>
+          <Dialog.Description>{q.kind === 'repeat' ? t('uploads.repeatBody') : t('uploads.largeBody')}</Dialog.Description>
+          <Names names={q.names} />
+          <div className="dialog-actions">
+            {q.kind === 'repeat' ? (
+              <>
+                <button className="btn" onClick={() => q.answer('cancel')}>
+                  {t('common.cancel')}
+                </button>
+                <button className="btn" onClick={() => q.answer('skip')}>
+                  {t('uploads.skip')}
+                </button>
+                <button className="btn primary" onClick={() => q.answer('keep_both')}>
+                  {t('uploads.keepBoth')}
+                </button>
+              </>
+            ) : (
+              <>
+                <button className="btn" onClick={() => q.answer('close')}>
+                  {t('common.close')}
+                </button>
+                <button className="btn primary" onClick={() => q.answer('anyway')}>
+                  {t('uploads.uploadAnyway')}
+                </button>
+              </>
+            )}
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
