@@ -171,6 +171,7 @@ describe('uploads', () => {
         input.files = dt.files;
         input.dispatchEvent(new Event('change', { bubbles: true }));
       });
+    await page.getByTestId('upload-files').waitFor({ state: 'attached' });
     await pick();
     const dialog = page.getByRole('dialog', { name: '1 file is 4 GB or larger' });
     await dialog.getByRole('button', { name: 'Close' }).first().click();
