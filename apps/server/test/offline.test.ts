@@ -153,6 +153,69 @@ describe('offline download over HTTP', () => {
   });
 });
 
+describe('pausing, continuing and clearing cloud downloads', () => {
+  it('pauses a running download keeping its bytes, continues with Range, and clears finished tasks', async () => {
+    const content = randomBytes(2 * 1024 * 1024);
+    const { server, stats } = origin(content);
+    stats.slow = true;
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const h = await startTestHaul({ allowPrivateNetwork: true });
+    h.offline.start();
+    try {
+      const t = await h.signUp();
+      const other = await h.signUp();
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/pause.bin`;
+      const r = await h.api('POST', '/drive/v1/files', t.access_token, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url }, parent_id: '' });
+      const id = r.body.task.id;
+      const part = offlinePartPath(h.dataDir, id);
+      const { statSync } = await import('node:fs');
+      await until(async () => (existsSync(part) ? statSync(part).size : 0), (n) => n > 200_000);
+
+      // Another account cannot pause it; a phase other than paused/pending is refused.
+      expect((await h.api('PATCH', `/drive/v1/tasks/${id}`, other.access_token, { phase: 'PHASE_TYPE_PAUSED' })).status).toBe(404);
+      const bad = await h.api('PATCH', `/drive/v1/tasks/${id}`, t.access_token, { phase: 'PHASE_TYPE_COMPLETE' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toBe('invalid_argument');
+
+      const paused = await h.api('PATCH', `/drive/v1/tasks/${id}`, t.access_token, { phase: 'PHASE_TYPE_PAUSED' });
+      expect(paused.status).toBe(200);
+      expect(paused.body.phase).toBe('PHASE_TYPE_PAUSED');
+      // The worker notices within a progress report and stops; the bytes stay on disk and stop growing.
+      await new Promise((r) => setTimeout(r, 2500));
+      const kept = statSync(part).size;
+      expect(kept).toBeGreaterThan(200_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(statSync(part).size).toBe(kept);
+      expect((await h.api('GET', `/drive/v1/tasks/${id}`, t.access_token)).body.phase).toBe('PHASE_TYPE_PAUSED');
+      expect((await h.api('PATCH', `/drive/v1/tasks/${id}`, t.access_token, { phase: 'PHASE_TYPE_PAUSED' })).body.phase).toBe('PHASE_TYPE_PAUSED');
+
+      stats.slow = false;
+      stats.ranges = [];
+      const resumed = await h.api('PATCH', `/drive/v1/tasks/${id}`, t.access_token, { phase: 'PHASE_TYPE_PENDING' });
+      expect(resumed.body.phase).toBe('PHASE_TYPE_PENDING');
+      const done = await until(() => h.api('GET', `/drive/v1/tasks/${id}`, t.access_token).then((x) => x.body), (x) => x.phase === 'PHASE_TYPE_COMPLETE' || x.phase === 'PHASE_TYPE_ERROR');
+      expect(done.phase).toBe('PHASE_TYPE_COMPLETE');
+      expect(stats.ranges[0]).toMatch(new RegExp(`^bytes=${kept}-`));
+      expect((await h.api('GET', `/drive/v1/files/${done.file_id}`, t.access_token)).body.hash).toBe(await contentHashOf(content));
+      // A finished download cannot be paused.
+      expect((await h.api('PATCH', `/drive/v1/tasks/${id}`, t.access_token, { phase: 'PHASE_TYPE_PAUSED' })).status).toBe(400);
+
+      // Clear: unknown phases are refused; the other account's finished tasks stay; with delete_files the file goes.
+      const o = await h.api('POST', '/drive/v1/files', other.access_token, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url }, parent_id: '' });
+      await until(() => h.api('GET', `/drive/v1/tasks/${o.body.task.id}`, other.access_token).then((x) => x.body.phase), (p) => p === 'PHASE_TYPE_COMPLETE');
+      expect((await h.api('POST', '/drive/v1/tasks:clear', t.access_token, { type: 'offline', phases: ['DONE'] })).status).toBe(400);
+      const cleared = await h.api('POST', '/drive/v1/tasks:clear', t.access_token, { type: 'offline', phases: ['PHASE_TYPE_COMPLETE'], delete_files: true });
+      expect(cleared.body).toEqual({ count: 1 });
+      expect((await h.api('GET', '/drive/v1/tasks?type=offline', t.access_token)).body.tasks).toEqual([]);
+      expect((await h.api('GET', `/drive/v1/files/${done.file_id}`, t.access_token)).status).toBe(404);
+      expect((await h.api('GET', '/drive/v1/tasks?type=offline', other.access_token)).body.tasks).toHaveLength(1);
+    } finally {
+      server.close();
+      await h.destroy();
+    }
+  });
+});
+
 describe('offline download safety', () => {
   it('refuses loopback and private links unless private networks are allowed', async () => {
     const h = await startTestHaul();

@@ -34,6 +34,24 @@ export interface DriveFile {
   delete_time: string;
 }
 
+/** A server task: an upload, a cloud download (type "offline") or a batch operation. */
+export interface DriveTask {
+  kind: 'drive#task';
+  id: string;
+  type: string;
+  name: string;
+  phase: string;
+  progress: number;
+  message: string;
+  file_id: string;
+  file_name: string;
+  file_size: string;
+  params: Record<string, string>;
+  created_time: string;
+  updated_time: string;
+  reference_resource: DriveFile | null;
+}
+
 export interface FileList {
   kind: 'drive#fileList';
   files: DriveFile[];

@@ -87,15 +87,41 @@ export async function retryTask(ctx: AppContext, userId: string, id: string): Pr
   return task!;
 }
 
-/** The fetched content becomes a file in the task's folder; the task completes in the same transaction. */
+/**
+ * PATCH tasks/{id} {phase}: pause a waiting or running download (its bytes are kept) or put a paused one back in the
+ * queue, where it continues from the bytes it has.
+ */
+export async function setOfflinePhase(ctx: AppContext, userId: string, id: string, phase: string): Promise<TaskRow> {
+  const task = await requireTask(ctx.db, userId, id);
+  if (task.type !== OFFLINE) throw badInput('Only cloud downloads can be paused and continued.');
+  const from = phase === PHASE.PAUSED ? [PHASE.PENDING, PHASE.RUNNING] : phase === PHASE.PENDING ? [PHASE.PAUSED] : null;
+  if (!from) throw badInput(`phase must be ${PHASE.PAUSED} or ${PHASE.PENDING}.`);
+  if (!(from as string[]).includes(task.phase)) {
+    if (task.phase === phase) return task;
+    throw badInput(phase === PHASE.PAUSED ? 'Only a waiting or running download can be paused.' : 'Only a paused download can be continued.');
+  }
+  const row = await ctx.db
+    .updateTable('tasks')
+    .set({ phase, message: '', updated_time: ctx.clock.now() })
+    .where('id', '=', task.id)
+    .where('phase', 'in', from)
+    .returningAll()
+    .executeTakeFirst();
+  // Lost a race with the worker (it finished or failed meanwhile): answer with what the task is now.
+  return row ?? requireTask(ctx.db, userId, id);
+}
+
+/** The fetched content becomes a file in the task's folder; the task completes in the same transaction (also when paused meanwhile: it is done). */
 export async function completeOfflineTask(
   ctx: AppContext,
   task: TaskRow,
   content: { hash: string; size: number; name: string; mimeType: string },
-): Promise<string> {
+): Promise<string | null> {
   const params = parseParams(task.params);
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
+    // Deleted by its owner while the last bytes arrived: nothing is placed.
+    if (!(await trx.selectFrom('tasks').select('id').where('id', '=', task.id).executeTakeFirst())) return null;
     const file = await placeFileIn(
       trx,
       task.user_id,

@@ -85,8 +85,11 @@ export class OfflineWorker {
       .executeTakeFirst();
   }
 
-  /** Writes progress; false when the task is gone (deleted by its owner), which stops the download. */
-  private async report(task: TaskRow, changes: { progress?: number; message?: string; params?: Record<string, string> }): Promise<boolean> {
+  /**
+   * Writes progress. 'paused' or 'gone' when the owner paused or deleted the task meanwhile, which stops the
+   * download (a paused one keeps its bytes).
+   */
+  private async report(task: TaskRow, changes: { progress?: number; message?: string; params?: Record<string, string> }): Promise<'running' | 'paused' | 'gone'> {
     const res = await this.ctx.db
       .updateTable('tasks')
       .set({
@@ -98,7 +101,9 @@ export class OfflineWorker {
       .where('id', '=', task.id)
       .where('phase', '=', PHASE.RUNNING)
       .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    if (Number(res.numUpdatedRows) === 1) return 'running';
+    const now = await this.ctx.db.selectFrom('tasks').select('phase').where('id', '=', task.id).executeTakeFirst();
+    return now?.phase === PHASE.PAUSED ? 'paused' : 'gone';
   }
 
   private async fail(task: TaskRow, message: string): Promise<void> {
@@ -111,7 +116,8 @@ export class OfflineWorker {
     let lastReport = 0;
     let lastBytes = 0;
     let gone = false;
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !gone; attempt++) {
+    let stopped = false;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !stopped; attempt++) {
       try {
         const [space, month] = await Promise.all([freeSpace(this.ctx.db, task.user_id), monthlyLeft(this.ctx, task.user_id, 'offline')]);
         const maxBytes = Math.min(space, month);
@@ -139,11 +145,11 @@ export class OfflineWorker {
             lastReport = now;
             lastBytes = received;
             const progress = total ? Math.min(99, Math.floor((received * 100) / total)) : 0;
-            void this.report(task, { progress, params: { received: String(received), size: total === null ? '' : String(total), speed: String(speed) } }).then((alive) => {
-              if (!alive) {
-                gone = true;
-                this.running.get(task.id)?.abort();
-              }
+            void this.report(task, { progress, params: { received: String(received), size: total === null ? '' : String(total), speed: String(speed) } }).then((state) => {
+              if (state === 'running') return;
+              gone = state === 'gone';
+              stopped = true;
+              this.running.get(task.id)?.abort();
             });
           },
         });
@@ -163,7 +169,7 @@ export class OfflineWorker {
         await rm(partPath, { force: true });
         return;
       } catch (err) {
-        if (signal.aborted || gone) break;
+        if (signal.aborted || stopped) break;
         const retryable = err instanceof FetchError ? err.retryable : false;
         const message = (err as Error).message;
         if (!retryable || attempt === MAX_ATTEMPTS) {
@@ -171,11 +177,15 @@ export class OfflineWorker {
           await rm(partPath, { force: true });
           return;
         }
-        await this.report(task, { message });
+        const state = await this.report(task, { message });
+        if (state !== 'running') {
+          gone = state === 'gone';
+          break;
+        }
         await new Promise((r) => setTimeout(r, Math.min(30_000, 500 * 2 ** attempt)));
       }
     }
-    // Stopped: the owner deleted the task (drop the bytes), or this process is shutting down (keep them to resume).
+    // Stopped: the owner deleted the task (drop the bytes), paused it or this process is shutting down (keep them to resume).
     if (gone) await rm(partPath, { force: true });
   }
 }

@@ -1,25 +1,8 @@
 /** Task rows → the wire task. */
-import type { DriveFile } from '@haul/shared';
+import type { DriveFile, DriveTask } from '@haul/shared';
 import type { TaskRow } from '../db/schema.js';
 import { parseParams } from '../files/files.presenter.js';
 import { toRfc3339 } from '../lib/time.js';
-
-export interface DriveTask {
-  kind: 'drive#task';
-  id: string;
-  type: string;
-  name: string;
-  phase: string;
-  progress: number;
-  message: string;
-  file_id: string;
-  file_name: string;
-  file_size: string;
-  params: Record<string, string>;
-  created_time: string;
-  updated_time: string;
-  reference_resource: DriveFile | null;
-}
 
 export function presentTask(row: TaskRow, file: DriveFile | null = null): DriveTask {
   const params = parseParams(row.params);

@@ -2,14 +2,15 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { LIMITS } from '@haul/shared';
+import { LIMITS, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
+import type { TaskRow } from '../db/schema.js';
 import { presentFile } from '../files/files.presenter.js';
 import { findFile } from '../files/files.repository.js';
 import { deleteFiles } from '../files/trash.service.js';
 import { badInput, notFound } from '../http/errors.js';
 import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
-import { OFFLINE, offlinePartPath, retryTask } from '../offline/offline.service.js';
+import { OFFLINE, offlinePartPath, retryTask, setOfflinePhase } from '../offline/offline.service.js';
 import { dropUpload } from '../uploads/uploads.service.js';
 import { requireTask } from './tasks.repository.js';
 import { presentTask } from './tasks.presenter.js';
@@ -48,6 +49,14 @@ function parseTaskFilters(raw: string | undefined): { phases?: string[]; ids?: s
 const DeleteQuery = Type.Object({
   task_ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: LIMITS.batchMaxIds }),
   delete_files: Type.Optional(Type.Boolean()),
+});
+
+const PhaseBody = Type.Object({ phase: Type.String({ maxLength: 40 }) });
+const ClearBody = Type.Object({
+  type: Type.String({ minLength: 1, maxLength: 40 }),
+  phases: Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 10 }),
+  delete_files: Type.Optional(Type.Boolean()),
+  client_id: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
 const RetryBody = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), create_type: Type.Literal('RETRY'), type: Type.Optional(Type.String({ maxLength: 40 })) });
@@ -91,21 +100,54 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreat
     return { task: presentTask(task) };
   });
 
-  /** Cancels tasks: an upload in flight stops and its bytes go; with delete_files, its finished file goes too. */
+  /** Pauses a cloud download or continues it: {phase: PHASE_TYPE_PAUSED | PHASE_TYPE_PENDING}. */
+  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof PhaseBody> }>(
+    '/drive/v1/tasks/:id',
+    { schema: { params: IdParams, body: PhaseBody } },
+    async (req) => {
+      const task = await setOfflinePhase(ctx, req.userId, req.params.id, req.body.phase);
+      if (task.phase === PHASE.PENDING) onCreated();
+      return presentTask(task);
+    },
+  );
+
+  /** Stops and removes tasks: an upload in flight stops and its bytes go; with deleteFiles, a finished file goes too. */
+  async function removeTasks(userId: string, tasks: TaskRow[], deleteFilesToo: boolean): Promise<void> {
+    const ids = tasks.map((t) => t.id);
+    if (!ids.length) return;
+    const uploads = await ctx.db.selectFrom('uploads').selectAll().where('user_id', '=', userId).where('task_id', 'in', ids).execute();
+    for (const u of uploads) await dropUpload(ctx, ctx.uploads, u, 'Cancelled.');
+    // A download that is running stops when its worker next reports; one that is not leaves no bytes behind.
+    for (const t of tasks) if (t.type === OFFLINE) await rm(offlinePartPath(ctx.config.dataDir, t.id), { force: true });
+    if (deleteFilesToo) {
+      const fileIds: string[] = [];
+      for (const t of tasks) if (t.file_id && (await findFile(ctx.db, userId, t.file_id))) fileIds.push(t.file_id);
+      if (fileIds.length) await deleteFiles(ctx, userId, fileIds);
+    }
+    await ctx.db.deleteFrom('tasks').where('user_id', '=', userId).where('id', 'in', ids).execute();
+  }
+
   app.delete<{ Querystring: Static<typeof DeleteQuery> }>('/drive/v1/tasks', { schema: { querystring: DeleteQuery } }, async (req) => {
     const ids = [...new Set(req.query.task_ids)];
     const tasks = await ctx.db.selectFrom('tasks').selectAll().where('user_id', '=', req.userId).where('id', 'in', ids).execute();
     if (tasks.length !== ids.length) throw notFound('One or more tasks do not exist.');
-    const uploads = await ctx.db.selectFrom('uploads').selectAll().where('user_id', '=', req.userId).where('task_id', 'in', ids).execute();
-    for (const u of uploads) await dropUpload(ctx, ctx.uploads, u, 'Cancelled.');
-    // A download that is running stops when its worker next reports; one that is not leaves no bytes behind.
-    for (const t of tasks) if (t.type === OFFLINE) await rm(offlinePartPath(ctx.config.dataDir, t.id), { force: true });
-    if (req.query.delete_files) {
-      const fileIds: string[] = [];
-      for (const t of tasks) if (t.file_id && (await findFile(ctx.db, req.userId, t.file_id))) fileIds.push(t.file_id);
-      if (fileIds.length) await deleteFiles(ctx, req.userId, fileIds);
-    }
-    await ctx.db.deleteFrom('tasks').where('user_id', '=', req.userId).where('id', 'in', ids).execute();
+    await removeTasks(req.userId, tasks, !!req.query.delete_files);
     return {};
+  });
+
+  /** Clears the transfer list: every task of a type in the given phases (the finished ones, say). */
+  app.post<{ Body: Static<typeof ClearBody> }>('/drive/v1/tasks::clear', { schema: { body: ClearBody } }, async (req) => {
+    const known: string[] = Object.values(PHASE);
+    const bad = req.body.phases.find((p) => !known.includes(p));
+    if (bad) throw badInput(`phases: unknown phase "${bad.slice(0, 40)}".`);
+    const tasks = await ctx.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('user_id', '=', req.userId)
+      .where('type', '=', req.body.type)
+      .where('phase', 'in', req.body.phases)
+      .execute();
+    await removeTasks(req.userId, tasks, !!req.body.delete_files);
+    return { count: tasks.length };
   });
 }
