@@ -43,10 +43,22 @@ export async function startE2E(): Promise<E2E> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const haul = await buildHaul(
-    { ...loadConfig({}), dataDir, databaseUrl: null, webDir: WEB_DIR, logLevel: 'silent', host: '127.0.0.1', port, publicUrl: base },
+    // Private networks allowed: the tests' link origins listen on loopback.
+    {
+      ...loadConfig({}),
+      dataDir,
+      databaseUrl: null,
+      webDir: WEB_DIR,
+      logLevel: 'silent',
+      host: '127.0.0.1',
+      port,
+      publicUrl: base,
+      allowPrivateNetwork: true,
+    },
     { logger: false },
   );
   await haul.app.listen({ port, host: '127.0.0.1' });
+  haul.offline.start();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [

@@ -1,13 +1,16 @@
 /** The one open dialog of the file manager; selection changes are ignored while one is open (seed 000 §5). */
 import { create } from 'zustand';
-import type { DriveFile } from '@haul/shared';
+import type { Breadcrumb, DriveFile, DriveTask } from '@haul/shared';
 
 export type DialogState =
   | { type: 'create-folder'; parentId: string }
   | { type: 'rename'; file: DriveFile }
   | { type: 'pick-folder'; mode: 'move' | 'copy'; files: DriveFile[] }
   | { type: 'confirm'; title: string; body: string; confirmLabel: string; danger?: boolean; onConfirm: () => Promise<unknown> | void }
-  | { type: 'details'; file: DriveFile };
+  | { type: 'details'; file: DriveFile }
+  /** Links to fetch into a folder; `path` is that folder's chain from the root (empty for the root). */
+  | { type: 'cloud-download'; path: Breadcrumb[] }
+  | { type: 'remove-cloud-tasks'; tasks: DriveTask[] };
 
 interface DialogStore {
   dialog: DialogState | null;

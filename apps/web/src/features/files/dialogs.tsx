@@ -1,32 +1,15 @@
 /** The file manager's dialogs, opened through the dialog store and rendered in one place. */
 import * as Dialog from '@radix-ui/react-dialog';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '@haul/shared';
+import { CloudDownloadDialog, RemoveCloudTasksDialog } from '../offline/cloud-dialogs';
+import { Frame } from './dialog-frame';
 import { useDialog, type DialogState } from './dialog-store';
 import { createFolder, nameProblem, renameFile } from './file-mutations';
 import { FolderPicker } from './folder-picker';
 import { isFolder } from './files-api';
 import { formatTime } from './format-time';
-
-function Frame({ title, children, wide }: { title: string; children: ReactNode; wide?: boolean }) {
-  const close = useDialog((s) => s.close);
-  const { t } = useTranslation();
-  return (
-    <Dialog.Root open onOpenChange={(o) => !o && close()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className={`dialog${wide ? ' wide' : ''}`} aria-describedby={undefined}>
-          <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-          {children}
-          <Dialog.Close className="icon-btn dialog-x" aria-label={t('common.close')}>
-            ×
-          </Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
-}
 
 function NameDialog({
   title,
@@ -181,5 +164,9 @@ export function FileDialogs() {
       return <ConfirmDialog d={d} />;
     case 'details':
       return <DetailsDialog d={d} />;
+    case 'cloud-download':
+      return <CloudDownloadDialog d={d} />;
+    case 'remove-cloud-tasks':
+      return <RemoveCloudTasksDialog d={d} />;
   }
 }

@@ -169,6 +169,16 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
           <Breadcrumbs root={root} rootLabel={rootLabel} chain={id ? (ancestors.data ?? []) : []} />
         )}
         <div className="toolbar-end">
+          {canCreate && (
+            <button
+              className="btn"
+              aria-label={t('cloud.title')}
+              onClick={() => openDialog({ type: 'cloud-download', path: id ? (ancestors.data ?? []) : [] })}
+            >
+              <Icon name="link" size={18} />
+              <span className="hide-mobile">{t('cloud.add')}</span>
+            </button>
+          )}
           {canCreate && <UploadButton parentId={folderId} />}
           {canCreate && (
             <button

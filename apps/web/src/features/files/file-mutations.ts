@@ -24,12 +24,12 @@ export function bindQueryClient(qc: QueryClient) {
 export async function settleFileChanges(): Promise<void> {
   await syncNow();
   await queryClient?.invalidateQueries({
-    predicate: (q) => ['trash', 'search', 'recent', 'about', 'picker', 'file'].includes(q.queryKey[0] as string),
+    predicate: (q) => ['trash', 'search', 'recent', 'about', 'picker', 'file', 'cloud-tasks'].includes(q.queryKey[0] as string),
   });
 }
 
 /** Runs a change as pending work (the leave-page guard); returns false, after a toast, when it failed. */
-async function run(work: () => Promise<unknown>, success?: string): Promise<boolean> {
+export async function runChange(work: () => Promise<unknown>, success?: string): Promise<boolean> {
   try {
     await track(work);
     if (success) toast.success(success);
@@ -51,7 +51,7 @@ export function nameProblem(raw: string): string | null {
 /** Creates a folder; a clashing name is retried once with a four-hex-digit suffix, as the seeds do. */
 export async function createFolder(parentId: string, name: string): Promise<DriveFile | null> {
   let created: DriveFile | null = null;
-  await run(async () => {
+  await runChange(async () => {
     try {
       created = await filesApi.createFolder(parentId, name);
     } catch (err) {
@@ -65,7 +65,7 @@ export async function createFolder(parentId: string, name: string): Promise<Driv
 }
 
 export const renameFile = (file: DriveFile, name: string) =>
-  run(async () => {
+  runChange(async () => {
     const updated = await filesApi.renameFile(file.id, name);
     await updateLocal([{ id: file.id, changes: { name: updated.name, modified_time: updated.modified_time } }]);
   });
@@ -73,7 +73,7 @@ export const renameFile = (file: DriveFile, name: string) =>
 const ids = (files: DriveFile[]) => files.map((f) => f.id);
 
 export const trashFiles = (files: DriveFile[]) =>
-  run(
+  runChange(
     async () => {
       await filesApi.trashFiles(ids(files));
       await deleteLocal(ids(files));
@@ -82,13 +82,13 @@ export const trashFiles = (files: DriveFile[]) =>
   );
 
 export const untrashFiles = (files: DriveFile[]) =>
-  run(() => filesApi.untrashFiles(ids(files)), i18n.t('files.restored', { count: files.length }));
+  runChange(() => filesApi.untrashFiles(ids(files)), i18n.t('files.restored', { count: files.length }));
 export const deleteForever = (files: DriveFile[]) =>
-  run(() => filesApi.deleteFiles(ids(files)), i18n.t('files.deleted', { count: files.length }));
-export const emptyTrash = () => run(() => filesApi.emptyTrash(), i18n.t('trash.emptied'));
+  runChange(() => filesApi.deleteFiles(ids(files)), i18n.t('files.deleted', { count: files.length }));
+export const emptyTrash = () => runChange(() => filesApi.emptyTrash(), i18n.t('trash.emptied'));
 
 export const moveFiles = (files: DriveFile[], parentId: string) =>
-  run(
+  runChange(
     async () => {
       await filesApi.moveFiles(ids(files), parentId);
       await updateLocal(files.map((f) => ({ id: f.id, changes: { parent_id: parentId } })));
@@ -97,10 +97,10 @@ export const moveFiles = (files: DriveFile[], parentId: string) =>
   );
 
 export const copyFiles = (files: DriveFile[], parentId: string) =>
-  run(() => filesApi.copyFiles(ids(files), parentId), i18n.t('files.copied', { count: files.length }));
+  runChange(() => filesApi.copyFiles(ids(files), parentId), i18n.t('files.copied', { count: files.length }));
 
 export const setStar = (files: DriveFile[], star: boolean) =>
-  run(
+  runChange(
     async () => {
       await (star ? filesApi.starFiles : filesApi.unstarFiles)(ids(files));
       await updateLocal(files.map((f) => ({ id: f.id, changes: { star: star ? 1 : 0 } })));

@@ -16,7 +16,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import type { DriveFile } from '@haul/shared';
 import { useIsMobile } from '../layout/use-media';
 import { actionForKey, openFile, visibleActions, type ActionContext, type View } from './actions';
@@ -91,6 +91,21 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
   useEffect(() => {
     if (onEndReached && rowCount > 0 && lastRow >= rowCount - 3) onEndReached();
   }, [lastRow, rowCount, onEndReached]);
+
+  // "Show in folder" from the transfer list names the new file: select it and bring it into view, once per visit.
+  const location = useLocation();
+  const highlight = (location.state as { highlight?: string } | null)?.highlight;
+  const highlighted = useRef('');
+  useEffect(() => {
+    if (!highlight || highlighted.current === location.key) return;
+    const i = order.indexOf(highlight);
+    if (i < 0) return;
+    highlighted.current = location.key;
+    // After the layout's "new screen, nothing selected" effect, which runs after this one.
+    requestAnimationFrame(() => set([highlight], highlight));
+    setFocus(i);
+    virtualizer.scrollToIndex(Math.floor(i / cols), { align: 'center' });
+  }, [highlight, location.key, order, set, virtualizer, cols]);
 
   const selectedFiles = () => files.filter((f) => selected.has(f.id));
   const ctx = (list: DriveFile[]): ActionContext => ({ files: list, view, navigate });

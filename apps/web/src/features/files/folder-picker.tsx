@@ -1,4 +1,4 @@
-/** Chooses the destination of a move or copy by browsing folders; the moved folders themselves cannot be entered. */
+/** Chooses a folder by browsing: the destination of a move or copy (the moved folders themselves cannot be entered), or of a cloud download. */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,13 +9,18 @@ import { useDialog } from './dialog-store';
 import { copyFiles, moveFiles } from './file-mutations';
 import { LIVE_FILTERS, listFiles } from './files-api';
 
-export function FolderPicker({ mode, files }: { mode: 'move' | 'copy'; files: DriveFile[] }) {
+/** Browses the folders from the root: the path as crumbs, and the folders of the one open. */
+export function FolderBrowser({
+  path,
+  onPath,
+  disabled,
+}: {
+  path: Breadcrumb[];
+  onPath: (p: Breadcrumb[]) => void;
+  disabled?: ReadonlySet<string>;
+}) {
   const { t } = useTranslation();
-  const close = useDialog((s) => s.close);
-  const [path, setPath] = useState<Breadcrumb[]>([]);
-  const [busy, setBusy] = useState(false);
   const here = path.at(-1)?.id ?? '';
-  const moving = new Set(files.map((f) => f.id));
   const { data, isLoading, error } = useQuery({
     queryKey: ['picker', here],
     queryFn: ({ signal }) =>
@@ -24,26 +29,16 @@ export function FolderPicker({ mode, files }: { mode: 'move' | 'copy'; files: Dr
         signal,
       ),
   });
-  // Moving into the folder the items are already in changes nothing.
-  const sameFolder = mode === 'move' && files.every((f) => f.parent_id === here);
-
-  const submit = async () => {
-    setBusy(true);
-    const ok = await (mode === 'move' ? moveFiles(files, here) : copyFiles(files, here));
-    setBusy(false);
-    if (ok) close();
-  };
-
   return (
-    <div className="picker">
+    <>
       <nav className="crumbs" aria-label={t('picker.location')}>
-        <button className="crumb" onClick={() => setPath([])}>
+        <button type="button" className="crumb" onClick={() => onPath([])}>
           {t('nav.all')}
         </button>
         {path.map((b, i) => (
           <span key={b.id}>
             <Icon name="chevron" size={14} />
-            <button className="crumb" onClick={() => setPath(path.slice(0, i + 1))}>
+            <button type="button" className="crumb" onClick={() => onPath(path.slice(0, i + 1))}>
               {b.name}
             </button>
           </span>
@@ -56,11 +51,12 @@ export function FolderPicker({ mode, files }: { mode: 'move' | 'copy'; files: Dr
         {data?.files.map((f) => (
           <li key={f.id}>
             <button
+              type="button"
               role="option"
               aria-selected={false}
               className="picker-item"
-              disabled={moving.has(f.id)}
-              onClick={() => setPath([...path, { id: f.id, name: f.name, parent_id: f.parent_id }])}
+              disabled={disabled?.has(f.id)}
+              onClick={() => onPath([...path, { id: f.id, name: f.name, parent_id: f.parent_id }])}
             >
               <Icon name="folder" />
               <span>{f.name}</span>
@@ -68,6 +64,29 @@ export function FolderPicker({ mode, files }: { mode: 'move' | 'copy'; files: Dr
           </li>
         ))}
       </ul>
+    </>
+  );
+}
+
+export function FolderPicker({ mode, files }: { mode: 'move' | 'copy'; files: DriveFile[] }) {
+  const { t } = useTranslation();
+  const close = useDialog((s) => s.close);
+  const [path, setPath] = useState<Breadcrumb[]>([]);
+  const [busy, setBusy] = useState(false);
+  const here = path.at(-1)?.id ?? '';
+  // Moving into the folder the items are already in changes nothing.
+  const sameFolder = mode === 'move' && files.every((f) => f.parent_id === here);
+
+  const submit = async () => {
+    setBusy(true);
+    const ok = await (mode === 'move' ? moveFiles(files, here) : copyFiles(files, here));
+    setBusy(false);
+    if (ok) close();
+  };
+
+  return (
+    <div className="picker">
+      <FolderBrowser path={path} onPath={setPath} disabled={new Set(files.map((f) => f.id))} />
       <div className="dialog-actions">
         <button className="btn" onClick={close}>
           {t('common.cancel')}

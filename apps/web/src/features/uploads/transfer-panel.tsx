@@ -1,17 +1,23 @@
-/** The transfer list: uploads in progress and completed, with pause, continue, retry, cancel and "show in folder". */
-import { useEffect, useState } from 'react';
+/**
+ * The transfer list (seed 000 §2, §4): cloud downloads, uploads in progress, and both kinds once completed, with the
+ * action each status offers (pause, continue, retry, show in folder) and cancel or remove.
+ */
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatSize } from '@haul/shared';
+import { formatSize, PHASE } from '@haul/shared';
 import { useSessionStore } from '../auth/session-store';
+import { runChange } from '../files/file-mutations';
 import { Icon } from '../layout/icon';
+import { useCloudTasks } from '../offline/cloud-tasks';
+import { CloudTaskRow } from '../offline/cloud-task-row';
+import { clearFinishedCloudTasks } from '../offline/offline-api';
+import { TransferItem } from './transfer-item';
 import { actionFor, COMPLETED, IN_PROGRESS, UPLOAD_STATUS as S, type UploadStatus } from './upload-status';
-import { restoreUploads, useUploads, type UploadTask } from './upload-store';
+import { restoreUploads, useUploads, type TransferTab, type UploadTask } from './upload-store';
 
 /** The upload machinery loads on first use. */
 const manager = () => import('./upload-manager');
-
-type Tab = 'uploading' | 'completed';
 
 function statusText(t: (k: string) => string, status: UploadStatus): string {
   if (COMPLETED.includes(status)) return t('uploads.transferred');
@@ -22,7 +28,7 @@ function statusText(t: (k: string) => string, status: UploadStatus): string {
   return t('uploads.transferring');
 }
 
-function TaskRow({ task }: { task: UploadTask }) {
+function UploadRow({ task }: { task: UploadTask }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const action = actionFor(task.status);
@@ -35,94 +41,103 @@ function TaskRow({ task }: { task: UploadTask }) {
   const label = { pause: t('uploads.pause'), start: t('uploads.continue'), retry: t('uploads.retry'), view: t('uploads.showInFolder') }[
     action
   ];
+  const done = COMPLETED.includes(task.status);
   return (
-    <li className="transfer" aria-label={task.name}>
-      <div className="transfer-main">
-        <span className="fname" title={task.name}>
-          {task.name}
-        </span>
-        <small className="muted">
+    <TransferItem
+      name={task.name}
+      meta={
+        <>
           {formatSize(task.size, 1, i18n.language)} · <span data-status={task.status}>{statusText(t, task.status)}</span>
           {task.status === S.TRANSMISSION && task.speed > 0 && ` · ${formatSize(task.speed, 1, i18n.language)}/s`}
-        </small>
-        {task.errorText && <small className="form-error">{task.errorText}</small>}
-        {!COMPLETED.includes(task.status) && (
-          <div
-            className="transfer-bar"
-            role="progressbar"
-            aria-label={task.name}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={Math.floor(task.progress)}
-          >
-            <span style={{ width: `${task.progress}%` }} />
-          </div>
-        )}
-      </div>
-      <button className="icon-btn" onClick={() => void run()} aria-label={`${label}: ${task.name}`} title={label}>
-        <Icon name={action === 'pause' ? 'pause' : action === 'view' ? 'folder' : action === 'retry' ? 'restore' : 'play'} size={18} />
-      </button>
-      {!COMPLETED.includes(task.status) && (
-        <button
-          className="icon-btn"
-          onClick={() => void manager().then((m) => m.cancel(task.taskId))}
-          aria-label={`${t('uploads.cancel')}: ${task.name}`}
-          title={t('uploads.cancel')}
-        >
-          <Icon name="close" size={18} />
-        </button>
-      )}
-    </li>
+        </>
+      }
+      error={task.errorText || undefined}
+      progress={done ? null : task.progress}
+      buttons={[
+        {
+          label,
+          icon: action === 'pause' ? 'pause' : action === 'view' ? 'folder' : action === 'retry' ? 'restore' : 'play',
+          onClick: () => void run(),
+        },
+        ...(done
+          ? []
+          : [{ label: t('uploads.cancel'), icon: 'close' as const, onClick: () => void manager().then((m) => m.cancel(task.taskId)) }]),
+      ]}
+    />
   );
 }
 
 export function TransferPanel() {
   const { t } = useTranslation();
   const userId = useSessionStore((s) => s.session?.userId);
-  const { tasks, order, panelOpen, setPanelOpen } = useUploads();
-  const [tab, setTab] = useState<Tab>('uploading');
+  const { tasks, order, panelOpen, setPanelOpen, tab, setTab } = useUploads();
+  const cloud = useCloudTasks(userId);
   useEffect(() => {
     if (!userId) return;
     void restoreUploads(userId);
   }, [userId]);
 
   const list = order.map((id) => tasks[id]).filter((x): x is UploadTask => !!x && x.userId === userId);
-  if (list.length === 0) return null;
+  if (list.length === 0 && cloud.length === 0) return null;
   const uploading = list.filter((x) => IN_PROGRESS.includes(x.status));
   const completed = list.filter((x) => COMPLETED.includes(x.status));
-  const shown = tab === 'uploading' ? uploading : completed;
+  const cloudOpen = cloud.filter((x) => x.phase !== PHASE.COMPLETE);
+  const cloudDone = cloud.filter((x) => x.phase === PHASE.COMPLETE);
+  const counts: Record<TransferTab, number> = {
+    cloud: cloudOpen.length,
+    uploading: uploading.length,
+    completed: completed.length + cloudDone.length,
+  };
   const total = uploading.reduce((n, x) => n + x.size, 0);
   const done = uploading.reduce((n, x) => n + (x.size * x.progress) / 100, 0);
+  const fetching = cloudOpen.filter((x) => x.phase === PHASE.PENDING || x.phase === PHASE.RUNNING).length;
   const summary = uploading.length
     ? t('uploads.summary', { count: uploading.length, percent: total ? Math.floor((done / total) * 100) : 0 })
-    : t('uploads.allDone');
+    : fetching
+      ? t('cloud.summary', { count: fetching })
+      : t('uploads.allDone');
+  const clearCompleted = async () => {
+    if (completed.length) await manager().then((m) => m.clearCompleted());
+    if (cloudDone.length) await runChange(clearFinishedCloudTasks);
+  };
 
   return (
     <aside className={`transfer-panel${panelOpen ? ' open' : ''}`} aria-label={t('uploads.title')}>
       <button className="transfer-head" onClick={() => setPanelOpen(!panelOpen)} aria-expanded={panelOpen}>
-        <Icon name="upload" size={18} />
+        <Icon name={uploading.length || !fetching ? 'upload' : 'download'} size={18} />
         <span>{summary}</span>
         <Icon name="chevron" size={16} className={panelOpen ? 'rot90' : 'rot-90'} />
       </button>
       {panelOpen && (
         <>
           <div className="tabs" role="tablist">
-            {(['uploading', 'completed'] as const).map((k) => (
+            {(['cloud', 'uploading', 'completed'] as const).map((k) => (
               <button key={k} role="tab" aria-selected={tab === k} className={`tab${tab === k ? ' on' : ''}`} onClick={() => setTab(k)}>
-                {t(`uploads.tab_${k}`)} ({k === 'uploading' ? uploading.length : completed.length})
+                {t(`uploads.tab_${k}`)} ({counts[k]})
               </button>
             ))}
-            {tab === 'completed' && completed.length > 0 && (
-              <button className="link" onClick={() => void manager().then((m) => m.clearCompleted())}>
+          </div>
+          {tab === 'completed' && counts.completed > 0 && (
+            <div className="transfer-tools">
+              <button className="link" onClick={() => void clearCompleted()}>
                 {t('uploads.clear')}
               </button>
-            )}
-          </div>
+            </div>
+          )}
           <ul className="transfer-list">
-            {shown.length === 0 && <li className="muted transfer-empty">{t('uploads.none')}</li>}
-            {shown.map((task) => (
-              <TaskRow key={task.taskId} task={task} />
-            ))}
+            {counts[tab] === 0 && <li className="muted transfer-empty">{t('uploads.none')}</li>}
+            {tab === 'cloud' && cloudOpen.map((x) => <CloudTaskRow key={x.id} task={x} />)}
+            {tab === 'uploading' && uploading.map((x) => <UploadRow key={x.taskId} task={x} />)}
+            {tab === 'completed' && (
+              <>
+                {cloudDone.map((x) => (
+                  <CloudTaskRow key={x.id} task={x} />
+                ))}
+                {completed.map((x) => (
+                  <UploadRow key={x.taskId} task={x} />
+                ))}
+              </>
+            )}
           </ul>
         </>
       )}

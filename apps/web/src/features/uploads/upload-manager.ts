@@ -114,7 +114,7 @@ export async function addUploads(userId: string, picked: Picked[], parentId: str
       modifyTime: Date.now(),
     });
   }
-  useUploads.getState().setPanelOpen(true);
+  useUploads.setState({ panelOpen: true, tab: 'uploading' });
   kick(UPLOAD.refreshAfterAddMs);
 }
 

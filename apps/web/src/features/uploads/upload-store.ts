@@ -28,21 +28,27 @@ export interface UploadTask {
   modifyTime: number;
 }
 
+/** The transfer list's tabs (seed 000 §2): cloud downloads, uploads, and both kinds once finished. */
+export type TransferTab = 'cloud' | 'uploading' | 'completed';
+
 interface UploadState {
   tasks: Record<string, UploadTask>;
   /** Newest first. */
   order: string[];
   panelOpen: boolean;
+  tab: TransferTab;
   upsert: (t: UploadTask) => void;
   patch: (id: string, change: Partial<UploadTask>) => void;
   remove: (ids: string[]) => void;
   setPanelOpen: (open: boolean) => void;
+  setTab: (tab: TransferTab) => void;
 }
 
 export const useUploads = create<UploadState>()((set) => ({
   tasks: {},
   order: [],
   panelOpen: false,
+  tab: 'cloud',
   upsert: (t) =>
     set((s) => ({
       tasks: { ...s.tasks, [t.taskId]: t },
@@ -63,6 +69,7 @@ export const useUploads = create<UploadState>()((set) => ({
       return { tasks, order: s.order.filter((id) => !ids.includes(id)) };
     }),
   setPanelOpen: (panelOpen) => set({ panelOpen }),
+  setTab: (tab) => set({ tab }),
 }));
 
 export const activeUploads = () =>

@@ -1,0 +1,24 @@
+/** The frame every dialog shares: overlay, title, close button; closing clears the dialog store. */
+import * as Dialog from '@radix-ui/react-dialog';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDialog } from './dialog-store';
+
+export function Frame({ title, children, wide }: { title: string; children: ReactNode; wide?: boolean }) {
+  const close = useDialog((s) => s.close);
+  const { t } = useTranslation();
+  return (
+    <Dialog.Root open onOpenChange={(o) => !o && close()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className={`dialog${wide ? ' wide' : ''}`} aria-describedby={undefined}>
+          <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+          {children}
+          <Dialog.Close className="icon-btn dialog-x" aria-label={t('common.close')}>
+            ×
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,85 @@
+/** One cloud download in the transfer list: phase, progress, speed and time left, and the action its phase offers. */
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { formatSize, PHASE, type DriveTask } from '@haul/shared';
+import { useDialog } from '../files/dialog-store';
+import { runChange } from '../files/file-mutations';
+import type { IconName } from '../layout/icon';
+import { TransferItem } from '../uploads/transfer-item';
+import { etaSeconds, removeCloudTasks, retryCloudTask, setCloudPhase } from './offline-api';
+
+type Action = 'pause' | 'start' | 'retry' | 'view';
+
+/** Seed 000 §4: waiting and running offer pause, paused offers start, failed offers retry, complete offers "view in folder". */
+export function cloudActionFor(phase: string): Action {
+  if (phase === PHASE.PAUSED) return 'start';
+  if (phase === PHASE.ERROR) return 'retry';
+  if (phase === PHASE.COMPLETE) return 'view';
+  return 'pause';
+}
+
+const ICONS: Record<Action, IconName> = { pause: 'pause', start: 'play', retry: 'restore', view: 'folder' };
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+  return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+}
+
+export function CloudTaskRow({ task }: { task: DriveTask }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const openDialog = useDialog((s) => s.open);
+  const action = cloudActionFor(task.phase);
+  const done = task.phase === PHASE.COMPLETE;
+  const size = Number(task.file_size) || Number(task.params.size) || 0;
+  const speed = Number(task.params.speed) || 0;
+  const eta = task.phase === PHASE.RUNNING ? etaSeconds(task) : null;
+  const status =
+    {
+      [PHASE.COMPLETE]: t('uploads.transferred'),
+      [PHASE.ERROR]: t('uploads.fail'),
+      [PHASE.PAUSED]: t('uploads.paused'),
+      [PHASE.PENDING]: t('uploads.waiting'),
+    }[task.phase] ?? t('uploads.transferring');
+
+  const run = () => {
+    if (action === 'view') {
+      const parent = task.reference_resource?.parent_id ?? task.params.parent_id ?? '';
+      return navigate(parent ? `/all/${parent}` : '/all', { state: { highlight: task.file_id } });
+    }
+    const work = {
+      pause: () => setCloudPhase(task.id, PHASE.PAUSED),
+      start: () => setCloudPhase(task.id, PHASE.PENDING),
+      retry: () => retryCloudTask(task.id),
+    }[action];
+    void runChange(work);
+  };
+  const remove = () =>
+    // Stopping an unfinished download loses nothing of the drive's; removing a finished one asks about its file.
+    done ? openDialog({ type: 'remove-cloud-tasks', tasks: [task] }) : void runChange(() => removeCloudTasks([task.id], false));
+  const label = { pause: t('uploads.pause'), start: t('uploads.continue'), retry: t('uploads.retry'), view: t('uploads.showInFolder') }[
+    action
+  ];
+
+  return (
+    <TransferItem
+      name={task.name}
+      title={task.params.url}
+      meta={
+        <>
+          {size > 0 && `${formatSize(size, 1, i18n.language)} · `}
+          <span data-status={task.phase}>{status}</span>
+          {task.phase === PHASE.RUNNING && speed > 0 && ` · ${formatSize(speed, 1, i18n.language)}/s`}
+          {eta !== null && ` · ${t('cloud.left', { time: duration(eta) })}`}
+        </>
+      }
+      error={task.phase === PHASE.ERROR ? task.message : undefined}
+      progress={done ? null : task.progress}
+      buttons={[
+        { label, icon: ICONS[action], onClick: run },
+        { label: done ? t('cloud.remove') : t('cloud.cancel'), icon: 'close', onClick: remove },
+      ]}
+    />
+  );
+}

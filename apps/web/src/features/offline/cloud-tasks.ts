@@ -1,0 +1,34 @@
+/**
+ * The cloud downloads of the transfer list: read from the server, every 2 s while one is waiting or running and every
+ * 30 s otherwise (the seeds poll after actions only; a download runs for minutes, so the list keeps itself current).
+ * A task that completes brings its file into the local database at once.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { PHASE, type DriveTask } from '@haul/shared';
+import { settleFileChanges } from '../files/file-mutations';
+import { listCloudTasks } from './offline-api';
+
+const ACTIVE_POLL_MS = 2000;
+const IDLE_POLL_MS = 30_000;
+
+const moving = (t: DriveTask) => t.phase === PHASE.PENDING || t.phase === PHASE.RUNNING;
+
+export function useCloudTasks(userId: string | undefined): DriveTask[] {
+  const { data } = useQuery({
+    queryKey: ['cloud-tasks', userId],
+    queryFn: ({ signal }) => listCloudTasks(signal),
+    enabled: !!userId,
+    refetchInterval: (q) => (q.state.data?.some(moving) ? ACTIVE_POLL_MS : IDLE_POLL_MS),
+  });
+  // Phases as last seen; null before the first answer, whose finished tasks are old news.
+  const phases = useRef<Map<string, string> | null>(null);
+  useEffect(() => {
+    if (!data) return;
+    const seen = phases.current;
+    // Completed since the last answer, or new and already complete (content the server had fetched before).
+    if (seen && data.some((t) => t.phase === PHASE.COMPLETE && seen.get(t.id) !== PHASE.COMPLETE)) void settleFileChanges();
+    phases.current = new Map(data.map((t) => [t.id, t.phase]));
+  }, [data]);
+  return data ?? [];
+}

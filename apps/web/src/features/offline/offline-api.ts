@@ -1,0 +1,51 @@
+/** Cloud downloads on the server: add links, list tasks, pause, continue, retry, remove and clear. */
+import { FILE_KIND, PHASE, type DriveTask } from '@haul/shared';
+import { api } from '../../lib/api-client';
+
+export const OFFLINE = 'offline';
+
+/** Phases a cloud task can still leave (the "cloud download" tab); COMPLETE goes to "completed". */
+export const CLOUD_UNFINISHED: readonly string[] = [PHASE.UNKNOWN, PHASE.PENDING, PHASE.RUNNING, PHASE.PAUSED, PHASE.ERROR];
+
+/** One task per line of `text`; the server refuses the lot when one link is bad. */
+export const addCloudDownloads = (text: string, parentId: string) =>
+  api.post<{ task: DriveTask; tasks: DriveTask[] }>('/drive/v1/files', {
+    kind: FILE_KIND,
+    upload_type: 'UPLOAD_TYPE_URL',
+    url: { url: text },
+    parent_id: parentId,
+  });
+
+/** The person's cloud downloads, newest first, with the finished ones' files. */
+export const listCloudTasks = (signal?: AbortSignal) =>
+  api
+    .get<{ tasks: DriveTask[] }>('/drive/v1/tasks', { type: OFFLINE, limit: 1000, with: 'reference_resource' }, signal)
+    .then((r) => r.tasks);
+
+export const setCloudPhase = (id: string, phase: typeof PHASE.PAUSED | typeof PHASE.PENDING) =>
+  api.patch<DriveTask>(`/drive/v1/tasks/${encodeURIComponent(id)}`, { phase });
+
+export const retryCloudTask = (id: string) => api.post<{ task: DriveTask }>('/drive/v1/task', { id, create_type: 'RETRY', type: OFFLINE });
+
+export const removeCloudTasks = (ids: string[], deleteFiles: boolean) =>
+  api.delete('/drive/v1/tasks', { task_ids: ids, delete_files: deleteFiles });
+
+export const clearFinishedCloudTasks = () =>
+  api.post<{ count: number }>('/drive/v1/tasks:clear', { type: OFFLINE, phases: [PHASE.COMPLETE], delete_files: false });
+
+/** Lines that are not http(s) or magnet links (seed 000 §5: a URL is valid if it starts with http or https). */
+export function badLinks(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !/^(https?:\/\/\S+|magnet:\?\S+)$/i.test(l));
+}
+
+/** Seconds left at the last reported speed, or null when unknown. */
+export function etaSeconds(task: DriveTask): number | null {
+  const size = Number(task.params.size);
+  const received = Number(task.params.received);
+  const speed = Number(task.params.speed);
+  if (!(size > 0) || !(speed > 0) || !(received >= 0) || received > size) return null;
+  return Math.ceil((size - received) / speed);
+}

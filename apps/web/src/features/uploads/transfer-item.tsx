@@ -1,0 +1,55 @@
+/** The layout of one line of the transfer list, for uploads and cloud downloads alike. */
+import type { ReactNode } from 'react';
+import { Icon, type IconName } from '../layout/icon';
+
+export interface TransferButton {
+  label: string;
+  icon: IconName;
+  onClick: () => void;
+}
+
+export function TransferItem({
+  name,
+  title,
+  meta,
+  error,
+  progress,
+  buttons,
+}: {
+  name: string;
+  title?: string;
+  meta: ReactNode;
+  error?: string;
+  /** 0–100, or null once finished (no bar). */
+  progress: number | null;
+  buttons: TransferButton[];
+}) {
+  return (
+    <li className="transfer" aria-label={name}>
+      <div className="transfer-main">
+        <span className="fname" title={title ?? name}>
+          {name}
+        </span>
+        <small className="muted">{meta}</small>
+        {error && <small className="form-error">{error}</small>}
+        {progress !== null && (
+          <div
+            className="transfer-bar"
+            role="progressbar"
+            aria-label={name}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.floor(progress)}
+          >
+            <span style={{ width: `${progress}%` }} />
+          </div>
+        )}
+      </div>
+      {buttons.map((b) => (
+        <button key={b.label} className="icon-btn" onClick={b.onClick} aria-label={`${b.label}: ${name}`} title={b.label}>
+          <Icon name={b.icon} size={18} />
+        </button>
+      ))}
+    </li>
+  );
+}

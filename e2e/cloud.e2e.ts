@@ -1,0 +1,130 @@
+/** Cloud downloads from the browser: paste a link, pick the folder, watch it, pause and continue it, find the file. */
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { type E2E, listView, rowNames, signUpInBrowser, startE2E } from './harness.js';
+
+/** An origin on loopback with Range and an ETag; `slow` sends 64 KiB every 100 ms so a download can be paused. */
+function origin(content: Buffer) {
+  const state = { slow: true };
+  const server: Server = createServer((req, res) => {
+    const range = /bytes=(\d+)-/.exec(req.headers.range ?? '');
+    const start = range ? Number(range[1]) : 0;
+    const body = content.subarray(start);
+    res.writeHead(range ? 206 : 200, {
+      'content-length': body.length,
+      'content-type': 'application/octet-stream',
+      etag: '"v1"',
+      ...(range ? { 'content-range': `bytes ${start}-${content.length - 1}/${content.length}` } : {}),
+    });
+    if (!state.slow) return res.end(body);
+    let at = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed) return clearInterval(timer);
+      const chunk = body.subarray(at, at + 65536);
+      at += chunk.length;
+      if (at >= body.length || !state.slow) {
+        clearInterval(timer);
+        res.end(Buffer.concat([chunk, body.subarray(at)]));
+      } else res.write(chunk);
+    }, 100);
+  });
+  return { server, state };
+}
+
+let e2e: E2E;
+const content = randomBytes(4 * 1024 * 1024);
+const { server, state } = origin(content);
+let link: string;
+beforeAll(async () => {
+  e2e = await startE2E();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  link = `http://127.0.0.1:${(server.address() as { port: number }).port}/films/movie.bin`;
+});
+afterAll(async () => {
+  server.close();
+  await e2e?.close();
+});
+
+const api = (page: Page, method: string, path: string, body?: unknown) =>
+  page.evaluate(
+    async ({ method, path, body }) => {
+      const token = JSON.parse(localStorage.getItem('haul.session')!).state.session.accessToken;
+      const res = await fetch(path, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return res.json();
+    },
+    { method, path, body },
+  );
+
+const statusOf = (page: Page, name: string) =>
+  page.getByRole('listitem', { name, exact: true }).locator('[data-status]').getAttribute('data-status');
+
+describe('cloud download', () => {
+  it('refuses lines that are not links, in the dialog, creating nothing', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await page.getByRole('button', { name: 'Cloud download' }).click();
+    await page.getByLabel('Links').fill(`${link}\nnot a link`);
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not a link');
+    expect((await api(page, 'GET', '/drive/v1/tasks?type=offline')).tasks).toEqual([]);
+  });
+
+  it('fetches a link into the chosen folder, pauses and continues it, and shows the new file in its folder', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await listView(page);
+    const folder = (await api(page, 'POST', '/drive/v1/files', { kind: 'drive#folder', name: 'Films', parent_id: '' })).file;
+
+    await page.getByRole('button', { name: 'Cloud download' }).click();
+    await page.getByLabel('Links').fill(link);
+    await page.getByRole('button', { name: 'Change' }).click();
+    await page.getByRole('option', { name: 'Films' }).click();
+    await expect.poll(() => page.locator('.cloud-target strong').textContent()).toBe('Films');
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    await page.getByText('1 cloud download added').waitFor();
+
+    // The transfer list opens on the cloud tab with the task; its progress moves while it runs.
+    await expect.poll(() => page.getByRole('tab', { name: /^Cloud download/ }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => statusOf(page, 'movie.bin'), { timeout: 15_000 }).toBe('PHASE_TYPE_RUNNING');
+    const bar = page.getByRole('listitem', { name: 'movie.bin', exact: true }).getByRole('progressbar');
+    await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 15_000 }).toBeGreaterThan(0);
+
+    await page.getByRole('button', { name: 'Pause: movie.bin' }).click();
+    await expect.poll(() => statusOf(page, 'movie.bin')).toBe('PHASE_TYPE_PAUSED');
+    // Paused for real on the server: the task stays paused and its progress stops.
+    await page.waitForTimeout(2500);
+    const held = (await api(page, 'GET', '/drive/v1/tasks?type=offline')).tasks[0];
+    expect(held.phase).toBe('PHASE_TYPE_PAUSED');
+    expect(held.progress).toBeLessThan(100);
+
+    state.slow = false;
+    await page.getByRole('button', { name: 'Continue: movie.bin' }).click();
+    await page.getByRole('tab', { name: /^Completed/ }).click();
+    await expect.poll(() => statusOf(page, 'movie.bin'), { timeout: 20_000 }).toBe('PHASE_TYPE_COMPLETE');
+
+    // The file is in the folder with the origin's bytes, and "show in folder" opens it there, selected.
+    const done = (await api(page, 'GET', '/drive/v1/tasks?type=offline')).tasks[0];
+    const file = await api(page, 'GET', `/drive/v1/files/${done.file_id}`);
+    expect(file.parent_id).toBe(folder.id);
+    const served = Buffer.from(await (await fetch(file.web_content_link)).arrayBuffer());
+    expect(createHash('sha256').update(served).digest('hex')).toBe(createHash('sha256').update(content).digest('hex'));
+
+    await page.getByRole('button', { name: 'Show in folder: movie.bin' }).click();
+    await page.waitForURL(`**/drive/all/${folder.id}`);
+    await expect.poll(() => rowNames(page)).toEqual(['movie.bin']);
+    await expect.poll(() => page.getByRole('row', { name: 'movie.bin' }).getAttribute('aria-selected')).toBe('true');
+
+    // Removing the finished task can take its file along.
+    await page.getByRole('button', { name: 'Remove: movie.bin' }).click();
+    await page.getByLabel('Also delete the downloaded file').check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => rowNames(page)).toEqual([]);
+    expect((await api(page, 'GET', '/drive/v1/tasks?type=offline')).tasks).toEqual([]);
+  });
+});
