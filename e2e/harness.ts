@@ -54,6 +54,7 @@ export async function startE2E(): Promise<E2E> {
       port,
       publicUrl: base,
       allowPrivateNetwork: true,
+      torrentDht: false,
     },
     { logger: false },
   );

@@ -24,6 +24,8 @@ export interface Config {
   monthlyCloudDownloadBytes: number;
   /** Offline downloads run at once in this process. */
   offlineConcurrency: number;
+  /** BitTorrent peers found through the DHT too, not only trackers and peer exchange. */
+  torrentDht: boolean;
   /** A running task whose worker has not reported for this long is taken over (after a crash). */
   taskLeaseSeconds: number;
   /** Directory of the built web app, served under /drive. */
@@ -70,6 +72,7 @@ export function loadConfig(env: Env = process.env): Config {
     monthlyUploadBytes: int(get('HAUL_MONTHLY_UPLOAD_BYTES'), 0, 'HAUL_MONTHLY_UPLOAD_BYTES'),
     monthlyCloudDownloadBytes: int(get('HAUL_MONTHLY_CLOUD_DOWNLOAD_BYTES'), 0, 'HAUL_MONTHLY_CLOUD_DOWNLOAD_BYTES'),
     offlineConcurrency: Math.max(1, int(get('HAUL_OFFLINE_CONCURRENCY'), 3, 'HAUL_OFFLINE_CONCURRENCY')),
+    torrentDht: bool(get('HAUL_TORRENT_DHT'), true),
     taskLeaseSeconds: int(get('HAUL_TASK_LEASE_SECONDS'), 60, 'HAUL_TASK_LEASE_SECONDS'),
     webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),

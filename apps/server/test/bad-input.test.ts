@@ -46,7 +46,8 @@ describe('bad input', () => {
   });
 
   it('answers oversize bodies with 413 and unknown endpoints with 404, both as the error object', async () => {
-    const huge = JSON.stringify({ kind: 'drive#folder', name: 'x', pad: 'y'.repeat(2 * 1024 * 1024) });
+    // Over the 8 MB that file creation takes (room for a .torrent file).
+    const huge = JSON.stringify({ kind: 'drive#folder', name: 'x', pad: 'y'.repeat(9 * 1024 * 1024) });
     const big = await h.api('POST', '/drive/v1/files', t.access_token, huge);
     expect(big.status).toBe(413);
     expect(big.body.error).toBe('payload_too_large');

@@ -61,6 +61,8 @@ export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clo
     databaseUrl: pgDb?.url ?? null,
     publicUrl: 'http://haul.test',
     webDir: join(dataDir, 'no-web'),
+    // Every peer of a test is on loopback, found through its tracker.
+    torrentDht: false,
     logLevel: 'silent',
     ...overrides,
   };

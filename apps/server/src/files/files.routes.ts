@@ -36,6 +36,9 @@ const CreateBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 1024 })),
   parent_id: Type.Optional(ParentId),
   url: Type.Optional(Type.Object({ url: Type.String({ maxLength: 100_000 }) })),
+  /** A .torrent file, base64 (cloud download). */
+  torrent: Type.Optional(Type.String({ maxLength: 7_000_000 })),
+  params: Type.Optional(Type.Object({ file_ids: Type.Optional(Type.String({ maxLength: 1_000_000 })) })),
   folder_type: Type.Optional(Type.String({ maxLength: 40 })),
   upload_type: Type.Optional(Type.String({ maxLength: 40 })),
   ...UploadFields,
@@ -88,12 +91,19 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
     return { ancestors: chain.map(presentBreadcrumb) };
   });
 
-  app.post<{ Body: Static<typeof CreateBody> }>('/drive/v1/files', { schema: { body: CreateBody } }, async (req) => {
+  // Room for a .torrent file in the body.
+  app.post<{ Body: Static<typeof CreateBody> }>('/drive/v1/files', { schema: { body: CreateBody }, bodyLimit: 8 * 1024 * 1024 }, async (req) => {
     if (req.body.kind === FILE_KIND && req.body.upload_type === 'UPLOAD_TYPE_RESUMABLE') {
       return startUpload(ctx, ctx.uploads, req.userId, req.body);
     }
     if (req.body.kind === FILE_KIND && req.body.upload_type === 'UPLOAD_TYPE_URL') {
-      const tasks = await createOfflineTasks(ctx, req.userId, { text: req.body.url?.url ?? '', parentId: req.body.parent_id ?? '', name: req.body.name || undefined });
+      const tasks = await createOfflineTasks(ctx, req.userId, {
+        text: req.body.url?.url ?? '',
+        torrent: req.body.torrent,
+        fileIds: req.body.params?.file_ids,
+        parentId: req.body.parent_id ?? '',
+        name: req.body.name || undefined,
+      });
       onTaskCreated();
       const presented = tasks.map((t) => presentTask(t));
       return { upload_type: 'UPLOAD_TYPE_URL', file: null, task: presented[0], tasks: presented };

@@ -1,11 +1,13 @@
 /** Offline download tasks: creating them from links, retrying, and what a finished fetch leaves in the drive. */
+import { rm } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import parseTorrent from 'parse-torrent';
 import { PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { requireTargetFolder } from '../files/files.repository.js';
-import { placeFileIn } from '../files/files.service.js';
+import { makeFolderIn, placeFileIn } from '../files/files.service.js';
 import { parseParams } from '../files/files.presenter.js';
 import { requireMonthlyRoom } from '../accounts/traffic.js';
 import { HttpError, badInput } from '../http/errors.js';
@@ -17,6 +19,17 @@ export const OFFLINE = 'offline';
 /** Where the bytes of a download in progress are kept (resumed from after a restart). */
 export function offlinePartPath(dataDir: string, taskId: string): string {
   return join(dataDir, 'offline', `${taskId}.part`);
+}
+
+/** The folder a torrent task downloads into (its pieces are re-checked from there after a restart). */
+export function torrentDir(dataDir: string, taskId: string): string {
+  return join(dataDir, 'offline', `${taskId}.bt`);
+}
+
+/** Drops whatever a task has on disk. */
+export async function dropOfflineBytes(dataDir: string, taskId: string): Promise<void> {
+  await rm(offlinePartPath(dataDir, taskId), { force: true });
+  await rm(torrentDir(dataDir, taskId), { recursive: true, force: true });
 }
 
 /** Where a link comes from, for the platform filter and icons. */
@@ -32,24 +45,76 @@ export function platformOf(url: URL): string {
   return known.find(([re]) => re.test(host))?.[1] ?? 'other';
 }
 
-/** Checks one link; a private address literal is refused at once (names are checked when connecting). */
-function checkLink(ctx: AppContext, raw: string): URL {
-  if (/^magnet:/i.test(raw)) throw badInput('Magnet links and torrents are not supported on this server yet; paste an http or https link.');
+/** Magnet links name their torrent by info hash: 40 hex digits or 32 base32 ones. */
+const BTIH = /^urn:btih:([0-9a-f]{40}|[a-z2-7]{32})$/i;
+/** A .torrent file larger than this is refused (real ones are kilobytes; the file list of a huge one is a few MB). */
+export const TORRENT_MAX_BYTES = 5 * 1024 * 1024;
+
+interface NewOfflineTask {
+  name: string;
+  params: Record<string, string>;
+}
+
+function magnetTask(raw: string): NewOfflineTask {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw badInput(`"${raw.slice(0, 200)}" is not a valid magnet link.`);
+  }
+  const xt = url.searchParams.getAll('xt').find((x) => BTIH.test(x));
+  if (!xt) throw badInput('The magnet link has no BitTorrent info hash (xt=urn:btih:…).');
+  const name = url.searchParams.get('dn')?.trim() || `magnet ${xt.slice(9, 17).toLowerCase()}`;
+  return { name, params: { kind: 'bt', url: raw, platform: 'bt' } };
+}
+
+/** One link: http(s) or magnet; a private address literal is refused at once (names are checked when connecting). */
+function linkTask(ctx: AppContext, raw: string): NewOfflineTask {
+  if (/^magnet:/i.test(raw)) return magnetTask(raw);
   const url = parseHttpLink(raw);
-  if (!url) throw badInput(`"${raw.slice(0, 200)}" is not an http or https link.`);
+  if (!url) throw badInput(`"${raw.slice(0, 200)}" is not an http, https or magnet link.`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!ctx.config.allowPrivateNetwork && (host === 'localhost' || (isIP(host) && !isPublicAddress(host)))) {
     throw badInput('The link points to a private or reserved network address; Haul does not fetch from those.');
   }
-  return url;
+  const name = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '') || url.hostname;
+  return { name, params: { url: url.toString(), platform: platformOf(url) } };
 }
 
-/** Creates one task a link (one link a line), refusing the lot if any is bad or the daily limit is reached. */
-export async function createOfflineTasks(ctx: AppContext, userId: string, input: { text: string; parentId: string; name?: string }): Promise<TaskRow[]> {
+/** A .torrent file's task: the file itself travels in the task (it is small), so any worker can start it. */
+async function torrentFileTask(base64: string): Promise<NewOfflineTask> {
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.length === 0) throw badInput('The torrent file is empty.');
+  if (bytes.length > TORRENT_MAX_BYTES) throw badInput(`The torrent file is larger than ${TORRENT_MAX_BYTES / 1024 / 1024} MB.`);
+  const parsed = await parseTorrent(bytes).catch(() => null);
+  if (!parsed?.infoHash || !parsed.files) throw badInput('This is not a valid .torrent file.');
+  return { name: parsed.name || parsed.infoHash, params: { kind: 'bt', torrent: bytes.toString('base64'), platform: 'bt' } };
+}
+
+/** `file_ids` of a torrent task: the indexes of the files to keep, comma-separated ("" keeps all). */
+function fileIdsParam(raw: string | undefined): string {
+  if (!raw) return '';
+  const ids = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  if (ids.length > 100_000 || ids.some((x) => !/^\d{1,7}$/.test(x))) throw badInput('file_ids must list file indexes, comma-separated.');
+  return [...new Set(ids.map(Number))].sort((a, b) => a - b).join(',');
+}
+
+/**
+ * Creates one task a link (one link a line) or for a .torrent file, refusing the lot if any is bad or the daily
+ * limit is reached. `fileIds` chooses files of a single torrent.
+ */
+export async function createOfflineTasks(
+  ctx: AppContext,
+  userId: string,
+  input: { text: string; parentId: string; name?: string; torrent?: string; fileIds?: string },
+): Promise<TaskRow[]> {
   const links = input.text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
-  if (links.length === 0) throw badInput('Paste at least one link.');
+  if (links.length === 0 && !input.torrent) throw badInput('Paste at least one link, or give a torrent file.');
   if (links.length > 100) throw badInput('Paste at most 100 links at once.');
-  const urls = links.map((l) => checkLink(ctx, l));
+  const made = links.map((l) => linkTask(ctx, l));
+  if (input.torrent) made.push(await torrentFileTask(input.torrent));
+  const fileIds = fileIdsParam(input.fileIds);
+  if (fileIds && (made.length !== 1 || made[0]!.params.kind !== 'bt')) throw badInput('file_ids applies to a single magnet link or torrent file.');
   await requireMonthlyRoom(ctx, userId, 'offline', 1);
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
@@ -61,15 +126,14 @@ export async function createOfflineTasks(ctx: AppContext, userId: string, input:
       .where('type', '=', OFFLINE)
       .where('created_time', '>', now - 86_400_000)
       .executeTakeFirstOrThrow();
-    if (Number(today.n) + urls.length > ctx.config.dailyTaskLimit) {
+    if (Number(today.n) + made.length > ctx.config.dailyTaskLimit) {
       throw new HttpError(403, 'task_daily_create_limit', `You can add ${ctx.config.dailyTaskLimit} cloud downloads a day; try again tomorrow or upgrade.`);
     }
     const ids: string[] = [];
-    for (const url of urls) {
-      const guess = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '') || url.hostname;
-      const name = urls.length === 1 && input.name ? input.name : guess;
-      const params = { url: url.toString(), parent_id: input.parentId, platform: platformOf(url), ...(urls.length === 1 && input.name ? { name: input.name } : {}) };
-      ids.push(await insertTask(trx, { userId, type: OFFLINE, phase: PHASE.PENDING, name, params }, now));
+    for (const t of made) {
+      const named = made.length === 1 && input.name ? input.name : undefined;
+      const params = { ...t.params, parent_id: input.parentId, ...(named ? { name: named } : {}), ...(fileIds ? { file_ids: fileIds } : {}) };
+      ids.push(await insertTask(trx, { userId, type: OFFLINE, phase: PHASE.PENDING, name: named ?? t.name, params }, now));
     }
     const rows = await trx.selectFrom('tasks').selectAll().where('id', 'in', ids).execute();
     return ids.map((id) => rows.find((r) => r.id === id)!);
@@ -82,7 +146,13 @@ export async function retryTask(ctx: AppContext, userId: string, id: string): Pr
   if (old.type !== OFFLINE) throw badInput('Only cloud downloads can be retried.');
   if (old.phase !== PHASE.ERROR) throw badInput('Only a failed task can be retried.');
   const params = parseParams(old.params);
-  const [task] = await createOfflineTasks(ctx, userId, { text: params.url ?? '', parentId: params.parent_id ?? '', name: params.name });
+  const [task] = await createOfflineTasks(ctx, userId, {
+    text: params.torrent ? '' : (params.url ?? ''),
+    torrent: params.torrent,
+    fileIds: params.file_ids,
+    parentId: params.parent_id ?? '',
+    name: params.name,
+  });
   await ctx.db.deleteFrom('tasks').where('id', '=', old.id).execute();
   return task!;
 }
@@ -141,5 +211,58 @@ export async function completeOfflineTask(
       .where('id', '=', task.id)
       .execute();
     return file.id;
+  });
+}
+
+/**
+ * A finished torrent becomes files in the task's folder: a multi-file torrent as a folder tree under its own name
+ * (renamed on a clash), a single file beside the others. The task points at the top folder or the file.
+ */
+export async function completeTorrentTask(
+  ctx: AppContext,
+  task: TaskRow,
+  content: { name: string; multiFile: boolean; files: { path: string[]; hash: string; size: number }[] },
+): Promise<string | null> {
+  const params = parseParams(task.params);
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await trx.selectFrom('tasks').select('id').where('id', '=', task.id).executeTakeFirst())) return null;
+    const folders = new Map<string, string>();
+    const folderFor = async (segments: string[]): Promise<string> => {
+      let parent = params.parent_id ?? '';
+      let key = '';
+      for (const segment of segments) {
+        key += `/${segment}`;
+        let id = folders.get(key);
+        if (!id) {
+          id = (await makeFolderIn(trx, task.user_id, parent, segment, now)).id;
+          folders.set(key, id);
+        }
+        parent = id;
+      }
+      return parent;
+    };
+    let top = '';
+    let topName = content.name;
+    for (const f of content.files) {
+      const parentId = await folderFor(f.path.slice(0, -1));
+      const file = await placeFileIn(
+        trx,
+        task.user_id,
+        { parentId, name: f.path.at(-1)!, hash: f.hash, size: f.size, params: { platform: 'bt', url: params.url ?? '' } },
+        now,
+      );
+      if (!top) {
+        top = f.path.length > 1 ? folders.get(`/${f.path[0]}`)! : file.id;
+        topName = f.path.length > 1 ? content.name : file.name;
+      }
+    }
+    const size = content.files.reduce((n, f) => n + f.size, 0);
+    await trx
+      .updateTable('tasks')
+      .set({ phase: PHASE.COMPLETE, progress: 100, file_id: top, name: params.name || topName, message: '', size, updated_time: now })
+      .where('id', '=', task.id)
+      .execute();
+    return top;
   });
 }

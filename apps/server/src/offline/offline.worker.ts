@@ -3,7 +3,9 @@
  * the queue), fetches with progress, retries dropped connections, and takes over tasks whose worker
  * stopped reporting (a crash) after the lease runs out.
  */
-import { mkdirSync } from 'node:fs';
+import { createReadStream, mkdirSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import parseTorrent from 'parse-torrent';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -14,7 +16,9 @@ import { parseParams } from '../files/files.presenter.js';
 import { FetchError, fetchToFile } from './http-fetch.js';
 import { monthlyLeft } from '../accounts/traffic.js';
 import { freeSpace } from '../files/files.repository.js';
-import { completeOfflineTask, OFFLINE, offlinePartPath } from './offline.service.js';
+import { completeOfflineTask, completeTorrentTask, dropOfflineBytes, OFFLINE, offlinePartPath, torrentDir } from './offline.service.js';
+import { TorrentEngine, TorrentError, type TorrentInfo } from './torrent-engine.js';
+import { createContentHasher } from '../storage/content-hash.js';
 
 const MAX_ATTEMPTS = 5;
 const PROGRESS_EVERY_MS = 1000;
@@ -23,11 +27,13 @@ export class OfflineWorker {
   private running = new Map<string, AbortController>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly torrents: TorrentEngine;
   constructor(
     private readonly ctx: AppContext,
     private readonly log: FastifyBaseLogger,
   ) {
     mkdirSync(join(ctx.config.dataDir, 'offline'), { recursive: true });
+    this.torrents = new TorrentEngine({ dht: ctx.config.torrentDht });
   }
 
   start(): void {
@@ -112,69 +118,43 @@ export class OfflineWorker {
 
   private async run(task: TaskRow, signal: AbortSignal): Promise<void> {
     const params = parseParams(task.params);
-    const partPath = offlinePartPath(this.ctx.config.dataDir, task.id);
+    const torrent = params.kind === 'bt';
     let lastReport = 0;
     let lastBytes = 0;
     let gone = false;
     let stopped = false;
+    // Progress at most once a second; the answer tells whether the owner paused or deleted the task meanwhile.
+    const onProgress = (received: number, total: number | null, speed?: number) => {
+      const now = Date.now();
+      if (now - lastReport < PROGRESS_EVERY_MS) return;
+      const rate = speed ?? Math.round(((received - lastBytes) * 1000) / Math.max(1, now - lastReport));
+      lastReport = now;
+      lastBytes = received;
+      const progress = total ? Math.min(99, Math.floor((received * 100) / total)) : 0;
+      void this.report(task, { progress, params: { received: String(received), size: total === null ? '' : String(total), speed: String(rate) } }).then((state) => {
+        if (state === 'running') return;
+        gone = state === 'gone';
+        stopped = true;
+        this.running.get(task.id)?.abort();
+      });
+    };
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !stopped; attempt++) {
       try {
         const [space, month] = await Promise.all([freeSpace(this.ctx.db, task.user_id), monthlyLeft(this.ctx, task.user_id, 'offline')]);
-        const maxBytes = Math.min(space, month);
-        const tooLarge = month < space ? "The file is larger than what is left of this month's cloud download limit." : 'The file is larger than the space left in your drive.';
-        let instant: { hash: string; size: number; name: string; mimeType: string } | null = null;
-        const result = await fetchToFile({
-          url: params.url ?? '',
-          partPath,
-          allowPrivateNetwork: this.ctx.config.allowPrivateNetwork,
-          maxBytes,
-          tooLarge,
-          signal,
-          onMeta: async (meta) => {
-            // Content this server already fetched (same final URL and validator) completes without a transfer.
-            if (!meta.validator) return true;
-            const known = await this.ctx.db.selectFrom('offline_sources').selectAll().where('source_key', '=', `${meta.finalUrl}\n${meta.validator}`).executeTakeFirst();
-            if (!known || !(await this.ctx.blobs.has(known.hash))) return true;
-            instant = { hash: known.hash, size: known.size, name: meta.name, mimeType: known.mime_type };
-            return false;
-          },
-          onProgress: (received, total) => {
-            const now = Date.now();
-            if (now - lastReport < PROGRESS_EVERY_MS) return;
-            const speed = Math.round(((received - lastBytes) * 1000) / Math.max(1, now - lastReport));
-            lastReport = now;
-            lastBytes = received;
-            const progress = total ? Math.min(99, Math.floor((received * 100) / total)) : 0;
-            void this.report(task, { progress, params: { received: String(received), size: total === null ? '' : String(total), speed: String(speed) } }).then((state) => {
-              if (state === 'running') return;
-              gone = state === 'gone';
-              stopped = true;
-              this.running.get(task.id)?.abort();
-            });
-          },
-        });
-        const done = instant ?? (result ? { hash: result.hash, size: result.size, name: result.name, mimeType: result.mimeType } : null);
-        if (!done) throw new FetchError('Nothing was received.', true);
-        if (!instant && result) {
-          await this.ctx.blobs.adopt(partPath, result.hash);
-          if (result.validator) {
-            await this.ctx.db
-              .insertInto('offline_sources')
-              .values({ source_key: `${result.finalUrl}\n${result.validator}`, hash: result.hash, size: result.size, name: result.name, mime_type: result.mimeType, created_at: this.ctx.clock.now() })
-              .onConflict((oc) => oc.column('source_key').doUpdateSet({ hash: result.hash, size: result.size }))
-              .execute();
-          }
-        }
-        await completeOfflineTask(this.ctx, task, done);
-        await rm(partPath, { force: true });
+        const room = {
+          maxBytes: Math.min(space, month),
+          tooLarge: month < space ? "The download is larger than what is left of this month's cloud download limit." : 'The download is larger than the space left in your drive.',
+        };
+        if (torrent) await this.runTorrent(task, params, room, signal, onProgress);
+        else await this.runHttp(task, params, room, signal, onProgress);
         return;
       } catch (err) {
         if (signal.aborted || stopped) break;
-        const retryable = err instanceof FetchError ? err.retryable : false;
+        const retryable = err instanceof FetchError ? err.retryable : err instanceof TorrentError ? err.retryable : false;
         const message = (err as Error).message;
         if (!retryable || attempt === MAX_ATTEMPTS) {
           await this.fail(task, message);
-          await rm(partPath, { force: true });
+          await dropOfflineBytes(this.ctx.config.dataDir, task.id);
           return;
         }
         const state = await this.report(task, { message });
@@ -186,6 +166,124 @@ export class OfflineWorker {
       }
     }
     // Stopped: the owner deleted the task (drop the bytes), paused it or this process is shutting down (keep them to resume).
-    if (gone) await rm(partPath, { force: true });
+    if (gone) await dropOfflineBytes(this.ctx.config.dataDir, task.id);
   }
+
+  /** An http(s) link: one file, hashed while it streams, resumed with Range. */
+  private async runHttp(task: TaskRow, params: Record<string, string>, room: Room, signal: AbortSignal, onProgress: Progress): Promise<void> {
+    const partPath = offlinePartPath(this.ctx.config.dataDir, task.id);
+    let instant: { hash: string; size: number; name: string; mimeType: string } | null = null;
+    const result = await fetchToFile({
+      url: params.url ?? '',
+      partPath,
+      allowPrivateNetwork: this.ctx.config.allowPrivateNetwork,
+      maxBytes: room.maxBytes,
+      tooLarge: room.tooLarge,
+      signal,
+      onMeta: async (meta) => {
+        // Content this server already fetched (same final URL and validator) completes without a transfer.
+        if (!meta.validator) return true;
+        const known = await this.knownSource(`${meta.finalUrl}\n${meta.validator}`);
+        if (!known) return true;
+        instant = { hash: known.hash, size: known.size, name: meta.name, mimeType: known.mime_type };
+        return false;
+      },
+      onProgress: (received, total) => onProgress(received, total),
+    });
+    const done = instant ?? (result ? { hash: result.hash, size: result.size, name: result.name, mimeType: result.mimeType } : null);
+    if (!done) throw new FetchError('Nothing was received.', true);
+    if (!instant && result) {
+      await this.ctx.blobs.adopt(partPath, result.hash);
+      if (result.validator) await this.rememberSource(`${result.finalUrl}\n${result.validator}`, result);
+    }
+    await completeOfflineTask(this.ctx, task, done);
+    await rm(partPath, { force: true });
+  }
+
+  /**
+   * A magnet link or .torrent file: the chosen files, then each hashed into the store. Files fetched before (same info
+   * hash, same file) by anyone are not downloaded again; when all are known the task completes without a peer.
+   */
+  private async runTorrent(task: TaskRow, params: Record<string, string>, room: Room, signal: AbortSignal, onProgress: Progress): Promise<void> {
+    const dir = torrentDir(this.ctx.config.dataDir, task.id);
+    // A magnet link whose torrent this server has seen needs no peer for the file list.
+    let source: Buffer | string = params.torrent ? Buffer.from(params.torrent, 'base64') : (params.url ?? '');
+    const magnetHash = typeof source === 'string' ? (await parseTorrent(source).catch(() => null))?.infoHash : undefined;
+    const seen = magnetHash ? await this.knownSource(`bt:${magnetHash}:torrent`) : null;
+    if (seen) source = await readAll(this.ctx.blobs.read(seen.hash));
+    const fileIds = params.file_ids ? params.file_ids.split(',').map(Number) : [];
+    const keyOf = (infoHash: string, index: number) => `bt:${infoHash}:${index}`;
+    // Set from the metadata callback (TypeScript cannot see that assignment, hence the cast).
+    let known = null as { info: TorrentInfo; files: { path: string[]; hash: string; size: number }[] } | null;
+    const result = await this.torrents.download({
+      source,
+      dir,
+      fileIds,
+      signal,
+      onMeta: async (info, chosen) => {
+        const total = chosen.reduce((n, f) => n + f.size, 0);
+        if (total > room.maxBytes) throw new TorrentError(room.tooLarge, false);
+        if (!seen) {
+          const blob = await this.ctx.blobs.put(Readable.from([info.torrentFile]));
+          await this.rememberSource(`bt:${info.infoHash}:torrent`, { ...blob, name: `${info.name}.torrent`, mimeType: 'application/x-bittorrent' });
+        }
+        const stored = await Promise.all(chosen.map((f) => this.knownSource(keyOf(info.infoHash, f.index))));
+        if (stored.every(Boolean)) {
+          known = { info, files: chosen.map((f, i) => ({ path: f.path, hash: stored[i]!.hash, size: stored[i]!.size })) };
+          return false;
+        }
+        await this.report(task, { params: { size: String(total), info_hash: info.infoHash } });
+        return true;
+      },
+      onProgress: (received, total, speed) => onProgress(received, total, speed),
+    });
+    if (!known && !result) throw new TorrentError('The torrent stopped before its files arrived.', true);
+    let files = known?.files;
+    if (!files) {
+      // One file at a time: hashing reads it whole once, then it moves into the store.
+      files = [];
+      for (const f of result!.files) {
+        const hash = await hashFile(f.diskPath);
+        await this.ctx.blobs.adopt(f.diskPath, hash);
+        await this.rememberSource(keyOf(result!.info.infoHash, f.index), { hash, size: f.size, name: f.path.at(-1)!, mimeType: '' });
+        files.push({ path: f.path, hash, size: f.size });
+      }
+    }
+    const info = known?.info ?? result!.info;
+    await completeTorrentTask(this.ctx, task, { name: info.name, multiFile: info.multiFile, files });
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  /** A source fetched before whose blob is still stored. */
+  private async knownSource(key: string) {
+    const row = await this.ctx.db.selectFrom('offline_sources').selectAll().where('source_key', '=', key).executeTakeFirst();
+    return row && (await this.ctx.blobs.has(row.hash)) ? row : null;
+  }
+
+  private async rememberSource(key: string, c: { hash: string; size: number; name: string; mimeType: string }): Promise<void> {
+    await this.ctx.db
+      .insertInto('offline_sources')
+      .values({ source_key: key, hash: c.hash, size: c.size, name: c.name, mime_type: c.mimeType, created_at: this.ctx.clock.now() })
+      .onConflict((oc) => oc.column('source_key').doUpdateSet({ hash: c.hash, size: c.size }))
+      .execute();
+  }
+}
+
+interface Room {
+  maxBytes: number;
+  tooLarge: string;
+}
+type Progress = (received: number, total: number | null, speed?: number) => void;
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The content hash of a file on disk, read once. */
+async function hashFile(path: string): Promise<string> {
+  const h = await createContentHasher();
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) h.update(chunk as Buffer);
+  return h.digest();
 }

@@ -1,6 +1,5 @@
 /** /drive/v1/tasks: read a task's progress, cancel tasks. */
 import { Type, type Static } from '@sinclair/typebox';
-import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
@@ -10,7 +9,7 @@ import { findFile } from '../files/files.repository.js';
 import { deleteFiles } from '../files/trash.service.js';
 import { badInput, notFound } from '../http/errors.js';
 import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
-import { OFFLINE, offlinePartPath, retryTask, setOfflinePhase } from '../offline/offline.service.js';
+import { dropOfflineBytes, OFFLINE, retryTask, setOfflinePhase } from '../offline/offline.service.js';
 import { dropUpload } from '../uploads/uploads.service.js';
 import { requireTask } from './tasks.repository.js';
 import { presentTask } from './tasks.presenter.js';
@@ -118,7 +117,7 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreat
     const uploads = await ctx.db.selectFrom('uploads').selectAll().where('user_id', '=', userId).where('task_id', 'in', ids).execute();
     for (const u of uploads) await dropUpload(ctx, ctx.uploads, u, 'Cancelled.');
     // A download that is running stops when its worker next reports; one that is not leaves no bytes behind.
-    for (const t of tasks) if (t.type === OFFLINE) await rm(offlinePartPath(ctx.config.dataDir, t.id), { force: true });
+    for (const t of tasks) if (t.type === OFFLINE) await dropOfflineBytes(ctx.config.dataDir, t.id);
     if (deleteFilesToo) {
       const fileIds: string[] = [];
       for (const t of tasks) if (t.file_id && (await findFile(ctx.db, userId, t.file_id))) fileIds.push(t.file_id);

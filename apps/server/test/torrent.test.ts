@@ -1,0 +1,278 @@
+/**
+ * Cloud downloads over BitTorrent with real peers on loopback: a tracker (bittorrent-tracker), a seeder nobody here
+ * wrote (aria2c seeding a torrent made by mktorrent) and the WebTorrent engine itself as a seeder.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import bencode from 'bencode';
+import { Server as Tracker } from 'bittorrent-tracker';
+import parseTorrent from 'parse-torrent';
+import WebTorrent, { type Instance } from 'webtorrent';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TokenResponse } from '@haul/shared';
+import { torrentDir } from '../src/offline/offline.service.js';
+import { diskPathOf } from '../src/offline/torrent-engine.js';
+import { contentHashOf } from '../src/storage/content-hash.js';
+import { mkdir, startTestHaul, type TestHaul } from './helper.js';
+
+function need(tool: string, pkg: string): void {
+  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
+    throw new Error(`${tool} is missing: install it with "apt-get install -y ${pkg}".`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await what();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(v).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'haul-bt-'));
+let tracker: InstanceType<typeof Tracker>;
+let announce: string;
+let h: TestHaul;
+let t: TokenResponse;
+const seeders: Instance[] = [];
+const children: ChildProcess[] = [];
+
+const newSeeder = () => {
+  const c = new WebTorrent({ dht: false, lsd: false, utp: false, natUpnp: false, natPmp: false, tracker: { wrtc: false } });
+  seeders.push(c);
+  return c;
+};
+const task = (tok: string, id: string) => h.api('GET', `/drive/v1/tasks/${id}`, tok).then((r) => r.body);
+const finished = (tok: string, id: string) =>
+  until(
+    () => task(tok, id),
+    (x) => x.phase === 'PHASE_TYPE_COMPLETE' || x.phase === 'PHASE_TYPE_ERROR',
+  );
+const children_ = (tok: string, parent: string) =>
+  h
+    .api('GET', `/drive/v1/files?parent_id=${parent}&limit=100`, tok)
+    .then((r) =>
+      (r.body.files as { id: string; name: string; kind: string; hash: string; size: string }[]).sort((a, b) =>
+        a.name.localeCompare(b.name),
+      ),
+    );
+
+beforeAll(async () => {
+  tracker = new Tracker({ udp: false, http: true, ws: false, stats: false });
+  await new Promise<void>((r) => tracker.listen(0, '127.0.0.1', () => r()));
+  announce = `http://127.0.0.1:${(tracker.http!.address() as { port: number }).port}/announce`;
+  h = await startTestHaul({ allowPrivateNetwork: true });
+  h.offline.start();
+  t = await h.signUp();
+});
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await Promise.all(seeders.map((s) => new Promise<void>((r) => s.destroy(() => r()))));
+  await new Promise<void>((r) => tracker.close(() => r()));
+  await h?.destroy().catch(() => undefined);
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('BitTorrent cloud downloads', () => {
+  it('fetches the chosen files of a .torrent from an aria2c seeder into a folder tree', async () => {
+    need('aria2c', 'aria2');
+    need('mktorrent', 'mktorrent');
+    const root = join(work, 'aria');
+    const pack = join(root, 'pack');
+    mkdirSync(join(pack, 'sub'), { recursive: true });
+    const a = randomBytes(3 * 1024 * 1024 + 7);
+    const c = randomBytes(1024 * 1024);
+    writeFileSync(join(pack, 'a.bin'), a);
+    writeFileSync(join(pack, 'sub', 'b.txt'), 'left out\n');
+    writeFileSync(join(pack, 'sub', 'c.bin'), c);
+    const torrentPath = join(work, 'pack.torrent');
+    const made = spawnSync('mktorrent', ['-a', announce, '-l', '16', '-o', torrentPath, pack]);
+    expect(made.status, made.stderr.toString()).toBe(0);
+    const port = await freePort();
+    const seeder = spawn(
+      'aria2c',
+      [
+        '--dir',
+        root,
+        '--seed-ratio=0.0',
+        '--bt-seed-unverified=true',
+        '--enable-dht=false',
+        '--enable-dht6=false',
+        '--bt-enable-lpd=false',
+        '--enable-peer-exchange=false',
+        `--listen-port=${port}`,
+        '--summary-interval=0',
+        '--console-log-level=warn',
+        torrentPath,
+      ],
+      { stdio: 'ignore' },
+    );
+    children.push(seeder);
+
+    const torrent = readFileSync(torrentPath);
+    const parsed = await parseTorrent(torrent);
+    const index = (p: string) => parsed.files!.findIndex((f) => f.path === p);
+    const folder = await mkdir(h, t.access_token, 'Torrents');
+    const res = await h.api('POST', '/drive/v1/files', t.access_token, {
+      kind: 'drive#file',
+      upload_type: 'UPLOAD_TYPE_URL',
+      torrent: torrent.toString('base64'),
+      parent_id: folder,
+      params: { file_ids: `${index('pack/sub/c.bin')},${index('pack/a.bin')}` },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.task).toMatchObject({ name: 'pack', phase: 'PHASE_TYPE_PENDING' });
+    const done = await finished(t.access_token, res.body.task.id);
+    expect(done, done.message).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE', progress: 100 });
+
+    // One folder for the torrent, the chosen files only, each with the seeder's bytes.
+    const top = await children_(t.access_token, folder);
+    expect(top.map((f) => [f.name, f.kind])).toEqual([['pack', 'drive#folder']]);
+    expect(done.file_id).toBe(top[0]!.id);
+    const inPack = await children_(t.access_token, top[0]!.id);
+    expect(inPack.map((f) => f.name)).toEqual(['a.bin', 'sub']);
+    expect(inPack[0]!.hash).toBe(await contentHashOf(a));
+    const inSub = await children_(t.access_token, inPack[1]!.id);
+    expect(inSub.map((f) => [f.name, f.hash])).toEqual([['c.bin', await contentHashOf(c)]]);
+    expect(existsSync(torrentDir(h.dataDir, res.body.task.id))).toBe(false);
+  });
+
+  it('fetches a magnet link from a WebTorrent seeder, and again for anyone at once once the seeder is gone', async () => {
+    const song = randomBytes(2 * 1024 * 1024 + 11);
+    const dir = join(work, 'magnet');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'song.flac'), song);
+    const seeder = newSeeder();
+    const magnet = await new Promise<string>((r) => seeder.seed(join(dir, 'song.flac'), { announce: [announce] }, (tt) => r(tt.magnetURI)));
+    const res = await h.api('POST', '/drive/v1/files', t.access_token, {
+      kind: 'drive#file',
+      upload_type: 'UPLOAD_TYPE_URL',
+      url: { url: magnet },
+      parent_id: '',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.task.name).toBe('song.flac');
+    const done = await finished(t.access_token, res.body.task.id);
+    expect(done, done.message).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE' });
+    const file = (await h.api('GET', `/drive/v1/files/${done.file_id}`, t.access_token)).body;
+    expect(file).toMatchObject({ name: 'song.flac', parent_id: '', size: String(song.length), hash: await contentHashOf(song) });
+
+    // No peer left: the file list and the bytes come from what this server already holds.
+    await new Promise<void>((r) => seeder.destroy(() => r()));
+    seeders.splice(seeders.indexOf(seeder), 1);
+    const other = await h.signUp();
+    const again = await h.api('POST', '/drive/v1/files', other.access_token, {
+      kind: 'drive#file',
+      upload_type: 'UPLOAD_TYPE_URL',
+      url: { url: magnet },
+      parent_id: '',
+    });
+    const instant = await until(
+      () => task(other.access_token, again.body.task.id),
+      (x) => x.phase !== 'PHASE_TYPE_PENDING' && x.phase !== 'PHASE_TYPE_RUNNING',
+      15_000,
+    );
+    expect(instant.phase).toBe('PHASE_TYPE_COMPLETE');
+    expect((await h.api('GET', `/drive/v1/files/${instant.file_id}`, other.access_token)).body.hash).toBe(await contentHashOf(song));
+  });
+
+  it('keeps a torrent whose paths try to climb out inside its folder, with safe names', async () => {
+    // A hand-made torrent: name "..", one path of "../../escape.txt", one name with a control character and a backslash.
+    const one = Buffer.from('first file\n');
+    const two = Buffer.from('second file\n');
+    const pieceLength = 16384;
+    const data = Buffer.concat([one, two]);
+    const { createHash } = await import('node:crypto');
+    const pieces = createHash('sha1').update(data).digest();
+    const info = {
+      name: Buffer.from('..'),
+      'piece length': pieceLength,
+      pieces,
+      files: [
+        { length: one.length, path: [Buffer.from('..'), Buffer.from('..'), Buffer.from('escape.txt')] },
+        { length: two.length, path: [Buffer.from('bad\u0007na\\me.txt')] },
+      ],
+    };
+    const torrent = Buffer.from(bencode.encode({ announce: Buffer.from(announce), info }));
+    const parsed = await parseTorrent(torrent);
+    // The seeder holds the bytes where its own parser puts them.
+    const seedDir = join(work, 'evil-seed');
+    for (const [i, f] of parsed.files!.entries()) {
+      const at = diskPathOf(seedDir, f.path);
+      mkdirSync(join(at, '..'), { recursive: true });
+      writeFileSync(at, i === 0 ? one : two);
+    }
+    const seeder = newSeeder();
+    await new Promise<void>((r) =>
+      seeder.add(torrent, { path: seedDir }, (tt) => (tt.files.every((f) => f.done) ? r() : tt.once('done', () => r()))),
+    );
+
+    const marker = join(h.dataDir, 'escape.txt');
+    const folder = await mkdir(h, t.access_token, 'Evil');
+    const res = await h.api('POST', '/drive/v1/files', t.access_token, {
+      kind: 'drive#file',
+      upload_type: 'UPLOAD_TYPE_URL',
+      torrent: torrent.toString('base64'),
+      parent_id: folder,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const done = await finished(t.access_token, res.body.task.id);
+    expect(done, done.message).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE' });
+
+    // Everything landed under the chosen folder, named without "..", control characters or backslashes.
+    const names: string[] = [];
+    const walk = async (parent: string, prefix: string) => {
+      for (const f of await children_(t.access_token, parent)) {
+        names.push(prefix + f.name);
+        if (f.kind === 'drive#folder') await walk(f.id, `${prefix}${f.name}/`);
+      }
+    };
+    await walk(folder, '');
+    expect(names.length).toBeGreaterThanOrEqual(2);
+    for (const n of names) {
+      expect(n.split('/')).not.toContain('..');
+      expect(n).not.toMatch(/[\u0000-\u001f\\]/);
+    }
+    expect(names.some((n) => n.endsWith('escape.txt'))).toBe(true);
+    expect(names.some((n) => n.endsWith('badna_me.txt'))).toBe(true);
+    // Nothing was written beside the offline folder, or at the root, outside any task's folder.
+    expect(existsSync(marker)).toBe(false);
+    expect(readdirSync(join(h.dataDir, 'offline')).filter((n) => !n.endsWith('.bt') && !n.endsWith('.part'))).toEqual([]);
+    expect(
+      (await h.api('GET', '/drive/v1/files?parent_id=&limit=100', t.access_token)).body.files.map((f: { name: string }) => f.name).sort(),
+    ).toEqual(['Evil', 'Torrents', 'song.flac'].sort());
+  });
+
+  it('refuses a magnet link without an info hash, a file that is no torrent, and file_ids for links', async () => {
+    const bad = [
+      { url: { url: 'magnet:?dn=nothing' } },
+      { torrent: Buffer.from('not a torrent').toString('base64') },
+      { url: { url: 'https://example.com/a.iso' }, params: { file_ids: '1,2' } },
+      { url: { url: 'magnet:?xt=urn:btih:0123456789abcdef0123456789abcdef01234567' }, params: { file_ids: '1,x' } },
+    ];
+    for (const body of bad) {
+      const r = await h.api('POST', '/drive/v1/files', t.access_token, {
+        kind: 'drive#file',
+        upload_type: 'UPLOAD_TYPE_URL',
+        parent_id: '',
+        ...body,
+      });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.error).toBe('invalid_argument');
+    }
+  });
+});
