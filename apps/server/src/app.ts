@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/database.js';
 import { OfflineWorker } from './offline/offline.worker.js';
+import { offlineRoutes } from './offline/offline.routes.js';
 import { contentRoutes } from './downloads/content.routes.js';
 import { eventsRoutes } from './events/events.routes.js';
 import { filesRoutes } from './files/files.routes.js';
@@ -74,6 +75,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     await aboutRoutes(scope, ctx);
     await uploadsRoutes(scope, ctx);
     await tasksRoutes(scope, ctx, kick);
+    await offlineRoutes(scope, ctx, offline);
   });
   await webRoutes(app, ctx);
 

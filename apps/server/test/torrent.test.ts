@@ -126,6 +126,15 @@ describe('BitTorrent cloud downloads', () => {
     const torrent = readFileSync(torrentPath);
     const parsed = await parseTorrent(torrent);
     const index = (p: string) => parsed.files!.findIndex((f) => f.path === p);
+    // The file list first, for the person to choose from.
+    const seen = await h.api('POST', '/drive/v1/torrent:inspect', t.access_token, { torrent: torrent.toString('base64') });
+    expect(seen.status, JSON.stringify(seen.body)).toBe(200);
+    expect(seen.body).toMatchObject({ name: 'pack', info_hash: parsed.infoHash, size: String(a.length + c.length + 9) });
+    expect(seen.body.files.map((f: { path: string; size: string }) => [f.path, f.size]).sort()).toEqual([
+      ['pack/a.bin', String(a.length)],
+      ['pack/sub/b.txt', '9'],
+      ['pack/sub/c.bin', String(c.length)],
+    ]);
     const folder = await mkdir(h, t.access_token, 'Torrents');
     const res = await h.api('POST', '/drive/v1/files', t.access_token, {
       kind: 'drive#file',
@@ -158,6 +167,8 @@ describe('BitTorrent cloud downloads', () => {
     writeFileSync(join(dir, 'song.flac'), song);
     const seeder = newSeeder();
     const magnet = await new Promise<string>((r) => seeder.seed(join(dir, 'song.flac'), { announce: [announce] }, (tt) => r(tt.magnetURI)));
+    const listed = await h.api('POST', '/drive/v1/torrent:inspect', t.access_token, { url: magnet });
+    expect(listed.body.files).toEqual([{ index: 0, path: 'song.flac', size: String(song.length) }]);
     const res = await h.api('POST', '/drive/v1/files', t.access_token, {
       kind: 'drive#file',
       upload_type: 'UPLOAD_TYPE_URL',
@@ -264,6 +275,11 @@ describe('BitTorrent cloud downloads', () => {
       { url: { url: 'https://example.com/a.iso' }, params: { file_ids: '1,2' } },
       { url: { url: 'magnet:?xt=urn:btih:0123456789abcdef0123456789abcdef01234567' }, params: { file_ids: '1,x' } },
     ];
+    for (const body of [{}, { url: 'https://example.com/x' }, { url: 'magnet:?dn=x' }, { torrent: Buffer.from('nope').toString('base64') }]) {
+      const r = await h.api('POST', '/drive/v1/torrent:inspect', t.access_token, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.error).toBe('invalid_argument');
+    }
     for (const body of bad) {
       const r = await h.api('POST', '/drive/v1/files', t.access_token, {
         kind: 'drive#file',

@@ -19,6 +19,8 @@ import { freeSpace } from '../files/files.repository.js';
 import { completeOfflineTask, completeTorrentTask, dropOfflineBytes, OFFLINE, offlinePartPath, torrentDir } from './offline.service.js';
 import { TorrentEngine, TorrentError, type TorrentInfo } from './torrent-engine.js';
 import { createContentHasher } from '../storage/content-hash.js';
+import { badInput } from '../http/errors.js';
+import { newId } from '../lib/ids.js';
 
 const MAX_ATTEMPTS = 5;
 const PROGRESS_EVERY_MS = 1000;
@@ -40,6 +42,25 @@ export class OfflineWorker {
     this.timer = setInterval(() => void this.tick(), 1000);
     this.timer.unref();
     void this.tick();
+  }
+
+  /**
+   * A torrent's file list: from the .torrent file itself, from one this server saw before, or from peers (a magnet
+   * link, up to 30 s). A bad torrent is a 400; no peer in time is a 400 that says so.
+   */
+  async inspectTorrent(source: Buffer | string): Promise<TorrentInfo> {
+    const hash = typeof source === 'string' ? (await parseTorrent(source).catch(() => null))?.infoHash : undefined;
+    if (typeof source === 'string' && !hash) throw badInput('The magnet link has no BitTorrent info hash (xt=urn:btih:…).');
+    const seen = hash ? await this.knownSource(`bt:${hash}:torrent`) : null;
+    const scratch = join(this.ctx.config.dataDir, 'offline', `inspect-${newId()}`);
+    try {
+      return await this.torrents.inspect(seen ? await readAll(this.ctx.blobs.read(seen.hash)) : source, scratch, AbortSignal.timeout(35_000), 30_000);
+    } catch (err) {
+      if (err instanceof TorrentError) throw badInput(err.message);
+      throw err;
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   }
 
   /** Looks for work now (after a task was created). */

@@ -1,0 +1,35 @@
+/** POST /drive/v1/torrent:inspect: a torrent's file list, so the person can choose what to keep before adding it. */
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { badInput } from '../http/errors.js';
+import type { OfflineWorker } from './offline.worker.js';
+import { TORRENT_MAX_BYTES } from './offline.service.js';
+
+const InspectBody = Type.Object({
+  /** A magnet link, or… */
+  url: Type.Optional(Type.String({ maxLength: 100_000 })),
+  /** …a .torrent file, base64. */
+  torrent: Type.Optional(Type.String({ maxLength: 7_000_000 })),
+});
+
+export async function offlineRoutes(app: FastifyInstance, ctx: AppContext, worker: OfflineWorker): Promise<void> {
+  app.post<{ Body: Static<typeof InspectBody> }>(
+    '/drive/v1/torrent::inspect',
+    { schema: { body: InspectBody }, bodyLimit: 8 * 1024 * 1024 },
+    async (req) => {
+      const { url, torrent } = req.body;
+      if (!!url === !!torrent) throw badInput('Give either a magnet link (url) or a torrent file (torrent).');
+      if (url && !/^magnet:\?/i.test(url.trim())) throw badInput('url must be a magnet link.');
+      const bytes = torrent ? Buffer.from(torrent, 'base64') : null;
+      if (bytes && (bytes.length === 0 || bytes.length > TORRENT_MAX_BYTES)) throw badInput('The torrent file is empty or too large.');
+      const info = await worker.inspectTorrent(bytes ?? url!.trim());
+      return {
+        name: info.name,
+        info_hash: info.infoHash,
+        size: String(info.files.reduce((n, f) => n + f.size, 0)),
+        files: info.files.map((f) => ({ index: f.index, path: f.path.join('/'), size: String(f.size) })),
+      };
+    },
+  );
+}
