@@ -1,6 +1,11 @@
 /** Cloud downloads from the browser: paste a link, pick the folder, watch it, pause and continue it, find the file. */
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Server as Tracker } from 'bittorrent-tracker';
+import WebTorrent from 'webtorrent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { type E2E, listView, rowNames, signUpInBrowser, startE2E } from './harness.js';
@@ -34,6 +39,9 @@ function origin(content: Buffer) {
 }
 
 let e2e: E2E;
+let tracker: InstanceType<typeof Tracker>;
+let seeder: InstanceType<typeof WebTorrent>;
+const seedDir = mkdtempSync(join(tmpdir(), 'haul-e2e-bt-'));
 const content = randomBytes(4 * 1024 * 1024);
 const { server, state } = origin(content);
 let link: string;
@@ -41,9 +49,15 @@ beforeAll(async () => {
   e2e = await startE2E();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   link = `http://127.0.0.1:${(server.address() as { port: number }).port}/films/movie.bin`;
+  tracker = new Tracker({ udp: false, http: true, ws: false, stats: false });
+  await new Promise<void>((r) => tracker.listen(0, '127.0.0.1', () => r()));
+  seeder = new WebTorrent({ dht: false, lsd: false, utp: false, natUpnp: false, natPmp: false, tracker: { wrtc: false } });
 });
 afterAll(async () => {
   server.close();
+  await new Promise<void>((r) => seeder.destroy(() => r()));
+  await new Promise<void>((r) => tracker.close(() => r()));
+  rmSync(seedDir, { recursive: true, force: true });
   await e2e?.close();
 });
 
@@ -126,5 +140,34 @@ describe('cloud download', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
     await expect.poll(() => rowNames(page)).toEqual([]);
     expect((await api(page, 'GET', '/drive/v1/tasks?type=offline')).tasks).toEqual([]);
+  });
+
+  it("reads a magnet link's files, keeps the chosen ones, and opens the finished folder", async () => {
+    const album = join(seedDir, 'Album');
+    mkdirSync(album, { recursive: true });
+    writeFileSync(join(album, '01 intro.flac'), randomBytes(600_000));
+    writeFileSync(join(album, '02 song.flac'), randomBytes(900_000));
+    writeFileSync(join(album, 'cover.jpg'), randomBytes(50_000));
+    const announce = `http://127.0.0.1:${(tracker.http!.address() as { port: number }).port}/announce`;
+    const magnet = await new Promise<string>((r) => seeder.seed(album, { announce: [announce] }, (t) => r(t.magnetURI)));
+
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await listView(page);
+    await page.getByRole('button', { name: 'Cloud download' }).click();
+    await page.getByLabel('Links').fill(magnet);
+    await page.getByRole('button', { name: 'Choose files' }).click();
+    await page.getByRole('checkbox', { name: /cover\.jpg/ }).uncheck();
+    await expect.poll(() => page.locator('.torrent-files legend').textContent()).toMatch(/2 of 3 files/);
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    await page.getByText('1 cloud download added').waitFor();
+
+    await page.getByRole('tab', { name: /^Completed/ }).click();
+    await expect.poll(() => statusOf(page, 'Album'), { timeout: 30_000 }).toBe('PHASE_TYPE_COMPLETE');
+    await page.getByRole('button', { name: 'Show in folder: Album' }).click();
+    await expect.poll(() => rowNames(page)).toEqual(['Album']);
+    await expect.poll(() => page.getByRole('row', { name: 'Album' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('row', { name: 'Album' }).dblclick();
+    await expect.poll(() => rowNames(page)).toEqual(['01 intro.flac', '02 song.flac']);
   });
 });

@@ -1,6 +1,9 @@
-/** Adding cloud downloads (links into a chosen folder) and removing finished ones, with or without their files. */
+/**
+ * Adding cloud downloads (links, magnet links or a .torrent file, whose files the person may choose, into a chosen
+ * folder) and removing finished ones, with or without their files.
+ */
 import * as Dialog from '@radix-ui/react-dialog';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Breadcrumb } from '@haul/shared';
 import { Frame } from '../files/dialog-frame';
@@ -8,7 +11,18 @@ import { useDialog, type DialogState } from '../files/dialog-store';
 import { runChange } from '../files/file-mutations';
 import { FolderBrowser } from '../files/folder-picker';
 import { useUploads } from '../uploads/upload-store';
-import { addCloudDownloads, badLinks, removeCloudTasks } from './offline-api';
+import { errorMessage } from '../../lib/error-message';
+import { Icon } from '../layout/icon';
+import {
+  addCloudDownloads,
+  badLinks,
+  fileToBase64,
+  inspectTorrent,
+  isTorrentFile,
+  removeCloudTasks,
+  type TorrentListing,
+} from './offline-api';
+import { TorrentFiles } from './torrent-files';
 
 export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cloud-download' }> }) {
   const { t } = useTranslation();
@@ -18,15 +32,51 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
   const [busy, setBusy] = useState(false);
   const [path, setPath] = useState<Breadcrumb[]>(d.path);
   const [choosing, setChoosing] = useState(false);
+  // A torrent's file list (from a .torrent file, or a single magnet link) and the files kept.
+  const [torrent, setTorrent] = useState<{ base64?: string; fileName?: string; listing: TorrentListing } | null>(null);
+  const [chosen, setChosen] = useState<Set<number>>(new Set());
+  const [inspecting, setInspecting] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
   const target = path.at(-1);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const singleMagnet = lines.length === 1 && /^magnet:\?/i.test(lines[0]!) ? lines[0]! : null;
+
+  const inspect = async (source: { url: string } | { torrent: string }, base64?: string, fileName?: string) => {
+    setInspecting(true);
+    setError('');
+    try {
+      const listing = await inspectTorrent(source);
+      setTorrent({ base64, fileName, listing });
+      setChosen(new Set(listing.files.map((f) => f.index)));
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setInspecting(false);
+    }
+  };
+  const pickTorrent = async (file: File | undefined) => {
+    if (!file) return;
+    if (!isTorrentFile(file)) return setError(t('cloud.notTorrent', { name: file.name }));
+    const base64 = await fileToBase64(file);
+    await inspect({ torrent: base64 }, base64, file.name);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const bad = badLinks(text);
     if (bad.length) return setError(t('cloud.badLinks', { count: bad.length, first: bad[0]!.slice(0, 80) }));
-    const count = text.split(/\r?\n/).filter((l) => l.trim()).length;
+    if (torrent && chosen.size === 0) return setError(t('cloud.noneChosen'));
+    // The file choice applies to the torrent on show: the .torrent file, or the one magnet link it was read from.
+    const fileIds = torrent && chosen.size < torrent.listing.files.length ? [...chosen].sort((a, b) => a - b) : undefined;
+    const count = lines.length + (torrent?.base64 ? 1 : 0);
     setBusy(true);
-    const ok = await runChange(() => addCloudDownloads(text, target?.id ?? ''), t('cloud.added', { count }));
+    const ok = await runChange(
+      () => addCloudDownloads(text, target?.id ?? '', { base64: torrent?.base64, fileIds }),
+      t('cloud.added', { count }),
+    );
     setBusy(false);
     if (!ok) return;
     close();
@@ -35,22 +85,55 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
 
   return (
     <Frame title={t('cloud.title')} wide>
-      <form onSubmit={submit}>
+      <form
+        onSubmit={submit}
+        onDragOver={(e) => e.dataTransfer.types.includes('Files') && e.preventDefault()}
+        onDrop={(e) => {
+          e.preventDefault();
+          void pickTorrent(e.dataTransfer.files[0]);
+        }}
+      >
         <label className="field">
           <span>{t('cloud.links')}</span>
           <textarea
             autoFocus
-            rows={5}
+            rows={4}
             value={text}
             placeholder={t('cloud.placeholder')}
             spellCheck={false}
             onChange={(e) => {
               setText(e.target.value);
               setError('');
+              // A file list read from a magnet link belongs to that link only.
+              if (torrent && !torrent.base64) setTorrent(null);
             }}
             aria-invalid={!!error}
           />
         </label>
+        <div className="cloud-torrent">
+          <button type="button" className="btn" onClick={() => fileInput.current?.click()} disabled={inspecting}>
+            <Icon name="torrent" size={18} />
+            {torrent?.fileName ?? t('cloud.torrentFile')}
+          </button>
+          {singleMagnet && !torrent && (
+            <button type="button" className="link" onClick={() => void inspect({ url: singleMagnet })} disabled={inspecting}>
+              {t('cloud.chooseFiles')}
+            </button>
+          )}
+          {inspecting && <span className="muted">{t('cloud.reading')}</span>}
+          <input
+            ref={fileInput}
+            type="file"
+            accept=".torrent,application/x-bittorrent"
+            hidden
+            data-testid="torrent-file"
+            onChange={(e) => {
+              void pickTorrent(e.target.files?.[0]);
+              e.target.value = '';
+            }}
+          />
+        </div>
+        {torrent && <TorrentFiles listing={torrent.listing} chosen={chosen} onChange={setChosen} />}
         {error && (
           <p className="form-error" role="alert">
             {error}
@@ -72,7 +155,7 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
           <Dialog.Close className="btn" type="button">
             {t('common.cancel')}
           </Dialog.Close>
-          <button className="btn primary" type="submit" disabled={busy || !text.trim()}>
+          <button className="btn primary" type="submit" disabled={busy || inspecting || (!text.trim() && !torrent?.base64)}>
             {t('cloud.start')}
           </button>
         </div>

@@ -7,14 +7,43 @@ export const OFFLINE = 'offline';
 /** Phases a cloud task can still leave (the "cloud download" tab); COMPLETE goes to "completed". */
 export const CLOUD_UNFINISHED: readonly string[] = [PHASE.UNKNOWN, PHASE.PENDING, PHASE.RUNNING, PHASE.PAUSED, PHASE.ERROR];
 
-/** One task per line of `text`; the server refuses the lot when one link is bad. */
-export const addCloudDownloads = (text: string, parentId: string) =>
+/**
+ * One task per line of `text`, plus one for a .torrent file (base64); `fileIds` keeps only those files of a single
+ * torrent. The server refuses the lot when one link is bad.
+ */
+export const addCloudDownloads = (text: string, parentId: string, torrent?: { base64?: string; fileIds?: number[] }) =>
   api.post<{ task: DriveTask; tasks: DriveTask[] }>('/drive/v1/files', {
     kind: FILE_KIND,
     upload_type: 'UPLOAD_TYPE_URL',
     url: { url: text },
     parent_id: parentId,
+    ...(torrent?.base64 ? { torrent: torrent.base64 } : {}),
+    ...(torrent?.fileIds ? { params: { file_ids: torrent.fileIds.join(',') } } : {}),
   });
+
+export interface TorrentListing {
+  name: string;
+  info_hash: string;
+  size: string;
+  files: { index: number; path: string; size: string }[];
+}
+
+/** The files of a magnet link or a .torrent file (base64), to choose from. */
+export const inspectTorrent = (source: { url: string } | { torrent: string }) =>
+  api.post<TorrentListing>('/drive/v1/torrent:inspect', source);
+
+/** Seed 000 §5: a torrent is a file named *.torrent or typed application/x-bittorrent. */
+export const isTorrentFile = (f: { name: string; type: string }) => /\.torrent$/i.test(f.name) || f.type === 'application/x-bittorrent';
+
+/** A file's bytes as base64 (a .torrent file travels in the JSON body). */
+export function fileToBase64(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
 
 /** The person's cloud downloads, newest first, with the finished ones' files. */
 export const listCloudTasks = (signal?: AbortSignal) =>
