@@ -13,6 +13,7 @@ import { offlineRoutes } from './offline/offline.routes.js';
 import { contentRoutes } from './downloads/content.routes.js';
 import { eventsRoutes } from './events/events.routes.js';
 import { filesRoutes } from './files/files.routes.js';
+import { sharesRoutes } from './shares/shares.routes.js';
 import { requireAuth } from './http/auth.js';
 import { installErrorHandlers } from './http/errors.js';
 import { installValidators } from './http/validation.js';
@@ -48,7 +49,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy.split(',').map((s) => s.trim()).filter(Boolean),
   });
   installValidators(app);
   installErrorHandlers(app);
@@ -68,6 +69,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await accountsRoutes(app, ctx);
   await contentRoutes(app, ctx);
   await tusRoutes(app, ctx, ctx.uploads);
+  await sharesRoutes(app, ctx);
   await app.register(async (scope) => {
     requireAuth(scope, ctx);
     await filesRoutes(scope, ctx, kick);

@@ -31,6 +31,11 @@ export interface Config {
   /** Directory of the built web app, served under /drive. */
   webDir: string;
   logLevel: string;
+  /**
+   * Which connecting addresses may name the client in X-Forwarded-For (a reverse proxy). Only those: otherwise anyone
+   * could pick a new address per request and walk past the sign-in and pass-code limits.
+   */
+  trustProxy: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -76,5 +81,6 @@ export function loadConfig(env: Env = process.env): Config {
     taskLeaseSeconds: int(get('HAUL_TASK_LEASE_SECONDS'), 60, 'HAUL_TASK_LEASE_SECONDS'),
     webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
+    trustProxy: get('HAUL_TRUST_PROXY') ?? 'loopback,linklocal,uniquelocal',
   };
 }

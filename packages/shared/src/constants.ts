@@ -71,3 +71,26 @@ export const QUOTA_KINDS = [
   'upload_size_month',
   'cloud_download',
 ] as const;
+
+/** Share link kinds: anyone with the link, or the link and its pass code. */
+export const SHARE_KINDS = ['publiclink', 'encryptedlink'] as const;
+export type ShareKind = (typeof SHARE_KINDS)[number];
+
+/** Validity of a share in days; -1 is forever. 0 ("stay") in an update keeps the current validity. */
+export const SHARE_EXPIRATION_DAYS = [1, 7, 14, 30, -1] as const;
+
+/** What a share link answers (seed 000 §3); EXPIRED and DELETED mean it is gone. */
+export const SHARE_STATUS = {
+  OK: 'OK',
+  PASS_CODE_EMPTY: 'PASS_CODE_EMPTY',
+  PASS_CODE_ERROR: 'PASS_CODE_ERROR',
+  MAX_RESTORE_COUNT: 'MAX_RESTORE_COUNT',
+  EXPIRED: 'EXPIRED',
+  DELETED: 'DELETED',
+  SENSITIVE_RESOURCE: 'SENSITIVE_RESOURCE',
+  SENSITIVE_WORD: 'SENSITIVE_WORD',
+  AUDITING: 'AUDITING',
+  NOT_FOUND: 'NOT_FOUND',
+  PROHIBITED: 'PROHIBITED',
+} as const;
+export type ShareStatus = (typeof SHARE_STATUS)[keyof typeof SHARE_STATUS];

@@ -1,5 +1,5 @@
 /** Wire shapes of the entities the drive API returns (field names as the specification gives them). */
-import type { EventType, FileKind, Phase } from './constants.js';
+import type { EventType, FileKind, Phase, ShareKind, ShareStatus } from './constants.js';
 
 export interface Tag {
   id: string;
@@ -120,4 +120,50 @@ export interface About {
   };
   expires_at: string;
   quotas: Record<string, TrafficQuota>;
+}
+
+/** A share as its owner sees it in the share list. Counts are exact decimal strings; clients cap their display. */
+export interface ShareEntry {
+  share_id: string;
+  share_url: string;
+  share_to: ShareKind;
+  /** '' for a public link. */
+  pass_code: string;
+  title: string;
+  file_kind: FileKind;
+  file_size: string;
+  file_num: string;
+  /** Ids of the shared items, in the owner's order. */
+  file_ids: string[];
+  create_time: string;
+  view_count: string;
+  restore_count: string;
+  share_status: ShareStatus;
+  share_status_text: string;
+  expiration_days: string;
+  /** RFC 3339, or '-1' for never. */
+  expiration_at: string;
+  /** Whole days left (rounded up), '-1' for never. */
+  expiration_left: string;
+  expiration_left_seconds: string;
+}
+
+/** What a share link shows a visitor (GET share): its status, and when it is OK, a page of its files. */
+export interface ShareView {
+  share_status: ShareStatus;
+  share_status_text: string;
+  share_id: string;
+  title: string;
+  /** Sent after a correct pass code: later calls carry it instead of the code. */
+  pass_code_token: string;
+  user_info: { user_id: string; nickname: string };
+  create_time: string;
+  expiration_at: string;
+  expiration_left_seconds: string;
+  /** The folders from the shared item down to the one listed (empty at the share's top level). */
+  ancestors: Breadcrumb[];
+  files: DriveFile[];
+  next_page_token: string;
+  /** True when the caller owns the share. */
+  is_owner: boolean;
 }

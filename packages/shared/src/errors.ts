@@ -26,6 +26,9 @@ export const ERROR_CODES = {
   resource_exhausted: 8,
   too_many_requests: 8,
   file_in_recycle_bin: 9,
+  /** A selection holding a file flagged sensitive cannot be shared (clients: share-files-has-sensitive-file). */
+  sensitive_resource: 9,
+  share_not_found: 5,
   failed_precondition: 9,
   invalid_grant: 16,
   unauthenticated: 16,

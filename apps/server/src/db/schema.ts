@@ -118,6 +118,37 @@ export interface OfflineSourcesTable {
   created_at: number;
 }
 
+export interface SharesTable {
+  /** 20 lowercase letters and digits: it is the last segment of the share link. */
+  id: string;
+  user_id: string;
+  /** publiclink or encryptedlink. */
+  kind: string;
+  /** '' for a public link. Kept readable: the owner copies it again from the share list. */
+  pass_code: string;
+  title: string;
+  file_kind: string;
+  /** Bytes of the shared files (folders counted with what was in them when shared). */
+  file_size: number;
+  file_count: number;
+  /** 1, 7, 14, 30, or -1 for never. */
+  expiration_days: number;
+  expires_at: number | null;
+  /** OK, or DELETED once the owner cancelled it (kept so visitors learn why the link stopped). */
+  status: string;
+  view_count: number;
+  restore_count: number;
+  created_time: number;
+  updated_time: number;
+}
+
+export interface ShareFilesTable {
+  share_id: string;
+  file_id: string;
+  /** Order of the items as the owner chose them. */
+  position: number;
+}
+
 export interface SystemKvTable {
   key: string;
   value: string;
@@ -133,6 +164,8 @@ export interface Database {
   tasks: TasksTable;
   uploads: UploadsTable;
   offline_sources: OfflineSourcesTable;
+  shares: SharesTable;
+  share_files: ShareFilesTable;
   system_kv: SystemKvTable;
   kysely_migration?: { name: string; timestamp: string };
   kysely_migration_lock?: { id: string; is_locked: Generated<number> };
@@ -143,3 +176,4 @@ export type FileRow = Selectable<FilesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type UploadRow = Selectable<UploadsTable>;
+export type ShareRow = Selectable<SharesTable>;

@@ -1,9 +1,10 @@
 /** GET /drive/v1/content/{id}: file bytes behind a signed link, with Range, ETag and a safe disposition. */
 import { create as contentDisposition } from 'content-disposition';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import { FILE_KIND, PHASE, errorBody } from '@haul/shared';
 import type { AppContext } from '../context.js';
+import type { FileRow } from '../db/schema.js';
 import { findFile } from '../files/files.repository.js';
 import { verifyDownloadLink } from './download-links.js';
 
@@ -14,39 +15,46 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.get<{ Params: { id: string }; Querystring: { u?: string; e?: string; s?: string } }>(
     '/drive/v1/content/:id',
     async (req, reply) => {
-      const gone = () => reply.status(404).send(errorBody('file_not_found', 'The link has expired or the file no longer exists.'));
-      if (!verifyDownloadLink(ctx, req.params.id, req.query)) return gone();
+      if (!verifyDownloadLink(ctx, req.params.id, req.query)) return sendGone(reply);
       const file = await findFile(ctx.db, req.query.u!, req.params.id);
-      if (!file || file.trashed || file.kind !== FILE_KIND || file.phase !== PHASE.COMPLETE || !file.hash) return gone();
-
-      const etag = `"${file.hash}"`;
-      reply
-        .header('ETag', etag)
-        .header('Accept-Ranges', 'bytes')
-        .header('Cache-Control', 'private, max-age=3600')
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Security-Policy', "default-src 'none'; sandbox")
-        .header('Content-Disposition', contentDisposition(file.name, { type: 'attachment' }))
-        .header('Content-Type', ACTIVE.test(file.mime_type) ? 'application/octet-stream' : file.mime_type || 'application/octet-stream');
-      if (req.headers['if-none-match'] === etag) return reply.status(304).send();
-
-      const size = file.size;
-      const rangeHeader = req.headers.range;
-      const ifRange = req.headers['if-range'];
-      if (rangeHeader && (!ifRange || ifRange === etag) && size > 0) {
-        const ranges = rangeParser(size, rangeHeader, { combine: true });
-        if (ranges === -1) {
-          return reply.status(416).header('Content-Range', `bytes */${size}`).header('Content-Type', 'application/json; charset=utf-8').removeHeader('Content-Disposition').send(errorBody('invalid_argument', 'The requested range is not satisfiable.'));
-        }
-        if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
-          const { start, end } = ranges[0]!;
-          reply.status(206).header('Content-Range', `bytes ${start}-${end}/${size}`).header('Content-Length', end - start + 1);
-          return reply.send(ctx.blobs.read(file.hash, { start, end }));
-        }
-      }
-      reply.header('Content-Length', size);
-      if (size === 0) return reply.send('');
-      return reply.send(ctx.blobs.read(file.hash));
+      if (!file || file.trashed || file.kind !== FILE_KIND || file.phase !== PHASE.COMPLETE || !file.hash) return sendGone(reply);
+      return sendFileBytes(ctx, req, reply, file);
     },
   );
+}
+
+/** The answer to a download link that no longer leads anywhere. */
+export const sendGone = (reply: FastifyReply) =>
+  reply.status(404).send(errorBody('file_not_found', 'The link has expired or the file no longer exists.'));
+
+/** Sends a stored file as an attachment, with Range, ETag and the headers that keep it from running on our origin. */
+export function sendFileBytes(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, file: FileRow) {
+  const etag = `"${file.hash}"`;
+  reply
+    .header('ETag', etag)
+    .header('Accept-Ranges', 'bytes')
+    .header('Cache-Control', 'private, max-age=3600')
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Security-Policy', "default-src 'none'; sandbox")
+    .header('Content-Disposition', contentDisposition(file.name, { type: 'attachment' }))
+    .header('Content-Type', ACTIVE.test(file.mime_type) ? 'application/octet-stream' : file.mime_type || 'application/octet-stream');
+  if (req.headers['if-none-match'] === etag) return reply.status(304).send();
+
+  const size = file.size;
+  const rangeHeader = req.headers.range;
+  const ifRange = req.headers['if-range'];
+  if (rangeHeader && (!ifRange || ifRange === etag) && size > 0) {
+    const ranges = rangeParser(size, rangeHeader, { combine: true });
+    if (ranges === -1) {
+      return reply.status(416).header('Content-Range', `bytes */${size}`).header('Content-Type', 'application/json; charset=utf-8').removeHeader('Content-Disposition').send(errorBody('invalid_argument', 'The requested range is not satisfiable.'));
+    }
+    if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
+      const { start, end } = ranges[0]!;
+      reply.status(206).header('Content-Range', `bytes ${start}-${end}/${size}`).header('Content-Length', end - start + 1);
+      return reply.send(ctx.blobs.read(file.hash, { start, end }));
+    }
+  }
+  reply.header('Content-Length', size);
+  if (size === 0) return reply.send('');
+  return reply.send(ctx.blobs.read(file.hash));
 }

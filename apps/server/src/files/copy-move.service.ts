@@ -5,7 +5,7 @@ import type { Db } from '../db/database.js';
 import type { FileRow } from '../db/schema.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
-import { addBlobRefs } from '../storage/blobs.repository.js';
+import { addManyBlobRefs } from '../storage/blobs.repository.js';
 import { ancestorChain, freeName, inChunks, requireFiles, requireTargetFolder, ROOT_ID, storageUsage, subtreeRows } from './files.repository.js';
 import { recordEvent } from '../events/events.repository.js';
 
@@ -44,45 +44,58 @@ export async function copyFiles(ctx: AppContext, userId: string, ids: string[], 
     await requireTargetFolder(trx, userId, targetId);
     await refuseCycles(trx, userId, roots, targetId);
     const rows = await subtreeRows(trx, userId, roots.map((r) => r.id), true);
-    const added = rows.reduce((n, r) => n + (r.kind === FOLDER_KIND ? 0 : r.size), 0);
-    const [user, usage] = await Promise.all([
-      trx.selectFrom('users').select('storage_limit').where('id', '=', userId).executeTakeFirstOrThrow(),
-      storageUsage(trx, userId),
-    ]);
-    if (usage.total + added > user.storage_limit) {
-      throw new HttpError(403, 'file_space_not_enough', 'There is not enough storage space for this copy.');
-    }
-    const now = ctx.clock.now();
-    const newIds = new Map(rows.map((r) => [r.id, newId()]));
-    const rootIds = new Set(roots.map((r) => r.id));
-    const copies: FileRow[] = [];
-    const rootCopies: FileRow[] = [];
-    for (const r of rows) {
-      const isRoot = rootIds.has(r.id);
-      const copy: FileRow = {
-        ...r,
-        id: newIds.get(r.id)!,
-        parent_id: isRoot ? targetId : newIds.get(r.parent_id)!,
-        name: isRoot ? await freeName(trx, userId, targetId, r.name) : r.name,
-        star: 0,
-        star_time: null,
-        created_time: now,
-        modified_time: now,
-        changed_time: now,
-      };
-      copies.push(copy);
-      if (isRoot) rootCopies.push(copy);
-    }
-    await inChunks(copies, 200, (chunk) => trx.insertInto('files').values(chunk).execute());
-    const perHash = new Map<string, { size: number; n: number }>();
-    for (const c of copies) {
-      if (!c.hash) continue;
-      const e = perHash.get(c.hash) ?? { size: c.size, n: 0 };
-      e.n++;
-      perHash.set(c.hash, e);
-    }
-    for (const [hash, { size, n }] of perHash) await addBlobRefs(trx, hash, size, n, now);
-    for (const c of rootCopies) await recordEvent(trx, userId, 'TYPE_CREATE', c, now);
-    return roots.map((r) => newIds.get(r.id)!);
+    return insertCopies(trx, { rows, roots, toUserId: userId, targetId, now: ctx.clock.now() });
   });
+}
+
+/**
+ * Writes copies of `rows` (the live subtrees of `roots`, from any account) into `toUserId`'s folder `targetId`, and
+ * counts the shared blobs once more: metadata only, no byte is copied. Refuses when the copy would pass the quota.
+ * Returns the ids of the copied roots, in the order of `roots`.
+ */
+export async function insertCopies(
+  trx: Db,
+  input: { rows: FileRow[]; roots: FileRow[]; toUserId: string; targetId: string; now: number },
+): Promise<string[]> {
+  const { rows, roots, toUserId: userId, targetId, now } = input;
+  const added = rows.reduce((n, r) => n + (r.kind === FOLDER_KIND ? 0 : r.size), 0);
+  const [user, usage] = await Promise.all([
+    trx.selectFrom('users').select('storage_limit').where('id', '=', userId).executeTakeFirstOrThrow(),
+    storageUsage(trx, userId),
+  ]);
+  if (usage.total + added > user.storage_limit) {
+    throw new HttpError(403, 'file_space_not_enough', 'There is not enough storage space for this copy.');
+  }
+  const newIds = new Map(rows.map((r) => [r.id, newId()]));
+  const rootIds = new Set(roots.map((r) => r.id));
+  const copies: FileRow[] = [];
+  const rootCopies: FileRow[] = [];
+  for (const r of rows) {
+    const isRoot = rootIds.has(r.id);
+    const copy: FileRow = {
+      ...r,
+      id: newIds.get(r.id)!,
+      user_id: userId,
+      parent_id: isRoot ? targetId : newIds.get(r.parent_id)!,
+      name: isRoot ? await freeName(trx, userId, targetId, r.name) : r.name,
+      star: 0,
+      star_time: null,
+      created_time: now,
+      modified_time: now,
+      changed_time: now,
+    };
+    copies.push(copy);
+    if (isRoot) rootCopies.push(copy);
+  }
+  await inChunks(copies, 200, (chunk) => trx.insertInto('files').values(chunk).execute());
+  const perHash = new Map<string, { size: number; n: number }>();
+  for (const c of copies) {
+    if (!c.hash) continue;
+    const e = perHash.get(c.hash) ?? { size: c.size, n: 0 };
+    e.n++;
+    perHash.set(c.hash, e);
+  }
+  await addManyBlobRefs(trx, perHash, now);
+  for (const c of rootCopies) await recordEvent(trx, userId, 'TYPE_CREATE', c, now);
+  return roots.map((r) => newIds.get(r.id)!);
 }

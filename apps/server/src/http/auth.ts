@@ -19,3 +19,10 @@ export function requireAuth(scope: FastifyInstance, ctx: AppContext): void {
     req.userId = await verifyAccessToken(ctx, match[1]!.trim());
   });
 }
+
+/** The signed-in caller on routes open to everyone (share pages): undefined when signed out or the token is bad. */
+export async function optionalUserId(ctx: AppContext, req: FastifyRequest): Promise<string | undefined> {
+  const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+  if (!match) return undefined;
+  return verifyAccessToken(ctx, match[1]!.trim()).catch(() => undefined);
+}

@@ -14,6 +14,18 @@ export async function addBlobRefs(db: Db, hash: string, size: number, count: num
     .execute();
 }
 
+/** Adds references to many blobs at once (hash → size and count), a few statements for thousands of blobs. */
+export async function addManyBlobRefs(db: Db, refs: Map<string, { size: number; n: number }>, now: number): Promise<void> {
+  const rows = [...refs].map(([hash, { size, n }]) => ({ hash, size, cid: '', ref_count: n, created_at: now, updated_at: now }));
+  for (let i = 0; i < rows.length; i += 500) {
+    await db
+      .insertInto('blobs')
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) => oc.column('hash').doUpdateSet({ ref_count: sql`blobs.ref_count + excluded.ref_count`, updated_at: now }))
+      .execute();
+  }
+}
+
 /** Drops references: `counts` maps hash → how many file rows stopped pointing at it. */
 export async function releaseBlobRefs(db: Db, counts: Map<string, number>, now: number): Promise<void> {
   for (const [hash, n] of counts) {

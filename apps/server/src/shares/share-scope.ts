@@ -1,0 +1,49 @@
+/**
+ * What a share exposes: exactly the shared items and what is below them, never a sibling or a parent, and nothing
+ * trashed, unfinished or flagged sensitive. Every call that reads through a share checks here.
+ */
+import { PHASE, SHARE_STATUS, type ShareStatus } from '@haul/shared';
+import type { Db } from '../db/database.js';
+import type { FileRow, ShareRow } from '../db/schema.js';
+import { ancestorChain } from '../files/files.repository.js';
+import { notFound } from '../http/errors.js';
+import { shareRootIds } from './shares.repository.js';
+
+/** The words that go with each status, for clients that show the server's text. */
+export const SHARE_STATUS_TEXT: Record<ShareStatus, string> = {
+  OK: '',
+  PASS_CODE_EMPTY: 'This share is protected by a pass code.',
+  PASS_CODE_ERROR: 'The pass code is incorrect.',
+  MAX_RESTORE_COUNT: 'This share has been saved too many times.',
+  EXPIRED: 'This share has expired.',
+  DELETED: 'This share was cancelled, or its files were deleted.',
+  SENSITIVE_RESOURCE: 'This share holds content that cannot be shared.',
+  SENSITIVE_WORD: 'This share holds content that cannot be shared.',
+  AUDITING: 'This share is being reviewed.',
+  NOT_FOUND: 'This share does not exist.',
+  PROHIBITED: 'This share is not available.',
+};
+
+/** OK, EXPIRED or DELETED from the share row alone. */
+export function linkStatus(share: ShareRow, now: number): ShareStatus {
+  if (share.status === SHARE_STATUS.DELETED) return SHARE_STATUS.DELETED;
+  if (share.expires_at !== null && share.expires_at <= now) return SHARE_STATUS.EXPIRED;
+  return SHARE_STATUS.OK;
+}
+
+/** Whether a visitor may see this row through a share (the row is already known to be inside it). */
+export const visible = (r: FileRow) => !r.trashed && !r.sensitive && r.phase === PHASE.COMPLETE;
+
+/**
+ * The file `fileId` when it is a shared item or below one, with the chain from that shared item down to it;
+ * file_not_found otherwise (another account's file, a sibling, a parent, something trashed or sensitive on the way).
+ */
+export async function requireInShare(db: Db, share: ShareRow, fileId: string): Promise<{ file: FileRow; chain: FileRow[] }> {
+  const [chain, roots] = await Promise.all([ancestorChain(db, share.user_id, fileId), shareRootIds(db, share.id)]);
+  const rootSet = new Set(roots);
+  const start = chain.findIndex((r) => rootSet.has(r.id));
+  if (start < 0) throw notFound('The file is not part of this share.');
+  const within = chain.slice(start);
+  if (!within.every(visible)) throw notFound('The file is not part of this share.');
+  return { file: within.at(-1)!, chain: within };
+}

@@ -1,0 +1,190 @@
+/** The owner's side of share links: create, change, list, cancel, and which files are shared. */
+import { SHARE_EXPIRATION_DAYS, SHARE_KINDS, SHARE_STATUS, type ShareEntry, type ShareKind } from '@haul/shared';
+import type { AppContext } from '../context.js';
+import type { ShareRow } from '../db/schema.js';
+import { requireFiles } from '../files/files.repository.js';
+import { HttpError, badInput } from '../http/errors.js';
+import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
+import { newPassCode, newShareId, PASS_CODE_PATTERN } from './share-secrets.js';
+import { linkStatus, visible } from './share-scope.js';
+import { presentShareEntry } from './shares.presenter.js';
+import { liveShareRoots, requireOwnShares, subtreeSummary } from './shares.repository.js';
+
+const DAY_MS = 86_400_000;
+const LISTING = 'shares';
+
+export interface NewShare {
+  fileIds: string[];
+  kind: string;
+  expirationDays: number;
+  /** Chosen by the owner; generated when absent for a link with a pass code. */
+  passCode?: string;
+  title?: string;
+}
+
+function checkKind(kind: string): ShareKind {
+  if (!(SHARE_KINDS as readonly string[]).includes(kind)) throw badInput(`share_to must be one of ${SHARE_KINDS.join(', ')}.`);
+  return kind as ShareKind;
+}
+
+function checkDays(days: number): number {
+  if (!(SHARE_EXPIRATION_DAYS as readonly number[]).includes(days)) {
+    throw badInput(`expiration_days must be one of ${SHARE_EXPIRATION_DAYS.join(', ')}.`);
+  }
+  return days;
+}
+
+/** The pass code of a link of `kind`: none for a public link, the chosen one, or a new one. */
+function passCodeFor(kind: ShareKind, chosen: string | undefined): string {
+  if (kind === 'publiclink') {
+    if (chosen) throw badInput('A public link has no pass code; share it as "encryptedlink" to use one.');
+    return '';
+  }
+  if (chosen === undefined || chosen === '') return newPassCode();
+  if (!PASS_CODE_PATTERN.test(chosen)) throw badInput('The pass code must be 4 to 16 letters or digits.');
+  return chosen.toLowerCase();
+}
+
+const expiresAt = (days: number, now: number) => (days === -1 ? null : now + days * DAY_MS);
+
+async function entryOf(ctx: AppContext, share: ShareRow): Promise<ShareEntry> {
+  const roots = await liveShareRoots(ctx.db, share);
+  const now = ctx.clock.now();
+  // A link whose items were all trashed or deleted shows nothing any more: it is as good as cancelled.
+  const status = linkStatus(share, now) === SHARE_STATUS.OK && roots.length === 0 ? SHARE_STATUS.DELETED : linkStatus(share, now);
+  return presentShareEntry(share, roots.map((r) => r.id), status, now, ctx.config.publicUrl);
+}
+
+/** Shares the caller's live items; refused when any of them, or anything inside, is flagged sensitive. */
+export async function createShare(ctx: AppContext, userId: string, input: NewShare): Promise<ShareEntry> {
+  const kind = checkKind(input.kind);
+  const days = checkDays(input.expirationDays);
+  const passCode = passCodeFor(kind, input.passCode);
+  const title = (input.title ?? '').trim();
+  if (title.length > 255) throw badInput('The title must have at most 255 characters.');
+  const share = await ctx.db.transaction().execute(async (trx) => {
+    const rows = await requireFiles(trx, userId, input.fileIds);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const roots = [...new Set(input.fileIds)].map((id) => byId.get(id)!);
+    const hidden = roots.find((r) => !visible(r));
+    if (hidden?.trashed) throw new HttpError(400, 'file_in_recycle_bin', `"${hidden.name}" is in the trash.`);
+    const summary = await subtreeSummary(trx, userId, roots.map((r) => r.id));
+    if (hidden || summary.sensitive) {
+      throw new HttpError(403, 'sensitive_resource', 'The selection holds a file that cannot be shared.');
+    }
+    const now = ctx.clock.now();
+    const first = roots[0]!;
+    const row: ShareRow = {
+      id: newShareId(),
+      user_id: userId,
+      kind,
+      pass_code: passCode,
+      title: title || (roots.length > 1 ? `${first.name} (+${roots.length - 1})` : first.name),
+      file_kind: first.kind,
+      file_size: summary.bytes,
+      file_count: summary.files,
+      expiration_days: days,
+      expires_at: expiresAt(days, now),
+      status: SHARE_STATUS.OK,
+      view_count: 0,
+      restore_count: 0,
+      created_time: now,
+      updated_time: now,
+    };
+    await trx.insertInto('shares').values(row).execute();
+    await trx
+      .insertInto('share_files')
+      .values(roots.map((r, position) => ({ share_id: row.id, file_id: r.id, position })))
+      .execute();
+    return row;
+  });
+  return entryOf(ctx, share);
+}
+
+export interface ShareChange {
+  shareId: string;
+  kind?: string;
+  /** 0 keeps the current validity; other values restart it from now. */
+  expirationDays?: number;
+  passCode?: string;
+  title?: string;
+}
+
+/** Changes a share's kind, pass code, validity or title. A new pass code ends every visitor's access. */
+export async function updateShare(ctx: AppContext, userId: string, change: ShareChange): Promise<ShareEntry> {
+  const [share] = await requireOwnShares(ctx.db, userId, [change.shareId]);
+  const now = ctx.clock.now();
+  const kind = change.kind === undefined ? (share!.kind as ShareKind) : checkKind(change.kind);
+  // The code stays unless it is changed or the kind is ('' on a link with a code asks for a new one).
+  const passCode = kind === share!.kind && change.passCode === undefined ? share!.pass_code : passCodeFor(kind, change.passCode);
+  const next: Partial<ShareRow> = { kind, pass_code: passCode, updated_time: now };
+  if (change.expirationDays !== undefined && change.expirationDays !== 0) {
+    next.expiration_days = checkDays(change.expirationDays);
+    next.expires_at = expiresAt(next.expiration_days, now);
+  }
+  if (change.title !== undefined) {
+    const title = change.title.trim();
+    if (!title || title.length > 255) throw badInput('The title must have 1 to 255 characters.');
+    next.title = title;
+  }
+  await ctx.db.updateTable('shares').set(next).where('id', '=', share!.id).execute();
+  return entryOf(ctx, { ...share!, ...next });
+}
+
+/** The caller's shares, newest first (cancelled ones are gone from the list). */
+export async function listShares(
+  ctx: AppContext,
+  userId: string,
+  opts: { limit: number; pageToken?: string; ids?: string[] },
+): Promise<{ data: ShareEntry[]; next_page_token: string }> {
+  let q = ctx.db
+    .selectFrom('shares')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', '!=', SHARE_STATUS.DELETED)
+    .orderBy('created_time', 'desc')
+    .orderBy('id', 'desc')
+    .limit(opts.limit + 1);
+  if (opts.ids) q = q.where('id', 'in', opts.ids.length ? opts.ids : ['']);
+  if (opts.pageToken) {
+    const [t, id] = decodeTimeCursor(opts.pageToken, LISTING);
+    q = q.where((eb) => eb.or([eb('created_time', '<', t), eb.and([eb('created_time', '=', t), eb('id', '<', id)])]));
+  }
+  const rows = await q.execute();
+  const page = rows.slice(0, opts.limit);
+  const last = page.at(-1);
+  return {
+    data: await Promise.all(page.map((s) => entryOf(ctx, s))),
+    next_page_token: rows.length > opts.limit && last ? encodePageToken(LISTING, [last.created_time, last.id]) : '',
+  };
+}
+
+/** Cancels shares: their links answer DELETED at once, download links already handed out included. */
+export async function cancelShares(ctx: AppContext, userId: string, ids: string[]): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await requireOwnShares(trx, userId, ids);
+    await trx.updateTable('shares').set({ status: SHARE_STATUS.DELETED, updated_time: ctx.clock.now() }).where('user_id', '=', userId).where('id', 'in', ids).execute();
+  });
+}
+
+/** For each of the caller's files that a live share exposes directly: which share, and its status. */
+export async function shareStatusOfFiles(
+  ctx: AppContext,
+  userId: string,
+  fileIds: string[],
+): Promise<{ file_statuses: { file_id: string; share_id: string; share_status: string }[] }> {
+  const rows = await ctx.db
+    .selectFrom('share_files')
+    .innerJoin('shares', 'shares.id', 'share_files.share_id')
+    .select(['share_files.file_id', 'shares.id as share_id', 'shares.status', 'shares.expires_at'])
+    .where('shares.user_id', '=', userId)
+    .where('share_files.file_id', 'in', [...new Set(fileIds)])
+    .where('shares.status', '=', SHARE_STATUS.OK)
+    .execute();
+  const now = ctx.clock.now();
+  return {
+    file_statuses: rows
+      .filter((r) => r.expires_at === null || r.expires_at > now)
+      .map((r) => ({ file_id: r.file_id, share_id: r.share_id, share_status: SHARE_STATUS.OK })),
+  };
+}
