@@ -1,6 +1,7 @@
 /** Queries on share links. Owner calls are scoped by user id: another account's share reads as "not found". */
 import { sql } from 'kysely';
-import { PHASE, SHARE_STATUS } from '@haul/shared';
+import { FILE_KIND, PHASE, SHARE_STATUS } from '@haul/shared';
+import { subtreeRows } from '../files/files.repository.js';
 import type { Db } from '../db/database.js';
 import type { FileRow, ShareRow } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
@@ -54,23 +55,13 @@ export async function bumpShareCount(db: Db, shareId: string, column: 'view_coun
     .execute();
 }
 
-/** Files, folders and bytes below `rootIds` (live only), and whether any of them is flagged sensitive. */
+/** Files and bytes below `rootIds` (live only), and whether any of them is flagged sensitive. */
 export async function subtreeSummary(
   db: Db,
   userId: string,
   rootIds: string[],
 ): Promise<{ files: number; bytes: number; sensitive: boolean }> {
-  if (rootIds.length === 0) return { files: 0, bytes: 0, sensitive: false };
-  const { rows } = await sql<{ files: number | string | null; bytes: number | string | null; sensitive: number | string | null }>`
-    WITH RECURSIVE sub(id) AS (
-      SELECT id FROM files WHERE user_id = ${userId} AND id IN (${sql.join(rootIds)}) AND trashed = 0
-      UNION ALL
-      SELECT f.id FROM files f JOIN sub ON f.parent_id = sub.id WHERE f.user_id = ${userId} AND f.trashed = 0
-    )
-    SELECT SUM(CASE WHEN files.kind = 'drive#file' THEN 1 ELSE 0 END) AS files,
-           SUM(CASE WHEN files.kind = 'drive#file' THEN files.size ELSE 0 END) AS bytes,
-           MAX(files.sensitive) AS sensitive
-    FROM files JOIN sub ON files.id = sub.id`.execute(db);
-  const r = rows[0];
-  return { files: Number(r?.files ?? 0), bytes: Number(r?.bytes ?? 0), sensitive: Number(r?.sensitive ?? 0) > 0 };
+  const rows = (await subtreeRows(db, userId, rootIds, true)).filter((r) => !r.trashed);
+  const files = rows.filter((r) => r.kind === FILE_KIND);
+  return { files: files.length, bytes: files.reduce((n, r) => n + r.size, 0), sensitive: rows.some((r) => r.sensitive) };
 }
