@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Toaster, toast } from 'sonner';
-import { router } from './app/router';
+import { createDriveRouter } from './app/router';
 import { bindQueryClient } from './features/files/file-mutations';
 import { useThemeStore, watchSystemTheme } from './features/layout/theme-store';
 import { isApiError } from './lib/api-error';
@@ -32,6 +32,9 @@ const queryClient = new QueryClient({
   },
 });
 bindQueryClient(queryClient);
+
+// Share links (/s/{id}) are their own small app; everything else is the drive under /drive.
+const router = window.location.pathname.startsWith('/s/') ? (await import('./features/share-page/share-router')).shareRouter : createDriveRouter();
 
 function Root() {
   const theme = useThemeStore((s) => s.choice);

@@ -9,7 +9,8 @@ import { RecentPage } from '../features/recent/recent-page';
 import { TrashPage } from '../features/trash/trash-page';
 import { UploadQuestions } from '../features/uploads/upload-questions';
 import { TransferPanel } from '../features/uploads/transfer-panel';
-import { BookmarksPage, ForbiddenPage, NotFoundPage, SharedPage, WatchHistoryPage } from './simple-pages';
+import { SharedPage } from '../features/shares/shared-page';
+import { BookmarksPage, ForbiddenPage, NotFoundPage, WatchHistoryPage } from './simple-pages';
 
 /** Route ids are letters, digits, underscore and hyphen; anything else is not a page. */
 export const ROUTE_ID = /^[A-Za-z0-9_-]+$/;
@@ -31,7 +32,9 @@ function Drive() {
   );
 }
 
-export const router = createBrowserRouter(
+/** The drive's router; made on demand, so the share pages (their own router) never start this one. */
+export const createDriveRouter = () =>
+  createBrowserRouter(
   [
     { path: 'login', element: <LoginPage /> },
     { path: '403', element: <ForbiddenPage /> },

@@ -3,11 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../features/files/file-manager-page';
 
-export function SharedPage() {
-  const { t } = useTranslation();
-  return <EmptyState icon="shared" title={t('shared.empty')} hint={t('shared.emptyHint')} />;
-}
-
 export function WatchHistoryPage() {
   const { t } = useTranslation();
   return <EmptyState icon="history" title={t('history.empty')} hint={t('history.emptyHint')} />;

@@ -7,7 +7,7 @@ import { errorMessage } from '../../lib/error-message';
 import { Logo } from '../layout/logo';
 import { SettingsMenu } from '../layout/settings-menu';
 import { signIn, signUp } from './auth-api';
-import { safeRedirect } from './require-auth';
+import { LeaveTo, outsideDrive, safeRedirect } from './require-auth';
 import { useSessionStore } from './session-store';
 
 type Mode = 'signin' | 'signup';
@@ -24,7 +24,7 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const target = safeRedirect(params.get('redirect'));
 
-  if (session) return <Navigate to={target} replace />;
+  if (session) return outsideDrive(target) ? <LeaveTo href={target} /> : <Navigate to={target} replace />;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -37,7 +37,7 @@ export function LoginPage() {
     try {
       const tokens = mode === 'signin' ? await signIn(email.trim(), password) : await signUp(email.trim(), password);
       useSessionStore.getState().signIn(tokens);
-      navigate(target, { replace: true });
+      if (!outsideDrive(target)) navigate(target, { replace: true });
     } catch (err) {
       setError(errorMessage(err));
     } finally {

@@ -1,4 +1,5 @@
 /** Routes behind sign-in: a signed-out visitor goes to login with the original query and a redirect back. */
+import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSessionStore } from './session-store';
 
@@ -13,6 +14,14 @@ export function RequireAuth() {
   const location = useLocation();
   if (!session) return <Navigate to={loginTarget(location.pathname, location.search)} replace />;
   return <Outlet />;
+}
+
+/** Share pages (/s/…) live outside the drive's router: going back to one is a page load. */
+export const outsideDrive = (path: string) => path.startsWith('/s/');
+
+export function LeaveTo({ href }: { href: string }) {
+  useEffect(() => window.location.replace(href), [href]);
+  return null;
 }
 
 /** Only same-app paths are followed after sign-in, never another origin. */

@@ -4,6 +4,7 @@
  */
 import type { DriveFile } from '@haul/shared';
 import i18n from 'i18next';
+import { toast } from 'sonner';
 import type { IconName } from '../layout/icon';
 import { useDialog } from './dialog-store';
 import { isFolder } from './files-api';
@@ -44,6 +45,17 @@ export function openFile(c: ActionContext) {
 
 export const FILE_ACTIONS: FileAction[] = [
   { id: 'open', labelKey: 'actions.open', shortcut: 'Enter', visible: (c) => one(c) && !inTrash(c), perform: openFile },
+  {
+    id: 'share',
+    labelKey: 'actions.share',
+    icon: 'shared',
+    // Sensitive files cannot be shared (share-files-has-sensitive-file): the server refuses them too.
+    visible: (c) => live(c) && c.view !== 'shared',
+    perform: (c) => {
+      if (c.files.some((f) => f.sensitive === 1)) toast.error(i18n.t('share.hasSensitive'));
+      else useDialog.getState().open({ type: 'share', files: c.files });
+    },
+  },
   {
     id: 'star',
     labelKey: 'actions.star',

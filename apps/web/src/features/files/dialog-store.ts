@@ -1,6 +1,6 @@
 /** The one open dialog of the file manager; selection changes are ignored while one is open (seed 000 §5). */
 import { create } from 'zustand';
-import type { Breadcrumb, DriveFile, DriveTask } from '@haul/shared';
+import type { Breadcrumb, DriveFile, DriveTask, ShareEntry } from '@haul/shared';
 
 export type DialogState =
   | { type: 'create-folder'; parentId: string }
@@ -10,7 +10,10 @@ export type DialogState =
   | { type: 'details'; file: DriveFile }
   /** Links to fetch into a folder; `path` is that folder's chain from the root (empty for the root). */
   | { type: 'cloud-download'; path: Breadcrumb[] }
-  | { type: 'remove-cloud-tasks'; tasks: DriveTask[] };
+  | { type: 'remove-cloud-tasks'; tasks: DriveTask[] }
+  | { type: 'share'; files: DriveFile[] }
+  /** An existing link: copy its text again, change its validity or pass code. */
+  | { type: 'share-manage'; entry: ShareEntry };
 
 interface DialogStore {
   dialog: DialogState | null;

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '@haul/shared';
 import { CloudDownloadDialog, RemoveCloudTasksDialog } from '../offline/cloud-dialogs';
+import { ShareDialog } from '../shares/share-dialog';
 import { Frame } from './dialog-frame';
 import { useDialog, type DialogState } from './dialog-store';
 import { createFolder, nameProblem, renameFile } from './file-mutations';
@@ -168,5 +169,8 @@ export function FileDialogs() {
       return <CloudDownloadDialog d={d} />;
     case 'remove-cloud-tasks':
       return <RemoveCloudTasksDialog d={d} />;
+    case 'share':
+    case 'share-manage':
+      return <ShareDialog d={d} />;
   }
 }

@@ -20,12 +20,15 @@ export function bindQueryClient(qc: QueryClient) {
   queryClient = qc;
 }
 
+/** Refreshes the server-backed lists whose query key starts with one of `keys`. */
+export async function refreshQueries(keys: string[]): Promise<void> {
+  await queryClient?.invalidateQueries({ predicate: (q) => keys.includes(q.queryKey[0] as string) });
+}
+
 /** Picks up a change in the local database and the server-backed lists. */
 export async function settleFileChanges(): Promise<void> {
   await syncNow();
-  await queryClient?.invalidateQueries({
-    predicate: (q) => ['trash', 'search', 'recent', 'about', 'picker', 'file', 'cloud-tasks'].includes(q.queryKey[0] as string),
-  });
+  await refreshQueries(['trash', 'search', 'recent', 'about', 'picker', 'file', 'cloud-tasks', 'shares', 'share']);
 }
 
 /** Runs a change as pending work (the leave-page guard); returns false, after a toast, when it failed. */
@@ -109,6 +112,17 @@ export const setStar = (files: DriveFile[], star: boolean) =>
   );
 
 /** Downloads one file through its signed web_content_link (fetched fresh: links expire). */
+/** Lets the browser save what a signed link serves (sent as an attachment, so the page stays). */
+export function clickDownload(url: string, name: string): void {
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
 export async function downloadFile(file: DriveFile): Promise<void> {
   try {
     const full = await filesApi.getFile(file.id);
@@ -116,13 +130,7 @@ export async function downloadFile(file: DriveFile): Promise<void> {
       toast.error(i18n.t('files.cannotDownload'));
       return;
     }
-    const a = document.createElement('a');
-    a.href = full.web_content_link;
-    a.download = full.name;
-    a.rel = 'noopener';
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
+    clickDownload(full.web_content_link, full.name);
   } catch (err) {
     toast.error(errorMessage(err) || i18n.t('files.cannotDownload'));
   }

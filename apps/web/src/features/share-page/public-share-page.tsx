@@ -1,0 +1,222 @@
+/**
+ * /s/{shareId}: what a share link shows anyone who has it. The pass code form when the link has one, then the shared
+ * items and their folders, downloads, and "save to my drive" (signing in first, then coming back here).
+ */
+import './share-page.css';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import { formatSize, type DriveFile, type ShareStatus } from '@haul/shared';
+import { EndSentinel } from '../../components/end-sentinel';
+import { errorMessage } from '../../lib/error-message';
+import { useSessionStore } from '../auth/session-store';
+import { EmptyState, Skeleton } from '../files/file-manager-page';
+import { iconFor } from '../files/file-item';
+import { clickDownload } from '../files/file-mutations';
+import { isFolder } from '../files/files-api';
+import { formatTime } from '../files/format-time';
+import { Icon } from '../layout/icon';
+import { Logo } from '../layout/logo';
+import { SettingsMenu } from '../layout/settings-menu';
+import { toast } from 'sonner';
+import { shareFileInfo, viewShare } from '../shares/shares-api';
+import { SaveDialog } from './save-dialog';
+import { loadShareToken, saveShareToken } from './share-token';
+import { usePublicShare } from './use-public-share';
+
+const NEEDS_CODE: ShareStatus[] = ['PASS_CODE_EMPTY', 'PASS_CODE_ERROR'];
+
+export function PublicSharePage() {
+  const { shareId = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const { t, i18n } = useTranslation();
+  const session = useSessionStore((s) => s.session);
+  const [token, setToken] = useState(() => loadShareToken(shareId));
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [saving, setSaving] = useState(false);
+  const folderId = params.get('folder') || undefined;
+  const { view, files, error, loading, loadMore } = usePublicShare(shareId, token, folderId, i18n.language);
+  const access = { shareId, token };
+
+  useEffect(() => setPicked(new Set()), [folderId]);
+  // Back from signing in to save: carry on where the visitor left off.
+  useEffect(() => {
+    if (session && params.get('save') === '1' && view?.share_status === 'OK') {
+      setSaving(true);
+      params.delete('save');
+      setParams(params, { replace: true });
+    }
+  }, [session, view?.share_status, params, setParams]);
+
+  const open = (f: DriveFile) => {
+    if (isFolder(f)) setParams({ folder: f.id });
+    else void download(f);
+  };
+  const download = async (f: DriveFile) => {
+    try {
+      const info = await shareFileInfo(access, f.id);
+      clickDownload(info.web_content_link, info.name);
+    } catch (err) {
+      toast.error(errorMessage(err) || t('files.cannotDownload'));
+    }
+  };
+  const startSave = () => {
+    if (session) return setSaving(true);
+    const back = `/s/${shareId}?${new URLSearchParams({ ...(folderId ? { folder: folderId } : {}), save: '1' })}`;
+    window.location.assign(`/drive/login?${new URLSearchParams({ redirect: back })}`);
+  };
+
+  let body;
+  if (loading) body = <Skeleton />;
+  else if (error || !view) body = <EmptyState icon="shared" title={t('files.loadFailed')} hint={errorMessage(error)} />;
+  else if (NEEDS_CODE.includes(view.share_status)) {
+    body = (
+      <PassCodeForm
+        shareId={shareId}
+        wrong={view.share_status === 'PASS_CODE_ERROR'}
+        onToken={(tk) => {
+          saveShareToken(shareId, tk);
+          setToken(tk);
+        }}
+      />
+    );
+  } else if (view.share_status !== 'OK') {
+    body = <EmptyState icon="shared" title={t(`publicShare.status.${view.share_status}`, { defaultValue: view.share_status_text })} />;
+  } else {
+    const chosen = files?.filter((f) => picked.has(f.id)) ?? [];
+    body = (
+      <>
+        <div className="public-head">
+          <div>
+            <h1>{view.title}</h1>
+            <p className="muted">
+              {t('publicShare.sharedBy', { name: view.user_info.nickname })} ·{' '}
+              {view.expiration_at === '-1' ? t('share.neverExpires') : t('publicShare.until', { date: formatTime(view.expiration_at, i18n.language) })}
+            </p>
+          </div>
+          <div className="public-actions">
+            {chosen.length === 1 && !isFolder(chosen[0]!) && (
+              <button className="btn" onClick={() => void download(chosen[0]!)}>
+                <Icon name="download" size={18} /> {t('actions.download')}
+              </button>
+            )}
+            <button className="btn primary" onClick={startSave}>
+              {chosen.length ? t('publicShare.saveChosen', { count: chosen.length }) : t('publicShare.saveAll')}
+            </button>
+          </div>
+        </div>
+        <nav className="crumbs" aria-label={t('files.breadcrumbs')}>
+          <button className="crumb" onClick={() => setParams({})}>
+            {t('publicShare.files')}
+          </button>
+          {view.ancestors.map((a) => (
+            <span key={a.id}>
+              <Icon name="chevron" size={14} />
+              <button className="crumb" onClick={() => setParams({ folder: a.id })}>
+                {a.name}
+              </button>
+            </span>
+          ))}
+        </nav>
+        {files && files.length === 0 ? (
+          <EmptyState icon="folder" title={t('files.emptyFolder')} />
+        ) : (
+          <ul className="public-list" aria-label={t('publicShare.files')}>
+            {files?.map((f) => (
+              <li key={f.id} className={picked.has(f.id) ? 'selected' : undefined}>
+                <input
+                  type="checkbox"
+                  aria-label={f.name}
+                  checked={picked.has(f.id)}
+                  onChange={() =>
+                    setPicked((prev) => {
+                      const next = new Set(prev);
+                      if (!next.delete(f.id)) next.add(f.id);
+                      return next;
+                    })
+                  }
+                />
+                <Icon name={iconFor(f)} />
+                <button className="public-name" onClick={() => open(f)} title={f.name}>
+                  {f.name}
+                </button>
+                <span className="muted">{isFolder(f) ? '' : formatSize(f.size, 1, i18n.language)}</span>
+                <span className="muted hide-mobile">{formatTime(f.modified_time, i18n.language)}</span>
+                {!isFolder(f) && (
+                  <button className="icon-btn" aria-label={t('publicShare.downloadOf', { name: f.name })} onClick={() => void download(f)}>
+                    <Icon name="download" />
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <EndSentinel onVisible={loadMore} />
+        {saving && <SaveDialog access={access} fileIds={chosen.map((f) => f.id)} onClose={() => setSaving(false)} />}
+      </>
+    );
+  }
+
+  return (
+    <div className="public-share">
+      <header className="public-bar">
+        <a href="/drive/" className="public-logo" aria-label="Haul">
+          <Logo />
+        </a>
+        <div className="public-bar-end">
+          <SettingsMenu />
+          {session ? (
+            <a className="btn small" href="/drive/all">
+              {t('publicShare.myDrive')}
+            </a>
+          ) : (
+            <a className="btn small" href={`/drive/login?${new URLSearchParams({ redirect: `/s/${shareId}` })}`}>
+              {t('auth.signIn')}
+            </a>
+          )}
+        </div>
+      </header>
+      <main className="public-main">{body}</main>
+    </div>
+  );
+}
+
+function PassCodeForm({ shareId, wrong, onToken }: { shareId: string; wrong: boolean; onToken: (token: string) => void }) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState(wrong ? t('publicShare.status.PASS_CODE_ERROR') : '');
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!code.trim()) return setError(t('publicShare.enterCode'));
+    setBusy(true);
+    setError('');
+    try {
+      const v = await viewShare({ shareId, passCode: code.trim() }, {});
+      if (v.share_status === 'OK') onToken(v.pass_code_token);
+      else setError(t(`publicShare.status.${v.share_status}`, { defaultValue: v.share_status_text }));
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="pass-code-card" onSubmit={submit} noValidate>
+      <Icon name="shared" size={40} />
+      <h1>{t('publicShare.needsCode')}</h1>
+      <label className="field">
+        <span>{t('share.passCode')}</span>
+        <input autoFocus value={code} onChange={(e) => setCode(e.target.value)} autoComplete="off" spellCheck={false} aria-invalid={!!error} />
+      </label>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button className="btn primary" type="submit" disabled={busy}>
+        {t('publicShare.open')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,165 @@
+/** Share selected items as a link (public or with a pass code, for a chosen time), then copy the ready text. */
+import './shares.css';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { SHARE_EXPIRATION_DAYS, type ShareEntry, type ShareKind } from '@haul/shared';
+import { errorMessage } from '../../lib/error-message';
+import { Frame } from '../files/dialog-frame';
+import type { DialogState } from '../files/dialog-store';
+import { settleShares } from './use-shares';
+import { copyText, expiryLeft, shareMessage } from './share-format';
+import { createShare, updateShare } from './shares-api';
+
+/** "7 days", "Forever": the validity choices. */
+export function ValidityOptions() {
+  const { t } = useTranslation();
+  return (
+    <>
+      {SHARE_EXPIRATION_DAYS.map((d) => (
+        <option key={d} value={d}>
+          {d === -1 ? t('share.forever') : t('share.days', { count: d })}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** "Never expires", "3 days left", "5 hours left", "Expired". */
+export function useExpiryText() {
+  const { t } = useTranslation();
+  return (e: ShareEntry) => {
+    const left = expiryLeft(e);
+    if (left === 'never') return t('share.neverExpires');
+    if (!left) return t('share.expired');
+    return 'days' in left ? t('share.daysLeft', { count: left.days }) : t('share.hoursLeft', { count: left.hours });
+  };
+}
+
+export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | 'share-manage' }> }) {
+  const { t } = useTranslation();
+  const [entry, setEntry] = useState<ShareEntry | null>(d.type === 'share-manage' ? d.entry : null);
+  const [kind, setKind] = useState<ShareKind>('encryptedlink');
+  const [days, setDays] = useState(7);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+
+  const run = async (work: () => Promise<ShareEntry>) => {
+    setBusy(true);
+    setError('');
+    try {
+      setEntry(await work());
+      await settleShares();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const create = (e: FormEvent) => {
+    e.preventDefault();
+    if (d.type === 'share') void run(() => createShare(d.files.map((f) => f.id), kind, days));
+  };
+
+  const title = d.type === 'share' && d.files.length === 1 ? t('share.titleOne', { name: d.files[0]!.name }) : t('share.title');
+  return (
+    <Frame title={title}>
+      {entry ? (
+        <ShareResult entry={entry} busy={busy} onChange={(change) => run(() => updateShare(entry.share_id, change))} />
+      ) : (
+        <form onSubmit={create}>
+          <fieldset className="field radio-group">
+            <legend>{t('share.kind')}</legend>
+            <label className="check-field">
+              <input type="radio" name="kind" checked={kind === 'encryptedlink'} onChange={() => setKind('encryptedlink')} />
+              {t('share.withCode')}
+            </label>
+            <label className="check-field">
+              <input type="radio" name="kind" checked={kind === 'publiclink'} onChange={() => setKind('publiclink')} />
+              {t('share.public')}
+            </label>
+          </fieldset>
+          <label className="field">
+            <span>{t('share.validity')}</span>
+            <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
+              <ValidityOptions />
+            </select>
+          </label>
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="dialog-actions">
+            <Dialog.Close className="btn" type="button">
+              {t('common.cancel')}
+            </Dialog.Close>
+            <button className="btn primary" type="submit" disabled={busy}>
+              {t('share.create')}
+            </button>
+          </div>
+        </form>
+      )}
+      {entry && error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </Frame>
+  );
+}
+
+/** The link, its pass code and validity, with copy and the changes an owner makes later. */
+function ShareResult({
+  entry,
+  busy,
+  onChange,
+}: {
+  entry: ShareEntry;
+  busy: boolean;
+  onChange: (change: { kind?: ShareKind; expirationDays?: number; passCode?: string }) => void;
+}) {
+  const { t } = useTranslation();
+  const expiry = useExpiryText();
+  const message = shareMessage(entry, { link: t('share.link'), code: t('share.passCode') });
+  const copy = async () => {
+    if (await copyText(message)) toast.success(t('share.copied'));
+    else toast.error(t('share.copyFailed'));
+  };
+  return (
+    <div className="share-result">
+      <label className="field">
+        <span>{t('share.link')}</span>
+        <input readOnly value={entry.share_url} onFocus={(e) => e.currentTarget.select()} />
+      </label>
+      {entry.pass_code && (
+        <div className="share-code">
+          <span className="muted">{t('share.passCode')}</span>
+          <strong data-testid="pass-code">{entry.pass_code}</strong>
+          <button type="button" className="link" disabled={busy} onClick={() => onChange({ passCode: '' })}>
+            {t('share.newCode')}
+          </button>
+        </div>
+      )}
+      <label className="field">
+        <span>
+          {t('share.validity')} · <span className="muted">{expiry(entry)}</span>
+        </span>
+        <select value={0} disabled={busy} onChange={(e) => onChange({ expirationDays: Number(e.target.value) })}>
+          <option value={0}>{t('share.keepValidity')}</option>
+          <ValidityOptions />
+        </select>
+      </label>
+      <div className="dialog-actions">
+        <Dialog.Close className="btn" type="button">
+          {t('common.close')}
+        </Dialog.Close>
+        <button type="button" className="btn primary" onClick={() => void copy()}>
+          {entry.pass_code ? t('share.copyLinkAndCode') : t('share.copyLink')}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * Share links with a 10,000-file folder, on SQLite and on PostgreSQL:
+ * - saving the shared folder into another account's drive (metadata only; aim under 2 s);
+ * - a visitor's listing of the shared folder, page by page, beside the owner's own listing of the same folder in the
+ *   same run (aim: within 1.5x per page).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { buildHaul } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { startPgCluster } from '../scripts/pg-cluster.mjs';
+import { freePort, seedFolder, signUpApi } from './fixtures.js';
+
+const FILES = Number(process.env.HAUL_BENCH_SHARE_FILES ?? 10_000);
+const ROUNDS = 3;
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+async function run(label: string, databaseUrl: string | null) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'haul-bench-share-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const haul = await buildHaul(
+    { ...loadConfig({}), dataDir, databaseUrl, logLevel: 'silent', port, publicUrl: base, webDir: join(dataDir, 'none'), defaultQuotaBytes: 2 ** 50 },
+    { logger: false },
+  );
+  await haul.app.listen({ port, host: '127.0.0.1' });
+  try {
+    const owner = await signUpApi(base, `owner-${label.toLowerCase()}@example.com`);
+    const visitor = await signUpApi(base, `visitor-${label.toLowerCase()}@example.com`);
+    const call = async (method: string, path: string, token?: string, body?: unknown) => {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      return res.json() as Promise<any>;
+    };
+
+    const folder = await seedFolder(haul.ctx.db, owner.sub, 'Shared big', FILES);
+    // Every file its own stored content, so a save has 10,000 blobs to count once more.
+    await sql`UPDATE files SET hash = id WHERE parent_id = ${folder}`.execute(haul.ctx.db);
+    await sql`INSERT INTO blobs (hash, size, cid, ref_count, created_at, updated_at)
+              SELECT id, size, '', 1, 0, 0 FROM files WHERE parent_id = ${folder}`.execute(haul.ctx.db);
+    const share = await call('POST', '/drive/v1/share', owner.access_token, { file_ids: [folder], share_to: 'publiclink', expiration_days: -1 });
+    console.log(`\n${label}: a shared folder of ${FILES} files`);
+
+    const saves: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const s = performance.now();
+      const res = await call('POST', '/drive/v1/share/restore', visitor.access_token, { share_id: share.share_id, parent_id: '' });
+      saves.push(performance.now() - s);
+      if (res.file_ids.length !== 1) throw new Error('the save did not return the new folder');
+    }
+    const copied = await call('GET', `/drive/v1/files?parent_id=*&limit=1&filters=${encodeURIComponent('{"kind":{"eq":"drive#folder"}}')}`, visitor.access_token);
+    if (!copied.files.length) throw new Error('nothing was saved');
+    console.log(`  save to another drive: ${saves.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')} (aim < 2 s)`);
+
+    const walk = async (list: (token: string) => Promise<{ files: unknown[]; next_page_token: string }>) => {
+      const times: number[] = [];
+      let token = '';
+      let seen = 0;
+      do {
+        const s = performance.now();
+        const page = await list(token);
+        times.push(performance.now() - s);
+        seen += page.files.length;
+        token = page.next_page_token;
+      } while (token);
+      if (seen !== FILES) throw new Error(`listed ${seen} of ${FILES}`);
+      return times;
+    };
+    const visitorPages = (token: string) =>
+      call('GET', `/drive/v1/share?share_id=${share.share_id}&parent_id=${folder}&limit=100${token ? `&page_token=${encodeURIComponent(token)}` : ''}`);
+    const ownerPages = (token: string) =>
+      call(
+        'GET',
+        `/drive/v1/files?parent_id=${folder}&limit=100&filters=${encodeURIComponent('{"trashed":{"eq":false},"phase":{"eq":"PHASE_TYPE_COMPLETE"}}')}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
+        owner.access_token,
+      );
+    await walk(visitorPages);
+    await walk(ownerPages);
+    const shared: number[] = [];
+    const own: number[] = [];
+    // Interleaved rounds, so a noisy moment hurts both sides alike.
+    for (let i = 0; i < ROUNDS; i++) {
+      shared.push(...(await walk(visitorPages)));
+      own.push(...(await walk(ownerPages)));
+    }
+    console.log(
+      `  pages of 100 | share p50 ${ms(pct(shared, 50))} p99 ${ms(pct(shared, 99))} | owner p50 ${ms(pct(own, 50))} p99 ${ms(pct(own, 99))}` +
+        ` | share/owner ${(pct(shared, 50) / pct(own, 50)).toFixed(2)}x (p50), ${(sum(shared) / sum(own)).toFixed(2)}x (total; aim within 1.5x)`,
+    );
+  } finally {
+    await haul.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await run('SQLite', null);
+const given = process.env.HAUL_BENCH_DATABASE_URL;
+const cluster = given ? null : await startPgCluster();
+try {
+  await run('PostgreSQL', given ?? cluster!.url);
+} finally {
+  cluster?.stop();
+}
