@@ -5,9 +5,12 @@
 import { PHASE, SHARE_STATUS, type ShareStatus } from '@haul/shared';
 import type { Db } from '../db/database.js';
 import type { FileRow, ShareRow } from '../db/schema.js';
-import { ancestorChain } from '../files/files.repository.js';
+import { findFile, ROOT_ID } from '../files/files.repository.js';
 import { notFound } from '../http/errors.js';
 import { shareRootIds } from './shares.repository.js';
+
+/** Deeper than any real drive: a guard against a damaged parent chain. */
+const MAX_DEPTH = 1000;
 
 /** The words that go with each status, for clients that show the server's text. */
 export const SHARE_STATUS_TEXT: Record<ShareStatus, string> = {
@@ -37,13 +40,24 @@ export const visible = (r: FileRow) => !r.trashed && !r.sensitive && r.phase ===
 /**
  * The file `fileId` when it is a shared item or below one, with the chain from that shared item down to it;
  * file_not_found otherwise (another account's file, a sibling, a parent, something trashed or sensitive on the way).
+ * Walks up from the file and stops at the first shared item: a few lookups by primary key, however deep the drive.
  */
-export async function requireInShare(db: Db, share: ShareRow, fileId: string): Promise<{ file: FileRow; chain: FileRow[] }> {
-  const [chain, roots] = await Promise.all([ancestorChain(db, share.user_id, fileId), shareRootIds(db, share.id)]);
-  const rootSet = new Set(roots);
-  const start = chain.findIndex((r) => rootSet.has(r.id));
-  if (start < 0) throw notFound('The file is not part of this share.');
-  const within = chain.slice(start);
-  if (!within.every(visible)) throw notFound('The file is not part of this share.');
-  return { file: within.at(-1)!, chain: within };
+export async function requireInShare(
+  db: Db,
+  share: ShareRow,
+  fileId: string,
+  rootIds?: string[],
+): Promise<{ file: FileRow; chain: FileRow[] }> {
+  const roots = new Set(rootIds ?? (await shareRootIds(db, share.id)));
+  const chain: FileRow[] = [];
+  let id = fileId;
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    const row = await findFile(db, share.user_id, id);
+    if (!row || !visible(row)) break;
+    chain.unshift(row);
+    if (roots.has(row.id)) return { file: chain.at(-1)!, chain };
+    if (row.parent_id === ROOT_ID) break;
+    id = row.parent_id;
+  }
+  throw notFound('The file is not part of this share.');
 }

@@ -12,7 +12,7 @@ import type { PassCodeGuard } from './pass-code-guard.js';
 import { issuePassCodeToken, passCodeMatches, passCodeTokenValid, signShareContentLink } from './share-secrets.js';
 import { linkStatus, requireInShare, SHARE_STATUS_TEXT } from './share-scope.js';
 import { expirationLeft, presentSharedFile } from './shares.presenter.js';
-import { bumpShareCount, findShare, liveShareRoots } from './shares.repository.js';
+import { bumpShareCount, liveShareRoots, loadShare } from './shares.repository.js';
 
 export interface ShareAccess {
   shareId: string;
@@ -28,21 +28,34 @@ export interface ShareAccess {
 interface Opened {
   status: ShareStatus;
   share?: ShareRow;
+  ownerName: string;
+  rootIds: string[];
   token: string;
   isOwner: boolean;
+  /** The live shared items; read only when `opts.items` asked for them. */
   roots: FileRow[];
 }
 
-/** Checks the link, the pass code (slowing guessers down) and what is left of the shared items. */
-export async function openShare(ctx: AppContext, guard: PassCodeGuard, a: ShareAccess): Promise<Opened> {
-  const share = await findShare(ctx.db, a.shareId.toLowerCase());
-  const closed = (status: ShareStatus): Opened => ({ status, share, token: '', isOwner: false, roots: [] });
-  if (!share) return closed(SHARE_STATUS.NOT_FOUND);
+/**
+ * Checks the link and the pass code (slowing guessers down). With `items`, also what is left of the shared items: a
+ * share whose items are all gone reads as DELETED, one holding a sensitive item as SENSITIVE_RESOURCE. Calls that
+ * reach inside a shared folder skip that: the path they walk is checked item by item (requireInShare).
+ */
+export async function openShare(
+  ctx: AppContext,
+  guard: PassCodeGuard,
+  a: ShareAccess,
+  opts: { items: boolean; /** The caller holds a link signed with the pass code: no code to ask for. */ codeProven?: boolean },
+): Promise<Opened> {
+  const loaded = await loadShare(ctx.db, a.shareId.toLowerCase());
+  const share = loaded?.share;
+  const closed = (status: ShareStatus): Opened => ({ status, share, ownerName: '', rootIds: [], token: '', isOwner: false, roots: [] });
+  if (!loaded || !share) return closed(SHARE_STATUS.NOT_FOUND);
   const status = linkStatus(share, ctx.clock.now());
   if (status !== SHARE_STATUS.OK) return closed(status);
   const isOwner = a.callerId === share.user_id;
   let token = '';
-  if (share.kind === 'encryptedlink' && !isOwner) {
+  if (share.kind === 'encryptedlink' && !isOwner && !opts.codeProven) {
     if (a.token && passCodeTokenValid(ctx, share, a.token)) token = a.token;
     else if (!a.passCode) return closed(SHARE_STATUS.PASS_CODE_EMPTY);
     else {
@@ -60,15 +73,15 @@ export async function openShare(ctx: AppContext, guard: PassCodeGuard, a: ShareA
       token = issuePassCodeToken(ctx, share);
     }
   }
-  const roots = await liveShareRoots(ctx.db, share);
-  if (roots.length === 0) return closed(SHARE_STATUS.DELETED);
+  const roots = opts.items ? await liveShareRoots(ctx.db, share) : [];
+  if (opts.items && roots.length === 0) return closed(SHARE_STATUS.DELETED);
   if (roots.some((r) => r.sensitive)) return closed(SHARE_STATUS.SENSITIVE_RESOURCE);
-  return { status: SHARE_STATUS.OK, share, token, isOwner, roots };
+  return { status: SHARE_STATUS.OK, share, ownerName: loaded.ownerName, rootIds: loaded.rootIds, token, isOwner, roots };
 }
 
 /** An open share, or the reason it is not, as an error (for calls that act rather than show). */
-async function requireOpen(ctx: AppContext, guard: PassCodeGuard, a: ShareAccess): Promise<Opened & { share: ShareRow }> {
-  const opened = await openShare(ctx, guard, a);
+async function requireOpen(ctx: AppContext, guard: PassCodeGuard, a: ShareAccess, opts: { items: boolean }): Promise<Opened & { share: ShareRow }> {
+  const opened = await openShare(ctx, guard, a, opts);
   if (opened.status !== SHARE_STATUS.OK || !opened.share) {
     throw new HttpError(403, 'permission_denied', SHARE_STATUS_TEXT[opened.status], [{ share_status: opened.status }]);
   }
@@ -85,7 +98,7 @@ export interface SharePageRequest {
 
 /** GET share: the status, and when it is OK a page of the share's items or of a folder inside it. */
 export async function viewShare(ctx: AppContext, guard: PassCodeGuard, a: ShareAccess, page: SharePageRequest): Promise<ShareView> {
-  const opened = await openShare(ctx, guard, a);
+  const opened = await openShare(ctx, guard, a, { items: !page.parentId });
   const { share } = opened;
   const now = ctx.clock.now();
   const view: ShareView = {
@@ -105,17 +118,16 @@ export async function viewShare(ctx: AppContext, guard: PassCodeGuard, a: ShareA
   };
   if (opened.status !== SHARE_STATUS.OK || !share) return view;
 
-  const owner = await ctx.db.selectFrom('users').select(['id', 'name']).where('id', '=', share.user_id).executeTakeFirstOrThrow();
   const present = (r: FileRow): DriveFile => presentSharedFile(r, { retentionMs: 0 });
   Object.assign(view, {
     title: share.title,
-    user_info: { user_id: owner.id, nickname: owner.name },
+    user_info: { user_id: share.user_id, nickname: opened.ownerName },
     create_time: toRfc3339(share.created_time),
     expiration_at: share.expires_at === null ? '-1' : toRfc3339(share.expires_at),
     expiration_left_seconds: expirationLeft(share.expires_at, now).seconds,
   });
   if (page.parentId) {
-    const { file, chain } = await requireInShare(ctx.db, share, page.parentId);
+    const { file, chain } = await requireInShare(ctx.db, share, page.parentId, opened.rootIds);
     if (file.kind !== FOLDER_KIND) throw badInput('parent_id is not a folder.');
     const listed = await listFilesPage(ctx, {
       userId: share.user_id,
@@ -138,8 +150,8 @@ export async function viewShare(ctx: AppContext, guard: PassCodeGuard, a: ShareA
 
 /** One file of an open share, with a download link that dies with the share. */
 export async function shareFileInfo(ctx: AppContext, guard: PassCodeGuard, a: ShareAccess, fileId: string): Promise<DriveFile> {
-  const { share } = await requireOpen(ctx, guard, a);
-  const { file } = await requireInShare(ctx.db, share, fileId);
+  const { share, rootIds } = await requireOpen(ctx, guard, a, { items: false });
+  const { file } = await requireInShare(ctx.db, share, fileId, rootIds);
   const link = file.kind === FOLDER_KIND ? '' : signShareContentLink(ctx, share, file.id);
   return { ...presentSharedFile(file, { retentionMs: 0 }), web_content_link: link };
 }
@@ -154,10 +166,10 @@ export async function restoreFromShare(
   a: ShareAccess & { callerId: string },
   input: { fileIds?: string[]; parentId: string },
 ): Promise<{ file_ids: string[] }> {
-  const { share, roots } = await requireOpen(ctx, guard, a);
+  const { share, roots, rootIds } = await requireOpen(ctx, guard, a, { items: true });
   const ids = [...new Set(input.fileIds?.length ? input.fileIds : roots.map((r) => r.id))];
   const fileIds = await ctx.db.transaction().execute(async (trx) => {
-    const picked = await Promise.all(ids.map((id) => requireInShare(trx, share, id)));
+    const picked = await Promise.all(ids.map((id) => requireInShare(trx, share, id, rootIds)));
     // An item inside another picked item comes along with it.
     const chosen = picked.filter(({ chain }) => !chain.slice(0, -1).some((r) => ids.includes(r.id))).map((p) => p.file);
     await requireTargetFolder(trx, a.callerId, input.parentId);

@@ -12,6 +12,25 @@ export function findShare(db: Db, id: string): Promise<ShareRow | undefined> {
   return db.selectFrom('shares').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** A share with its owner's name and the ids of its items, in one query (every visit starts here). */
+export async function loadShare(db: Db, id: string): Promise<{ share: ShareRow; ownerName: string; rootIds: string[] } | undefined> {
+  const rows = await db
+    .selectFrom('shares')
+    .innerJoin('users', 'users.id', 'shares.user_id')
+    .leftJoin('share_files', 'share_files.share_id', 'shares.id')
+    .selectAll('shares')
+    .select(['users.name as owner_name', 'share_files.file_id', 'share_files.position'])
+    .where('shares.id', '=', id)
+    .execute();
+  if (rows.length === 0) return undefined;
+  const { owner_name, file_id: _f, position: _p, ...share } = rows[0]!;
+  const rootIds = rows
+    .filter((r) => r.file_id !== null)
+    .sort((a, b) => Number(a.position) - Number(b.position))
+    .map((r) => r.file_id!);
+  return { share: share as ShareRow, ownerName: owner_name, rootIds };
+}
+
 /** The caller's shares among `ids` (cancelled ones excluded); any other id fails the whole call. */
 export async function requireOwnShares(db: Db, userId: string, ids: string[]): Promise<ShareRow[]> {
   const unique = [...new Set(ids)];

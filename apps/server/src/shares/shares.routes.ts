@@ -100,12 +100,12 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.get<{ Params: { id: string }; Querystring: { share_id?: string; e?: string; s?: string } }>(
     '/drive/v1/share/content/:id',
     async (req, reply) => {
-      const share = req.query.share_id ? await findShare(ctx.db, req.query.share_id) : undefined;
-      if (!share || !shareContentLinkValid(ctx, share, req.params.id, req.query)) return sendGone(reply);
+      if (!req.query.share_id) return sendGone(reply);
       // The signature is bound to the pass code, so the link is its proof; the share must still be open.
-      const opened = await openShare(ctx, guard, { shareId: share.id, callerId: share.user_id, address: req.ip });
-      if (opened.status !== SHARE_STATUS.OK) return sendGone(reply);
-      const found = await requireInShare(ctx.db, share, req.params.id).catch(() => null);
+      const opened = await openShare(ctx, guard, { shareId: req.query.share_id, address: req.ip }, { items: false, codeProven: true });
+      const share = opened.share;
+      if (opened.status !== SHARE_STATUS.OK || !share || !shareContentLinkValid(ctx, share, req.params.id, req.query)) return sendGone(reply);
+      const found = await requireInShare(ctx.db, share, req.params.id, opened.rootIds).catch(() => null);
       if (!found || !found.file.hash) return sendGone(reply);
       return sendFileBytes(ctx, req, reply, found.file);
     },
