@@ -26,6 +26,20 @@ export interface Config {
   offlineConcurrency: number;
   /** BitTorrent peers found through the DHT too, not only trackers and peer exchange. */
   torrentDht: boolean;
+  // --- BitTorrent engine ---
+  /** `builtin` (WebTorrent, in this process) or `qbittorrent` (a qBittorrent-nox daemon driven through its Web API). */
+  torrentEngine: 'builtin' | 'qbittorrent';
+  /** The daemon's Web UI address and login (an empty user: the daemon lets Haul's host in without one). */
+  torrentDaemonUrl: string;
+  torrentDaemonUser: string;
+  torrentDaemonPassword: string;
+  /**
+   * Haul's `<dataDir>/offline` as the daemon sees it (null: the same path). The daemon must share the filesystem with
+   * Haul (same machine, or the same volume mounted in both containers): it writes each task's files there and Haul
+   * hashes and moves them into its store, so Haul needs read, write and rename rights on what the daemon writes.
+   */
+  torrentDaemonDir: string | null;
+  // --- end BitTorrent engine ---
   /** A running task whose worker has not reported for this long is taken over (after a crash). */
   taskLeaseSeconds: number;
   /** Directory of the built web app, served under /drive. */
@@ -54,6 +68,27 @@ function bool(v: string | undefined, fallback: boolean): boolean {
   return ['1', 'true', 'yes', 'open', 'on'].includes(v.toLowerCase());
 }
 
+// --- BitTorrent engine ---
+const TORRENT_ENGINES = ['builtin', 'qbittorrent'] as const;
+
+function torrentEngineConfig(get: (k: string) => string | undefined) {
+  const engine = (get('HAUL_TORRENT_ENGINE') || 'builtin').toLowerCase();
+  if (!(TORRENT_ENGINES as readonly string[]).includes(engine)) {
+    throw new Error(`HAUL_TORRENT_ENGINE must be one of ${TORRENT_ENGINES.join(', ')}, got "${engine}"`);
+  }
+  const url = get('HAUL_TORRENT_DAEMON_URL') ?? '';
+  if (engine !== 'builtin' && !/^https?:\/\//.test(url)) throw new Error(`HAUL_TORRENT_ENGINE=${engine} needs HAUL_TORRENT_DAEMON_URL (http://host:port/)`);
+  const dir = get('HAUL_TORRENT_DAEMON_DIR');
+  return {
+    torrentEngine: engine as Config['torrentEngine'],
+    torrentDaemonUrl: url,
+    torrentDaemonUser: get('HAUL_TORRENT_DAEMON_USER') ?? '',
+    torrentDaemonPassword: get('HAUL_TORRENT_DAEMON_PASSWORD') ?? '',
+    torrentDaemonDir: dir ? dir : null,
+  };
+}
+// --- end BitTorrent engine ---
+
 /** Reads the configuration; values in the environment win over the file. */
 export function loadConfig(env: Env = process.env): Config {
   const file: Env = env.HAUL_CONFIG ? JSON.parse(readFileSync(env.HAUL_CONFIG, 'utf8')) : {};
@@ -78,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     monthlyCloudDownloadBytes: int(get('HAUL_MONTHLY_CLOUD_DOWNLOAD_BYTES'), 0, 'HAUL_MONTHLY_CLOUD_DOWNLOAD_BYTES'),
     offlineConcurrency: Math.max(1, int(get('HAUL_OFFLINE_CONCURRENCY'), 3, 'HAUL_OFFLINE_CONCURRENCY')),
     torrentDht: bool(get('HAUL_TORRENT_DHT'), true),
+    ...torrentEngineConfig(get),
     taskLeaseSeconds: int(get('HAUL_TASK_LEASE_SECONDS'), 60, 'HAUL_TASK_LEASE_SECONDS'),
     webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),

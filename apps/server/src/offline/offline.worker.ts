@@ -17,7 +17,8 @@ import { FetchError, fetchToFile } from './http-fetch.js';
 import { monthlyLeft } from '../accounts/traffic.js';
 import { freeSpace } from '../files/files.repository.js';
 import { completeOfflineTask, completeTorrentTask, dropOfflineBytes, OFFLINE, offlinePartPath, torrentDir } from './offline.service.js';
-import { TorrentEngine, TorrentError, type TorrentInfo } from './torrent-engine.js';
+import { TorrentError, type TorrentEngine, type TorrentInfo } from './torrent-types.js';
+import { createTorrentEngine } from './torrent-engines.js';
 import { createContentHasher } from '../storage/content-hash.js';
 import { badInput } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
@@ -35,7 +36,7 @@ export class OfflineWorker {
     private readonly log: FastifyBaseLogger,
   ) {
     mkdirSync(join(ctx.config.dataDir, 'offline'), { recursive: true });
-    this.torrents = new TorrentEngine({ dht: ctx.config.torrentDht });
+    this.torrents = createTorrentEngine(ctx.config);
   }
 
   start(): void {

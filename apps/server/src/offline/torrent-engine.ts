@@ -9,66 +9,22 @@
 import { basename, dirname, join } from 'node:path';
 import filenameReservedRegex from 'filename-reserved-regex';
 import WebTorrent, { type Instance, type Torrent } from 'webtorrent';
-import { safeTorrentPath } from './torrent-paths.js';
+import { chosenFiles, TorrentError, torrentInfoOf, type DownloadedFile, type TorrentDownload, type TorrentEngine, type TorrentInfo, type TorrentSource } from './torrent-types.js';
+
+export { TorrentError, type DownloadedFile, type TorrentFileInfo, type TorrentInfo, type TorrentSource } from './torrent-types.js';
 
 export interface TorrentEngineOptions {
   /** The DHT finds peers without trackers; off in tests, where every peer is on loopback. */
   dht: boolean;
 }
 
-export interface TorrentFileInfo {
-  /** Index in the torrent's file list: what a task's `file_ids` names. */
-  index: number;
-  /** Path inside the torrent, as safe names (the torrent's own name first for multi-file torrents). */
-  path: string[];
-  size: number;
-}
-
-export interface TorrentInfo {
-  infoHash: string;
-  /** The .torrent file (from a magnet link, once its metadata arrived): later magnets of this hash need no peer for it. */
-  torrentFile: Buffer;
-  name: string;
-  files: TorrentFileInfo[];
-  multiFile: boolean;
-}
-
-export interface DownloadedFile extends TorrentFileInfo {
-  /** Where the bytes are on disk. */
-  diskPath: string;
-}
-
-/** `retryable`: worth another attempt (no peers yet, a dropped swarm), unlike a bad torrent or a full drive. */
 /** Where WebTorrent's file store keeps a torrent file: under `dir`, its own name without reserved characters. */
 export function diskPathOf(dir: string, torrentPath: string): string {
   return join(dir, dirname(torrentPath), basename(torrentPath).replace(filenameReservedRegex(), ''));
 }
 
-export class TorrentError extends Error {
-  constructor(
-    message: string,
-    readonly retryable = true,
-  ) {
-    super(message);
-  }
-}
-
-/** A magnet link or the bytes of a .torrent file. */
-export type TorrentSource = string | Buffer;
-
 function newClient(opts: TorrentEngineOptions): Instance {
   return new WebTorrent({ dht: opts.dht, lsd: false, utp: false, natUpnp: false, natPmp: false, webSeeds: true, tracker: { wrtc: false } });
-}
-
-function infoOf(t: Torrent): TorrentInfo {
-  const multiFile = t.files.length > 1 || (t.files[0]?.path ?? '').includes('/');
-  return {
-    infoHash: t.infoHash,
-    torrentFile: Buffer.from(t.torrentFile),
-    name: safeTorrentPath(t.name, 0)[0] ?? t.infoHash,
-    multiFile,
-    files: t.files.map((f, index) => ({ index, path: safeTorrentPath(f.path, index), size: f.length })),
-  };
 }
 
 /** Adds a torrent to a client and waits for its metadata, an error, the timeout or the abort. */
@@ -99,14 +55,15 @@ function addAndWait(client: Instance, source: TorrentSource, path: string, signa
   });
 }
 
-export class TorrentEngine {
+/** The built-in engine: one WebTorrent client per call, in this process. */
+export class BuiltinTorrentEngine implements TorrentEngine {
   constructor(private readonly opts: TorrentEngineOptions) {}
 
   /** The file list of a torrent, for the person to choose from; nothing is downloaded. */
   async inspect(source: TorrentSource, scratchDir: string, signal: AbortSignal, timeoutMs = 60_000): Promise<TorrentInfo> {
     const client = newClient(this.opts);
     try {
-      return infoOf(await addAndWait(client, source, scratchDir, signal, timeoutMs));
+      return torrentInfoOf(await addAndWait(client, source, scratchDir, signal, timeoutMs));
     } finally {
       await new Promise<void>((r) => client.destroy(() => r()));
     }
@@ -116,22 +73,12 @@ export class TorrentEngine {
    * Downloads the chosen files (all when `fileIds` is empty) into `dir`. `onMeta` sees the file list first and may
    * stop the download by returning false (content already stored, too large for the quota).
    */
-  async download(input: {
-    source: TorrentSource;
-    dir: string;
-    fileIds: number[];
-    signal: AbortSignal;
-    metadataTimeoutMs?: number;
-    onMeta: (info: TorrentInfo, chosen: TorrentFileInfo[]) => Promise<boolean>;
-    onProgress: (received: number, total: number, speed: number) => void;
-  }): Promise<{ info: TorrentInfo; files: DownloadedFile[] } | null> {
+  async download(input: TorrentDownload): Promise<{ info: TorrentInfo; files: DownloadedFile[] } | null> {
     const client = newClient(this.opts);
     try {
       const t = await addAndWait(client, input.source, input.dir, input.signal, input.metadataTimeoutMs ?? 120_000);
-      const info = infoOf(t);
-      const wanted = new Set(input.fileIds);
-      const chosen = info.files.filter((f) => wanted.size === 0 || wanted.has(f.index));
-      if (chosen.length === 0) throw new TorrentError('None of the chosen files is in this torrent.', false);
+      const info = torrentInfoOf(t);
+      const chosen = chosenFiles(info, input.fileIds);
       if (!(await input.onMeta(info, chosen))) return null;
       const files = chosen.map((c) => t.files[c.index]!);
       files.forEach((f) => f.select());

@@ -1,0 +1,322 @@
+/**
+ * kill -9 in the middle of a cloud download: the real server runs as a child process (src/main.ts through tsx) on a
+ * data directory of its own, is killed while a torrent (from a rate-limited aria2c seeder) or an HTTP link (from a
+ * rate-limited origin with Range support) is half-way, and is started again on the same data directory. The file must
+ * complete with the source's SHA-256, and no partial file may ever show in the folder listing.
+ * The torrent case runs with the built-in engine and with a qBittorrent daemon, which goes on while Haul is down.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Server as Tracker } from 'bittorrent-tracker';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freeLoopbackPort, startQbittorrentDaemon, type QbittorrentDaemon } from '../src/offline/qbittorrent-daemon.js';
+import { newId } from '../src/lib/ids.js';
+import { contentHashOf } from '../src/storage/content-hash.js';
+
+const MiB = 1024 * 1024;
+const SIZE = 32 * MiB;
+/** Bytes a second the seeder and the origin send: the whole file takes ~8 s, so a kill at 15–70 % is surely mid-way. */
+const RATE = 4 * MiB;
+const repoRoot = new URL('../../../', import.meta.url).pathname;
+
+function need(tool: string, pkg: string): void {
+  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
+    throw new Error(`${tool} is missing: install it with "apt-get install -y ${pkg}".`);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 90_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await what().catch(() => undefined as T);
+    if (v !== undefined && ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(v).slice(0, 400)}`);
+    await sleep(150);
+  }
+}
+
+/** A database of its own on the PostgreSQL server the suite runs against, or SQLite in the data directory. */
+async function database(): Promise<{ url: string | null; drop: () => Promise<void> }> {
+  const base = process.env.HAUL_TEST_DATABASE_URL;
+  if (!base) return { url: null, drop: async () => undefined };
+  const name = `haul_crash_${newId().toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    await c.query(sql).finally(() => c.end());
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** The real server, as `npm start` runs it, in a child process. */
+class HaulProcess {
+  child: ChildProcess | null = null;
+  readonly base: string;
+  constructor(
+    private readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {
+    this.base = `http://127.0.0.1:${port}`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: repoRoot,
+      env: { ...process.env, ...this.env, PORT: String(this.port), HAUL_HOST: '127.0.0.1', HAUL_PUBLIC_URL: this.base },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    this.child = child;
+    const end = Date.now() + 60_000;
+    while (!(await fetch(`${this.base}/drive/v1/about`).then(() => true, () => false))) {
+      if (child.exitCode !== null || Date.now() > end) throw new Error(`the server did not start: ${stderr}`);
+      await sleep(100);
+    }
+  }
+
+  /** kill -9: no shutdown hook runs, the task stays RUNNING in the database. */
+  async crash(): Promise<void> {
+    const child = this.child!;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    this.child = null;
+  }
+
+  async call(method: string, path: string, token?: string, body?: unknown): Promise<any> {
+    const res = await fetch(`${this.base}${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  }
+}
+
+/**
+ * Watches a folder's listing while the test runs, across both lives of the server: every file it ever shows must be
+ * the finished one (its full size and content hash). Returns a function that stops watching and gives what it saw.
+ */
+function watchListing(haul: HaulProcess, token: () => string, expected: { name: string; size: number; hash: string }) {
+  const seen: string[] = [];
+  let looks = 0;
+  let on = true;
+  const loop = (async () => {
+    while (on) {
+      const page = await haul.call('GET', '/drive/v1/files?parent_id=&limit=100', token()).catch(() => null);
+      if (page) {
+        looks++;
+        for (const f of page.files as { name: string; size: string; hash: string; kind: string }[]) {
+          const whole = f.name === expected.name && f.size === String(expected.size) && f.hash === expected.hash;
+          if (!whole) seen.push(`${f.kind} ${f.name} ${f.size} ${f.hash}`);
+        }
+      }
+      await sleep(100);
+    }
+  })();
+  return async () => {
+    on = false;
+    await loop;
+    return { partial: seen, looks };
+  };
+}
+
+async function sha256Of(url: string): Promise<string> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  const h = createHash('sha256');
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) h.update(chunk);
+  return h.digest('hex');
+}
+
+/** An origin on loopback with Range support that sends RATE bytes a second; it logs the Range of each request. */
+function slowOrigin(content: Buffer): { server: Server; ranges: string[] } {
+  const ranges: string[] = [];
+  const server = createServer((req, res) => {
+    const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+    ranges.push(req.headers.range ?? '');
+    const start = m ? Number(m[1]) : 0;
+    res.writeHead(m ? 206 : 200, {
+      'content-length': content.length - start,
+      'accept-ranges': 'bytes',
+      etag: '"crash-1"',
+      'content-type': 'application/octet-stream',
+      ...(m ? { 'content-range': `bytes ${start}-${content.length - 1}/${content.length}` } : {}),
+    });
+    const chunk = 64 * 1024;
+    let at = start;
+    const timer = setInterval(() => {
+      if (res.destroyed) return clearInterval(timer);
+      const part = content.subarray(at, at + chunk);
+      at += part.length;
+      if (at >= content.length) {
+        clearInterval(timer);
+        res.end(part);
+      } else res.write(part);
+    }, (1000 * chunk) / RATE);
+    res.on('close', () => clearInterval(timer));
+  });
+  return { server, ranges };
+}
+
+const work = mkdtempSync(join(tmpdir(), 'haul-crash-'));
+const cleanups: (() => Promise<void> | void)[] = [];
+let tracker: InstanceType<typeof Tracker>;
+let announce: string;
+
+beforeAll(async () => {
+  tracker = new Tracker({ udp: false, http: true, ws: false, stats: false });
+  await new Promise<void>((r) => tracker.listen(0, '127.0.0.1', () => r()));
+  announce = `http://127.0.0.1:${(tracker.http!.address() as { port: number }).port}/announce`;
+});
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+afterAll(async () => {
+  await new Promise<void>((r) => tracker.close(() => r()));
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** A server on a fresh data directory (and database), stopped and removed after the test. */
+async function newHaul(env: Record<string, string>): Promise<HaulProcess> {
+  const dataDir = mkdtempSync(join(work, 'data-'));
+  const db = await database();
+  const haul = new HaulProcess(await freeLoopbackPort(), {
+    HAUL_DATA_DIR: dataDir,
+    HAUL_ALLOW_PRIVATE_NETWORK: '1',
+    HAUL_TORRENT_DHT: '0',
+    // Taken over two seconds after the crash, not a minute.
+    HAUL_TASK_LEASE_SECONDS: '2',
+    HAUL_LOG_LEVEL: 'warn',
+    HAUL_WEB_DIR: join(dataDir, 'no-web'),
+    DATABASE_URL: db.url ?? '',
+    ...env,
+  });
+  cleanups.push(async () => {
+    if (haul.child) await haul.crash();
+    await db.drop();
+  });
+  return haul;
+}
+
+/** Waits until the task is between 15 % and 70 %, kills the server, starts it again and waits for the end. */
+async function crashMidway(haul: HaulProcess, token: string, taskId: string) {
+  const before = await until(
+    () => haul.call('GET', `/drive/v1/tasks/${taskId}`, token),
+    (x) => x.phase === 'PHASE_TYPE_ERROR' || x.progress >= 15,
+  );
+  expect(before, before.message).toMatchObject({ phase: 'PHASE_TYPE_RUNNING' });
+  await haul.crash();
+  expect(before.progress).toBeLessThan(70);
+  await haul.start();
+  const done = await until(
+    () => haul.call('GET', `/drive/v1/tasks/${taskId}`, token),
+    (x) => x.phase === 'PHASE_TYPE_COMPLETE' || x.phase === 'PHASE_TYPE_ERROR',
+  );
+  expect(done, done.message).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE', progress: 100 });
+  return done;
+}
+
+describe('kill -9 during a cloud download', { timeout: 240_000 }, () => {
+  for (const engine of ['builtin', 'qbittorrent'] as const) {
+    it(`finishes a torrent after the server is killed half-way (${engine} engine)`, async () => {
+      need('aria2c', 'aria2');
+      need('mktorrent', 'mktorrent');
+      let daemon: QbittorrentDaemon | null = null;
+      if (engine === 'qbittorrent') {
+        daemon = await startQbittorrentDaemon();
+        cleanups.push(() => daemon!.stop());
+      }
+      const content = randomBytes(SIZE);
+      const root = join(work, `seed-${engine}`);
+      mkdirSync(root, { recursive: true });
+      writeFileSync(join(root, 'movie.mkv'), content);
+      const torrentPath = join(root, 'movie.torrent');
+      const made = spawnSync('mktorrent', ['-a', announce, '-l', '18', '-o', torrentPath, join(root, 'movie.mkv')]);
+      expect(made.status, made.stderr.toString()).toBe(0);
+      const seeder = spawn(
+        'aria2c',
+        [
+          `--dir=${root}`,
+          '--seed-ratio=0.0',
+          '--bt-seed-unverified=true',
+          '--enable-dht=false',
+          '--enable-dht6=false',
+          '--bt-enable-lpd=false',
+          '--enable-peer-exchange=false',
+          `--max-overall-upload-limit=${RATE}`,
+          `--listen-port=${await freeLoopbackPort()}`,
+          '--summary-interval=0',
+          '--console-log-level=warn',
+          torrentPath,
+        ],
+        { stdio: 'ignore' },
+      );
+      cleanups.push(() => void seeder.kill('SIGKILL'));
+
+      const haul = await newHaul(daemon ? { HAUL_TORRENT_ENGINE: engine, HAUL_TORRENT_DAEMON_URL: daemon.url } : {});
+      await haul.start();
+      const t = await haul.call('POST', '/v1/auth/signup', undefined, { email: `crash-${engine}@example.com`, password: 'correct horse' });
+      const expected = { name: 'movie.mkv', size: SIZE, hash: await contentHashOf(content) };
+      const stopWatching = watchListing(haul, () => t.access_token, expected);
+      const created = await haul.call('POST', '/drive/v1/files', t.access_token, {
+        kind: 'drive#file',
+        upload_type: 'UPLOAD_TYPE_URL',
+        torrent: readFileSync(torrentPath).toString('base64'),
+        parent_id: '',
+      });
+      const done = await crashMidway(haul, t.access_token, created.task.id);
+
+      const file = await haul.call('GET', `/drive/v1/files/${done.file_id}`, t.access_token);
+      expect(file).toMatchObject({ name: 'movie.mkv', size: String(SIZE), hash: expected.hash });
+      expect(await sha256Of(file.web_content_link)).toBe(createHash('sha256').update(content).digest('hex'));
+      const watched = await stopWatching();
+      expect(watched.looks).toBeGreaterThan(10);
+      expect(watched.partial).toEqual([]);
+    });
+  }
+
+  it('finishes an HTTP download after the server is killed half-way, from the bytes it had', async () => {
+    const content = randomBytes(SIZE);
+    const { server, ranges } = slowOrigin(content);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    server.on('connection', (s) => cleanups.push(() => void s.destroy()));
+    const haul = await newHaul({});
+    await haul.start();
+    const t = await haul.call('POST', '/v1/auth/signup', undefined, { email: 'crash-http@example.com', password: 'correct horse' });
+    const expected = { name: 'disk.img', size: SIZE, hash: await contentHashOf(content) };
+    const stopWatching = watchListing(haul, () => t.access_token, expected);
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/disk.img`;
+    const created = await haul.call('POST', '/drive/v1/files', t.access_token, {
+      kind: 'drive#file',
+      upload_type: 'UPLOAD_TYPE_URL',
+      url: { url },
+      parent_id: '',
+    });
+    const done = await crashMidway(haul, t.access_token, created.task.id);
+
+    // The second life asked only for what the first had not written.
+    const resumed = ranges.slice(1).map((r) => Number(/^bytes=(\d+)-$/.exec(r)?.[1] ?? 0));
+    expect(ranges[0]).toBe('');
+    expect(Math.max(...resumed)).toBeGreaterThan(SIZE * 0.1);
+    const file = await haul.call('GET', `/drive/v1/files/${done.file_id}`, t.access_token);
+    expect(file).toMatchObject({ name: 'disk.img', size: String(SIZE), hash: expected.hash });
+    expect(await sha256Of(file.web_content_link)).toBe(createHash('sha256').update(content).digest('hex'));
+    const watched = await stopWatching();
+    expect(watched.looks).toBeGreaterThan(10);
+    expect(watched.partial).toEqual([]);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * A single-file torrent (1 GB; HAUL_BENCH_TORRENT_MB for quick runs) from a local aria2c seeder on loopback, fetched
+ * three ways in one run: by Haul with its built-in engine, by Haul through a qBittorrent daemon, and by aria2c itself
+ * (the reference). Haul runs as `npm start` runs it (a child process); its time is from adding the task to the file
+ * being in the drive (so it includes hashing the file and moving it into the store). Prints each time, MB/s, the ratio
+ * to aria2c and the peak resident memory (VmRSS sampled every 100 ms from /proc/<pid>/status) of the Haul process,
+ * of the daemon and of aria2c.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomFillSync } from 'node:crypto';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Server as Tracker } from 'bittorrent-tracker';
+import { startQbittorrentDaemon } from '../apps/server/src/offline/qbittorrent-daemon.js';
+import { freePort, signUpApi } from './fixtures.js';
+
+const MB = 1_000_000;
+const SIZE_MB = Number(process.env.HAUL_BENCH_TORRENT_MB ?? 1000);
+const SIZE = SIZE_MB * MB;
+const repoRoot = new URL('../', import.meta.url).pathname;
+
+for (const [tool, pkg] of [['aria2c', 'aria2'], ['mktorrent', 'mktorrent'], ['qbittorrent-nox', 'qbittorrent-nox']]) {
+  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) throw new Error(`${tool} is missing: install it with "apt-get install -y ${pkg}".`);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A process's resident memory now, in MB (0 once it has ended). */
+function rssOf(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a process's resident memory every 100 ms until stopped, and gives the largest sample in MB. */
+function watchMemory(pid: number) {
+  let peak = 0;
+  const read = () => void (peak = Math.max(peak, rssOf(pid)));
+  const timer = setInterval(read, 100);
+  read();
+  return () => {
+    read();
+    clearInterval(timer);
+    return peak;
+  };
+}
+
+interface Result {
+  label: string;
+  seconds: number;
+  rssMb: number;
+  extra?: string;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'haul-bench-bt-'));
+const children: ChildProcess[] = [];
+const results: Result[] = [];
+const tracker = new Tracker({ udp: false, http: true, ws: false, stats: false });
+
+try {
+  await new Promise<void>((r) => tracker.listen(0, '127.0.0.1', () => r()));
+  const announce = `http://127.0.0.1:${(tracker.http!.address() as { port: number }).port}/announce`;
+
+  // The content: random bytes, written in 16 MB slices; the torrent in 1 MiB pieces.
+  const seedDir = join(work, 'seed');
+  mkdirSync(seedDir);
+  const source = join(seedDir, 'big.bin');
+  const fd = openSync(source, 'w');
+  const slice = Buffer.alloc(16 * MB);
+  for (let left = SIZE; left > 0; left -= slice.length) writeSync(fd, randomFillSync(slice), 0, Math.min(left, slice.length));
+  closeSync(fd);
+  const torrentPath = join(work, 'big.torrent');
+  const made = spawnSync('mktorrent', ['-a', announce, '-l', '20', '-o', torrentPath, source]);
+  if (made.status !== 0) throw new Error(made.stderr.toString());
+  const torrent = readFileSync(torrentPath);
+  const common = ['--enable-dht=false', '--enable-dht6=false', '--bt-enable-lpd=false', '--enable-peer-exchange=false', '--summary-interval=0', '--console-log-level=warn'];
+  const seeder = spawn('aria2c', [`--dir=${seedDir}`, '--seed-ratio=0.0', '--bt-seed-unverified=true', `--listen-port=${await freePort()}`, ...common, torrentPath], {
+    stdio: 'ignore',
+  });
+  children.push(seeder);
+  spawnSync('cat', [source], { stdio: ['ignore', 'ignore', 'ignore'] });
+  await sleep(1000);
+  console.log(`\n${SIZE_MB} MB single-file torrent, 1 MiB pieces, seeded by aria2c on loopback`);
+
+  // (c) the reference: aria2c fetching the same torrent.
+  {
+    const out = join(work, 'aria2-out');
+    const t0 = performance.now();
+    const child = spawn('aria2c', [`--dir=${out}`, '--seed-time=0', `--listen-port=${await freePort()}`, ...common, torrentPath], { stdio: 'ignore' });
+    children.push(child);
+    const memory = watchMemory(child.pid!);
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    const seconds = (performance.now() - t0) / 1000;
+    if (code !== 0) throw new Error(`aria2c exited with ${code}`);
+    results.push({ label: 'aria2c (reference)', seconds, rssMb: memory() });
+    rmSync(out, { recursive: true, force: true });
+  }
+
+  /** One Haul server as a child process, fetching the torrent through `engine`. */
+  const viaHaul = async (label: string, env: Record<string, string>, daemonPid?: number) => {
+    const dataDir = mkdtempSync(join(work, 'haul-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        HAUL_HOST: '127.0.0.1',
+        HAUL_PUBLIC_URL: base,
+        HAUL_DATA_DIR: dataDir,
+        HAUL_WEB_DIR: join(dataDir, 'no-web'),
+        HAUL_ALLOW_PRIVATE_NETWORK: '1',
+        HAUL_TORRENT_DHT: '0',
+        HAUL_DEFAULT_QUOTA_BYTES: String(10 * SIZE),
+        HAUL_LOG_LEVEL: 'error',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    try {
+      while (!(await fetch(`${base}/drive/v1/about`).then(() => true, () => false))) await sleep(100);
+      const t = await signUpApi(base, `bench-${results.length}@example.com`);
+      const auth = { authorization: `Bearer ${t.access_token}`, 'content-type': 'application/json' };
+      const idle = rssOf(child.pid!);
+      const memory = watchMemory(child.pid!);
+      const daemonMemory = daemonPid ? watchMemory(daemonPid) : null;
+      const t0 = performance.now();
+      const res = await fetch(`${base}/drive/v1/files`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', torrent: torrent.toString('base64'), parent_id: '' }),
+      });
+      const { task } = (await res.json()) as { task: { id: string } };
+      for (;;) {
+        const now = (await (await fetch(`${base}/drive/v1/tasks/${task.id}`, { headers: auth })).json()) as { phase: string; message: string };
+        if (now.phase === 'PHASE_TYPE_COMPLETE') break;
+        if (now.phase === 'PHASE_TYPE_ERROR') throw new Error(`${label}: ${now.message}`);
+        await sleep(100);
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      const daemonPeak = daemonMemory?.();
+      const extra = [`${idle.toFixed(0)} MB before the task`, ...(daemonPeak ? [`qbittorrent-nox peak ${daemonPeak.toFixed(0)} MB`] : [])];
+      results.push({ label, seconds, rssMb: memory(), extra: extra.join(', ') });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
+
+  // (a) the built-in engine (WebTorrent in Haul's process).
+  await viaHaul('Haul, built-in engine', {});
+  // (b) Haul through a qBittorrent daemon sharing the disk.
+  const daemon = await startQbittorrentDaemon();
+  try {
+    await viaHaul('Haul, qBittorrent daemon', { HAUL_TORRENT_ENGINE: 'qbittorrent', HAUL_TORRENT_DAEMON_URL: daemon.url }, daemon.pid);
+  } finally {
+    await daemon.stop();
+  }
+
+  const reference = results[0]!.seconds;
+  for (const r of results) {
+    console.log(
+      `  ${r.label.padEnd(26)} ${r.seconds.toFixed(2).padStart(7)} s  ${(SIZE / MB / r.seconds).toFixed(1).padStart(6)} MB/s  ` +
+        `${(r.seconds / reference).toFixed(2)}x aria2c's time  peak RSS ${r.rssMb.toFixed(0)} MB${r.extra ? `  (${r.extra})` : ''}`,
+    );
+  }
+  console.log("  (Haul's times run from adding the task to the file in the drive: they include hashing it and moving it into the store)");
+} finally {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await new Promise<void>((r) => tracker.close(() => r()));
+  rmSync(work, { recursive: true, force: true });
+}
