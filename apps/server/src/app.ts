@@ -20,6 +20,8 @@ import { installValidators } from './http/validation.js';
 import { loadSecrets } from './lib/secrets.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
+import { mediaRoutes } from './media/media.routes.js';
+import { MediaWorker } from './media/media.worker.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { HashingFileStore } from './uploads/hashing-file-store.js';
 import { tusRoutes } from './uploads/tus.routes.js';
@@ -31,6 +33,8 @@ export interface Haul {
   ctx: AppContext;
   /** Offline downloads of this process; started by main.ts (and by tests that need it). */
   offline: OfflineWorker;
+  /** Transcode jobs of this process; started by main.ts (and by tests that need it). */
+  media: MediaWorker;
   close(): Promise<void>;
 }
 
@@ -65,14 +69,16 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
 
   const offline = new OfflineWorker(ctx, app.log);
   const kick = () => offline.kick();
+  const media = new MediaWorker(ctx, app.log);
 
   await accountsRoutes(app, ctx);
   await contentRoutes(app, ctx);
+  await mediaRoutes(app, ctx);
   await tusRoutes(app, ctx, ctx.uploads);
   await sharesRoutes(app, ctx);
   await app.register(async (scope) => {
     requireAuth(scope, ctx);
-    await filesRoutes(scope, ctx, kick);
+    await filesRoutes(scope, ctx, kick, () => media.kick());
     await eventsRoutes(scope, ctx);
     await aboutRoutes(scope, ctx);
     await uploadsRoutes(scope, ctx);
@@ -85,8 +91,10 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     app,
     ctx,
     offline,
+    media,
     async close() {
       await offline.stop();
+      await media.stop();
       await app.close();
       await db.destroy();
     },

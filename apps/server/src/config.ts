@@ -44,6 +44,15 @@ export interface Config {
   taskLeaseSeconds: number;
   /** Directory of the built web app, served under /drive. */
   webDir: string;
+  // --- media ---
+  /** When videos are transcoded to HLS: when first played, as soon as they are placed, or never. */
+  transcode: 'on-play' | 'on-upload' | 'off';
+  /** Transcode jobs run at once in this process. */
+  mediaConcurrency: number;
+  /** ffmpeg / ffprobe to run; null finds the system's, then the ones shipped through npm. */
+  ffmpegPath: string | null;
+  ffprobePath: string | null;
+  // --- end media ---
   logLevel: string;
   /**
    * Which connecting addresses may name the client in X-Forwarded-For (a reverse proxy). Only those: otherwise anyone
@@ -66,6 +75,12 @@ function int(v: string | undefined, fallback: number, name: string): number {
 function bool(v: string | undefined, fallback: boolean): boolean {
   if (v === undefined || v === '') return fallback;
   return ['1', 'true', 'yes', 'open', 'on'].includes(v.toLowerCase());
+}
+
+function transcodeMode(v: string | undefined): Config['transcode'] {
+  if (v === undefined || v === '') return 'on-play';
+  if (v === 'on-play' || v === 'on-upload' || v === 'off') return v;
+  throw new Error(`HAUL_TRANSCODE must be on-play, on-upload or off, got "${v}"`);
 }
 
 // --- BitTorrent engine ---
@@ -115,6 +130,10 @@ export function loadConfig(env: Env = process.env): Config {
     torrentDht: bool(get('HAUL_TORRENT_DHT'), true),
     ...torrentEngineConfig(get),
     taskLeaseSeconds: int(get('HAUL_TASK_LEASE_SECONDS'), 60, 'HAUL_TASK_LEASE_SECONDS'),
+    transcode: transcodeMode(get('HAUL_TRANSCODE')),
+    mediaConcurrency: Math.max(1, int(get('HAUL_MEDIA_CONCURRENCY'), 1, 'HAUL_MEDIA_CONCURRENCY')),
+    ffmpegPath: get('HAUL_FFMPEG_PATH') || null,
+    ffprobePath: get('HAUL_FFPROBE_PATH') || null,
     webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
     trustProxy: get('HAUL_TRUST_PROXY') ?? 'loopback,linklocal,uniquelocal',

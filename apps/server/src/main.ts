@@ -7,6 +7,7 @@ const config = loadConfig();
 const haul = await buildHaul(config);
 const stopJobs = startJobs(haul.ctx, haul.app.log);
 haul.offline.start();
+haul.media.start();
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {

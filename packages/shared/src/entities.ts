@@ -32,6 +32,48 @@ export interface DriveFile {
   created_time: string;
   modified_time: string;
   delete_time: string;
+  /** Ways to play the file (video and audio, on GET files/{id}): the original first, then transcoded renditions. */
+  medias?: DriveMedia[];
+}
+
+/** Phases of a media entry: the original is complete; a rendition moves through these while it is transcoded. */
+export type MediaPhase = 'PHASE_TYPE_PENDING' | 'PHASE_TYPE_RUNNING' | 'PHASE_TYPE_COMPLETE' | 'PHASE_TYPE_ERROR';
+
+/** Stream facts of a playable entry (seconds, pixels, bits per second). */
+export interface DriveMediaVideo {
+  video_codec: string;
+  audio_codec: string;
+  width: number;
+  height: number;
+  duration: number;
+  bit_rate: number;
+}
+
+/** Tags and codec of an audio file's original. */
+export interface DriveMediaAudio {
+  codec: string;
+  duration: number;
+  title: string;
+  artist: string;
+  album: string;
+}
+
+/** One way to play a file: the original bytes (`is_origin`) or an HLS rendition whose link is its media playlist. */
+export interface DriveMedia {
+  media_id: string;
+  media_name: string;
+  resolution_name: string;
+  is_origin: boolean;
+  /** True when a browser can play the link: the original in a browser-friendly format, or a rendition with segments. */
+  is_visible: boolean;
+  need_more_quota: false;
+  link: { url: string; expire: string };
+  video: DriveMediaVideo | null;
+  audio?: DriveMediaAudio;
+  phase: MediaPhase;
+  progress: number;
+  /** Why the entry failed (phase PHASE_TYPE_ERROR); '' otherwise. */
+  message: string;
 }
 
 /** A server task: an upload, a cloud download (type "offline") or a batch operation. */

@@ -10,6 +10,7 @@ import * as uploads from './migrations/2026-11-22-0002-uploads.js';
 import * as offline from './migrations/2026-11-22-0003-offline.js';
 import * as taskSize from './migrations/2026-11-22-0004-task-size.js';
 import * as shares from './migrations/2026-11-23-0005-shares.js';
+import * as media from './migrations/2026-11-23-0006-media.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-0003-offline': offline,
   '2026-11-22-0004-task-size': taskSize,
   '2026-11-23-0005-shares': shares,
+  '2026-11-23-0006-media': media,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -149,6 +149,64 @@ export interface ShareFilesTable {
   position: number;
 }
 
+// --- media (probes, thumbnails, transcodes); keyed by content hash ---
+export interface MediaInfoTable {
+  hash: string;
+  /** video, audio or image: the same bytes may be named as either. */
+  kind: string;
+  /** JSON of the probe (MediaProbe); '{}' when it failed. */
+  info: string;
+  /** Why the content could not be read as media; '' when it could. */
+  error: string;
+  created_at: number;
+}
+
+export interface MediaThumbnailsTable {
+  hash: string;
+  /** SIZE_SMALL, SIZE_MEDIUM or SIZE_LARGE. */
+  size: string;
+  /** Blob of the picture; '' when the content has none (audio without cover art, unreadable content). */
+  thumb_hash: string;
+  mime_type: string;
+  width: number;
+  height: number;
+  created_at: number;
+}
+
+export interface MediaJobsTable {
+  hash: string;
+  phase: string;
+  progress: number;
+  message: string;
+  /** Random per claim: a worker whose job was taken over (lease ran out) stops writing. */
+  lease_id: string;
+  attempts: number;
+  created_time: number;
+  updated_time: number;
+}
+
+export interface MediaRenditionsTable {
+  hash: string;
+  /** "480p", "720p", … */
+  name: string;
+  position: number;
+  phase: string;
+  progress: number;
+  message: string;
+  width: number;
+  height: number;
+  bandwidth: number;
+  has_audio: number;
+  /** Scratch folder name while the rendition is being written; '' otherwise. */
+  scratch: string;
+  /** The finished media playlist with local segment names; '' until complete. */
+  playlist: string;
+  /** JSON: local segment name → { hash, size }. */
+  segments: string;
+  updated_time: number;
+}
+// --- end media ---
+
 export interface SystemKvTable {
   key: string;
   value: string;
@@ -167,6 +225,10 @@ export interface Database {
   shares: SharesTable;
   share_files: ShareFilesTable;
   system_kv: SystemKvTable;
+  media_info: MediaInfoTable;
+  media_thumbnails: MediaThumbnailsTable;
+  media_jobs: MediaJobsTable;
+  media_renditions: MediaRenditionsTable;
   kysely_migration?: { name: string; timestamp: string };
   kysely_migration_lock?: { id: string; is_locked: Generated<number> };
 }
@@ -177,3 +239,5 @@ export type EventRow = Selectable<EventsTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type UploadRow = Selectable<UploadsTable>;
 export type ShareRow = Selectable<SharesTable>;
+export type MediaJobRow = Selectable<MediaJobsTable>;
+export type MediaRenditionRow = Selectable<MediaRenditionsTable>;

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { EVENT_TYPES, LIMITS, type EventType } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { presentFile } from '../files/files.presenter.js';
+import { thumbnailLinker } from '../media/media.service.js';
+import { thumbnailSize } from '../media/playback.policy.js';
 import { requireFile } from '../files/files.repository.js';
 import { badInput, notFound } from '../http/errors.js';
 import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
@@ -72,7 +74,9 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     const files = fileIds.length
       ? await ctx.db.selectFrom('files').selectAll().where('user_id', '=', req.userId).where('id', 'in', fileIds).execute()
       : [];
-    const byId = new Map(files.map((f) => [f.id, presentFile(f, { retentionMs })]));
+    // Recent and the watch history show thumbnails (songs: their cover).
+    const thumbnailLink = thumbnailLinker(ctx, req.userId, thumbnailSize(req.query.thumbnail_size), true);
+    const byId = new Map(files.map((f) => [f.id, presentFile(f, { retentionMs, thumbnailLink })]));
     const last = rows[rows.length - 1];
     return {
       events: rows.map((r) => presentEvent(r, byId.get(r.file_id) ?? null)),

@@ -7,6 +7,8 @@ export interface PresentOptions {
   /** Trash retention, to say when a trashed item will be purged (`delete_time`). */
   retentionMs: number;
   webContentLink?: string;
+  /** Signed thumbnail link of a row ('' for none); signing only, so listings stay cheap. */
+  thumbnailLink?: (row: FileRow) => string;
 }
 
 export function parseParams(json: string): Record<string, string> {
@@ -30,7 +32,7 @@ export function presentFile(row: FileRow, opts: PresentOptions): DriveFile {
     file_extension: row.file_extension,
     hash: row.hash,
     icon_link: '',
-    thumbnail_link: '',
+    thumbnail_link: opts.thumbnailLink?.(row) ?? '',
     web_content_link: opts.webContentLink ?? '',
     star: row.star ? 1 : 0,
     tags: row.star ? [{ id: 'STAR', name: STAR_TAG.name, type: STAR_TAG.type, time: toRfc3339(row.star_time) }] : [],

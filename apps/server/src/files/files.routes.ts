@@ -16,6 +16,8 @@ import { createFolder, setStar, updateFile } from './files.service.js';
 import { parseFilters, parseOrder } from './list-filters.js';
 import { listFilesPage } from './list-query.js';
 import { deleteFiles, emptyTrash, trashFiles, untrashFiles } from './trash.service.js';
+import { describeFileMedia, thumbnailLinker } from '../media/media.service.js';
+import { thumbnailSize } from '../media/playback.policy.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const ParentId = Type.String({ maxLength: 64 });
@@ -48,8 +50,12 @@ const PatchBody = Type.Object({
   star: Type.Optional(Type.Union([Type.Integer(), Type.Boolean()])),
 });
 const IdParams = Type.Object({ id: Id });
+const GetQuery = Type.Object({
+  usage: Type.Optional(Type.String({ maxLength: 40 })),
+  thumbnail_size: Type.Optional(Type.String({ maxLength: 40 })),
+});
 
-export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskCreated: () => void): Promise<void> {
+export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskCreated: () => void, onMediaJob: () => void = () => {}): Promise<void> {
   const opts: PresentOptions = { retentionMs: ctx.config.trashRetentionDays * 86_400_000 };
   const present = (row: Parameters<typeof presentFile>[0], extra: Partial<PresentOptions> = {}): DriveFile =>
     presentFile(row, { ...opts, ...extra });
@@ -70,7 +76,8 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
       pageToken: req.query.page_token || undefined,
     });
     const byId = new Map<string, DriveFile>();
-    for (const r of page.rows) byId.set(r.id, present(r));
+    const thumbnailLink = thumbnailLinker(ctx, req.userId, thumbnailSize(req.query.thumbnail_size));
+    for (const r of page.rows) byId.set(r.id, present(r, { thumbnailLink }));
     for (const t of page.tombstones) byId.set(t.file_id, presentTombstone(t));
     return {
       kind: 'drive#fileList',
@@ -80,11 +87,19 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
     };
   });
 
-  app.get<{ Params: Static<typeof IdParams> }>('/drive/v1/files/:id', { schema: { params: IdParams } }, async (req) => {
-    const row = await requireFile(ctx.db, req.userId, req.params.id);
-    const link = row.kind === FOLDER_KIND || row.trashed ? '' : signDownloadLink(ctx, req.userId, row.id);
-    return present(row, { webContentLink: link });
-  });
+  app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof GetQuery> }>(
+    '/drive/v1/files/:id',
+    { schema: { params: IdParams, querystring: GetQuery } },
+    async (req) => {
+      const row = await requireFile(ctx.db, req.userId, req.params.id);
+      const link = row.kind === FOLDER_KIND || row.trashed ? '' : signDownloadLink(ctx, req.userId, row.id);
+      const thumbnailLink = thumbnailLinker(ctx, req.userId, thumbnailSize(req.query.thumbnail_size), true);
+      const file = present(row, { webContentLink: link, thumbnailLink });
+      // Video, audio and image: how to play it (usage=PLAY starts a video's transcode) and what the probe found.
+      const media = await describeFileMedia(ctx, req.userId, row, { play: req.query.usage === 'PLAY', onQueued: onMediaJob });
+      return media ? { ...file, params: { ...file.params, ...media.params }, medias: media.medias } : file;
+    },
+  );
 
   app.get<{ Params: Static<typeof IdParams> }>('/drive/v1/files/:id/ancestors', { schema: { params: IdParams } }, async (req) => {
     const chain = await ancestorChain(ctx.db, req.userId, req.params.id);

@@ -1,0 +1,160 @@
+/** The media side of a file for the API: its `medias`, its probe params, thumbnail links, and starting transcodes. */
+import { existsSync } from 'node:fs';
+import { FILE_KIND, mediaTypeOf, PHASE, type DriveMedia, type MediaPhase } from '@haul/shared';
+import type { AppContext } from '../context.js';
+import type { FileRow, MediaRenditionRow } from '../db/schema.js';
+import { PLAYLIST_NAME } from './hls-transcode.js';
+import { mediaDir } from './media-blobs.js';
+import { mediaLink, thumbnailLink } from './media-links.js';
+import { isTransient } from './media-tools.js';
+import type { AudioProbe, VideoProbe } from './media-probe.js';
+import { enqueueJob, findJob, listRenditions, planRenditions, retryJob } from './media.repository.js';
+import { isBrowserPlayableAudio, isBrowserPlayableVideo, renditionPlan, resolutionName, type ThumbnailSize } from './playback.policy.js';
+import { probeContent } from './probe.service.js';
+
+export interface FileMedia {
+  medias: DriveMedia[];
+  /** Probe facts merged into the file's params: duration (seconds), width, height. */
+  params: Record<string, string>;
+}
+
+/** True for a live, complete file with content (what media links may point at). */
+export function isLiveContent(file: FileRow): boolean {
+  return file.kind === FILE_KIND && file.trashed === 0 && file.phase === PHASE.COMPLETE && file.hash !== '';
+}
+
+/**
+ * A thumbnail link maker for listings: signing only, no I/O per row. Images and videos get one; `withAudio` adds
+ * audio files (whose cover art may turn out to be missing, so listings leave them out).
+ */
+export function thumbnailLinker(ctx: AppContext, userId: string, size: ThumbnailSize, withAudio = false): (row: FileRow) => string {
+  return (row) => {
+    if (!isLiveContent(row)) return '';
+    const kind = mediaTypeOf(row.name, row.mime_type);
+    if (kind === 'image' || kind === 'video' || (withAudio && kind === 'audio')) return thumbnailLink(ctx, userId, row.id, size);
+    return '';
+  };
+}
+
+/**
+ * `medias` and probe params of a video, audio or image file (null for anything else). With `play`, a video's
+ * transcode is queued unless it is done, running, or turned off; `onQueued` then wakes the worker.
+ */
+export async function describeFileMedia(ctx: AppContext, userId: string, file: FileRow, opts: { play: boolean; onQueued?: () => void }): Promise<FileMedia | null> {
+  const kind = mediaTypeOf(file.name, file.mime_type);
+  if (!kind || !isLiveContent(file)) return null;
+  const { probe, error } = await probeContent(ctx, file.hash, kind);
+  if (kind === 'image') {
+    return { medias: [], params: probe?.kind === 'image' ? { width: String(probe.width), height: String(probe.height) } : {} };
+  }
+  const origin = mediaLink(ctx, userId, file.id, 'origin');
+  if (kind === 'audio') {
+    const audio = probe?.kind === 'audio' ? probe : null;
+    return { medias: [audioOrigin(file, audio, error, origin)], params: audio?.duration ? { duration: seconds(audio.duration) } : {} };
+  }
+  const video = probe?.kind === 'video' ? probe : null;
+  if (opts.play && ctx.config.transcode !== 'off') {
+    const queued = video
+      ? await enqueueJob(ctx.db, file.hash, ctx.clock.now())
+      : error && !isTransient(error)
+        ? await enqueueJob(ctx.db, file.hash, ctx.clock.now(), error)
+        : false;
+    if (queued && video) {
+      await planRenditions(ctx.db, file.hash, renditionPlan(video), video.audioCodec !== '', ctx.clock.now());
+      opts.onQueued?.();
+    }
+  }
+  const medias: DriveMedia[] = [videoOrigin(file, video, error, origin)];
+  let job = await findJob(ctx.db, file.hash);
+  // A transcode that failed for a passing reason (a time-out on a busy machine) is tried again when played again.
+  if (opts.play && video && ctx.config.transcode !== 'off' && job?.phase === PHASE.ERROR && isTransient(job.message)) {
+    if (await retryJob(ctx.db, file.hash, ctx.clock.now())) opts.onQueued?.();
+    job = await findJob(ctx.db, file.hash);
+  }
+  if (job && video) {
+    const rows = await listRenditions(ctx.db, file.hash);
+    for (const r of rows) medias.push(rendition(ctx, userId, file, video, r));
+    // A job queued on upload plans its renditions when it starts; until then they show as pending.
+    if (rows.length === 0 && job.phase === PHASE.PENDING) {
+      for (const p of renditionPlan(video)) medias.push(pendingRendition(ctx, userId, file, video, p));
+    }
+  }
+  const params: Record<string, string> = video
+    ? { width: String(video.width), height: String(video.height), ...(video.duration ? { duration: seconds(video.duration) } : {}) }
+    : {};
+  return { medias, params };
+}
+
+const seconds = (s: number) => String(Math.round(s * 1000) / 1000);
+
+function videoOrigin(file: FileRow, probe: VideoProbe | null, error: string, link: DriveMedia['link']): DriveMedia {
+  return {
+    media_id: 'origin',
+    media_name: 'Original',
+    resolution_name: probe ? resolutionName(probe) : 'origin',
+    is_origin: true,
+    is_visible: probe ? isBrowserPlayableVideo(probe, file.name) : false,
+    need_more_quota: false,
+    link,
+    video: probe
+      ? { video_codec: probe.videoCodec, audio_codec: probe.audioCodec, width: probe.width, height: probe.height, duration: probe.duration, bit_rate: probe.bitRate }
+      : null,
+    phase: probe ? PHASE.COMPLETE : PHASE.ERROR,
+    progress: probe ? 100 : 0,
+    message: probe ? '' : error,
+  };
+}
+
+function audioOrigin(file: FileRow, probe: AudioProbe | null, error: string, link: DriveMedia['link']): DriveMedia {
+  return {
+    media_id: 'origin',
+    media_name: 'Original',
+    resolution_name: 'origin',
+    is_origin: true,
+    is_visible: probe ? isBrowserPlayableAudio(probe) : false,
+    need_more_quota: false,
+    link,
+    video: null,
+    ...(probe ? { audio: { codec: probe.codec, duration: probe.duration, title: probe.title, artist: probe.artist, album: probe.album } } : {}),
+    phase: probe ? PHASE.COMPLETE : PHASE.ERROR,
+    progress: probe ? 100 : 0,
+    message: probe ? '' : error,
+  };
+}
+
+function rendition(ctx: AppContext, userId: string, file: FileRow, probe: VideoProbe, r: MediaRenditionRow): DriveMedia {
+  // A rendition still being written plays once its growing playlist names a first segment.
+  const playable = r.phase === PHASE.COMPLETE || (r.phase === PHASE.RUNNING && r.scratch !== '' && existsSync(mediaDir(ctx, 'scratch', r.scratch, PLAYLIST_NAME)));
+  return {
+    media_id: r.name,
+    media_name: r.name,
+    resolution_name: r.name,
+    is_origin: false,
+    is_visible: playable,
+    need_more_quota: false,
+    link: mediaLink(ctx, userId, file.id, `${r.name}/index.m3u8`),
+    video: { video_codec: 'h264', audio_codec: r.has_audio ? 'aac' : '', width: r.width, height: r.height, duration: probe.duration, bit_rate: r.bandwidth },
+    phase: r.phase as MediaPhase,
+    progress: r.progress,
+    message: r.message,
+  };
+}
+
+function pendingRendition(ctx: AppContext, userId: string, file: FileRow, probe: VideoProbe, p: ReturnType<typeof renditionPlan>[number]): DriveMedia {
+  return rendition(ctx, userId, file, probe, {
+    hash: file.hash,
+    name: p.name,
+    position: p.position,
+    phase: PHASE.PENDING,
+    progress: 0,
+    message: '',
+    width: p.width,
+    height: p.height,
+    bandwidth: p.bandwidth,
+    has_audio: probe.audioCodec ? 1 : 0,
+    scratch: '',
+    playlist: '',
+    segments: '{}',
+    updated_time: 0,
+  });
+}

@@ -1,0 +1,39 @@
+/** Probing stored content once: the result (or why it failed) is remembered by content hash. */
+import type { AppContext } from '../context.js';
+import { withBlobFile } from './media-blobs.js';
+import { probeAudio, probeImage, probeVideo, type MediaProbe } from './media-probe.js';
+import { findProbe, saveProbe, type StoredProbe } from './media.repository.js';
+import { isTransient, MediaToolError } from './media-tools.js';
+
+const inFlight = new Map<string, Promise<StoredProbe>>();
+
+/**
+ * What the content holds as video or audio. Unreadable content is remembered as such (with the reason); a missing
+ * tool or a run that timed out is not, so it is tried again later.
+ */
+export function probeContent(ctx: AppContext, hash: string, kind: 'video' | 'audio' | 'image'): Promise<StoredProbe> {
+  const key = `${kind}:${hash}`;
+  let p = inFlight.get(key);
+  if (!p) {
+    p = (async () => {
+      const known = await findProbe(ctx.db, hash, kind);
+      if (known) return known;
+      let result: StoredProbe;
+      try {
+        const probe = await withBlobFile<MediaProbe>(ctx, hash, (path) =>
+          kind === 'video' ? probeVideo(ctx.config, path) : kind === 'audio' ? probeAudio(path) : probeImage(path),
+        );
+        result = { probe, error: '' };
+      } catch (err) {
+        // A missing tool, an overloaded machine or a blob not at hand says nothing about the content: not remembered.
+        if (!(err instanceof MediaToolError)) return { probe: null, error: 'The media could not be read right now.' };
+        if (isTransient(err)) return { probe: null, error: err.message };
+        result = { probe: null, error: err.message };
+      }
+      await saveProbe(ctx.db, hash, kind, result, ctx.clock.now());
+      return result;
+    })().finally(() => inFlight.delete(key));
+    inFlight.set(key, p);
+  }
+  return p;
+}
