@@ -60,6 +60,7 @@ export async function startE2E(): Promise<E2E> {
   );
   await haul.app.listen({ port, host: '127.0.0.1' });
   haul.offline.start();
+  haul.media.start();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -70,6 +71,8 @@ export async function startE2E(): Promise<E2E> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // Players start on open, as after the click that opened them; headless runs have no user to click.
+      '--autoplay-policy=no-user-gesture-required',
     ],
   });
   const contexts: BrowserContext[] = [];

@@ -9,8 +9,10 @@ import { RecentPage } from '../features/recent/recent-page';
 import { TrashPage } from '../features/trash/trash-page';
 import { UploadQuestions } from '../features/uploads/upload-questions';
 import { TransferPanel } from '../features/uploads/transfer-panel';
+import { ViewerHost } from '../features/viewer/viewer-host';
 import { SharedPage } from '../features/shares/shared-page';
-import { BookmarksPage, ForbiddenPage, NotFoundPage, WatchHistoryPage } from './simple-pages';
+import { WatchHistoryPage } from '../features/history/watch-history-page';
+import { BookmarksPage, ForbiddenPage, NotFoundPage } from './simple-pages';
 
 /** Route ids are letters, digits, underscore and hyphen; anything else is not a page. */
 export const ROUTE_ID = /^[A-Za-z0-9_-]+$/;
@@ -28,6 +30,7 @@ function Drive() {
       <FileDialogs />
       <TransferPanel />
       <UploadQuestions />
+      <ViewerHost />
     </>
   );
 }

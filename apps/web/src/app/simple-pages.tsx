@@ -3,11 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../features/files/file-manager-page';
 
-export function WatchHistoryPage() {
-  const { t } = useTranslation();
-  return <EmptyState icon="history" title={t('history.empty')} hint={t('history.emptyHint')} />;
-}
-
 export function BookmarksPage() {
   const { t } = useTranslation();
   return <EmptyState icon="bookmark" title={t('bookmarks.empty')} hint={t('bookmarks.emptyHint')} />;

@@ -6,6 +6,7 @@ import type { DriveFile } from '@haul/shared';
 import i18n from 'i18next';
 import { toast } from 'sonner';
 import type { IconName } from '../layout/icon';
+import { openInViewer, type Scene } from '../viewer/viewer-store';
 import { useDialog } from './dialog-store';
 import { isFolder } from './files-api';
 import { deleteForever, downloadFile, setStar, trashFiles, untrashFiles } from './file-mutations';
@@ -14,6 +15,8 @@ export type View = 'all' | 'star' | 'recent' | 'trash' | 'bookmarks' | 'shared' 
 
 export interface ActionContext {
   files: DriveFile[];
+  /** The list the files were picked from: the viewer pages through it. */
+  siblings?: DriveFile[];
   view: View;
   navigate: (to: string) => void;
 }
@@ -37,10 +40,13 @@ const first = (c: ActionContext) => c.files[0]!;
 /** Where a folder opens: inside the star view it stays in the star route. */
 export const folderPath = (view: View, id: string) => `/${view === 'star' ? 'star' : 'all'}/${id}`;
 
+const SCENES: Partial<Record<View, Scene>> = { recent: 'home_recent', star: 'starred_file', history: 'home_play_history' };
+
+/** A folder opens; an image, song or video opens in the viewer among its siblings; anything else downloads. */
 export function openFile(c: ActionContext) {
   const f = first(c);
   if (isFolder(f)) c.navigate(folderPath(c.view, f.id));
-  else void downloadFile(f);
+  else if (!openInViewer(c.siblings ?? c.files, f, SCENES[c.view] ?? 'cloud_page')) void downloadFile(f);
 }
 
 export const FILE_ACTIONS: FileAction[] = [

@@ -111,7 +111,6 @@ export const setStar = (files: DriveFile[], star: boolean) =>
     star ? i18n.t('files.starred') : i18n.t('files.unstarred'),
   );
 
-/** Downloads one file through its signed web_content_link (fetched fresh: links expire). */
 /** Lets the browser save what a signed link serves (sent as an attachment, so the page stays). */
 export function clickDownload(url: string, name: string): void {
   const a = document.createElement('a');
@@ -123,6 +122,7 @@ export function clickDownload(url: string, name: string): void {
   a.remove();
 }
 
+/** Downloads one file through its signed web_content_link (fetched fresh: links expire). */
 export async function downloadFile(file: DriveFile): Promise<void> {
   try {
     const full = await filesApi.getFile(file.id);

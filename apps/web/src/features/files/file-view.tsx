@@ -108,7 +108,7 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
   }, [highlight, location.key, order, set, virtualizer, cols]);
 
   const selectedFiles = () => files.filter((f) => selected.has(f.id));
-  const ctx = (list: DriveFile[]): ActionContext => ({ files: list, view, navigate });
+  const ctx = (list: DriveFile[]): ActionContext => ({ files: list, siblings: files, view, navigate });
   const dialogOpen = () => useDialog.getState().dialog !== null;
 
   const onItemClick = (e: MouseEvent, f: DriveFile, index: number) => {

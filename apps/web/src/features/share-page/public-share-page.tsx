@@ -20,6 +20,8 @@ import { Logo } from '../layout/logo';
 import { SettingsMenu } from '../layout/settings-menu';
 import { toast } from 'sonner';
 import { shareFileInfo, viewShare } from '../shares/shares-api';
+import { openInViewer } from '../viewer/viewer-store';
+import { ViewerHost } from '../viewer/viewer-host';
 import { SaveDialog } from './save-dialog';
 import { loadShareToken, saveShareToken } from './share-token';
 import { usePublicShare } from './use-public-share';
@@ -50,7 +52,7 @@ export function PublicSharePage() {
 
   const open = (f: DriveFile) => {
     if (isFolder(f)) setParams({ folder: f.id });
-    else void download(f);
+    else if (!openInViewer(files ?? [f], f, 'share_page', { kind: 'share', access })) void download(f);
   };
   const download = async (f: DriveFile) => {
     try {
@@ -177,6 +179,7 @@ export function PublicSharePage() {
         </div>
       </header>
       <main className="public-main">{body}</main>
+      <ViewerHost />
     </div>
   );
 }

@@ -1,0 +1,166 @@
+/**
+ * A song: its cover, a title that scrolls when long, progress, volume (remembered, with the volume before muting),
+ * rate, and the play mode (list, single, pause after end) that decides what follows. Long files (10 minutes or more)
+ * resume where they stopped.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DriveFile } from '@haul/shared';
+import { Icon } from '../layout/icon';
+import { PlayButton, ProgressSlider, RateSelect, VolumeControl } from './media-controls';
+import { getMutedVolume, getPlayMode, getRecord, getVolume, setMutedVolume, setPlayMode, setVolume } from './play-records';
+import { afterSongEnds, AUDIO_RESUME_MIN_S, PLAY_MODES, resumeAt, SEEK_STEP_S, VOLUME_STEP, type PlayMode } from './playback-rules';
+import { usePlayReport } from './use-play-report';
+
+const DEFAULT_AUDIO_VOLUME = 80;
+
+export function AudioView({
+  file,
+  active,
+  report,
+  onError,
+  onGo,
+}: {
+  file: DriveFile;
+  active: boolean;
+  report: boolean;
+  onError: () => void;
+  /** `force`: wrap around the list (list circulate). */
+  onGo: (delta: -1 | 1, force?: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const audio = useRef<HTMLAudioElement>(null);
+  const origin = file.medias?.find((m) => m.is_origin && m.is_visible);
+  const src = origin?.link.url || file.web_content_link;
+  const tags = origin?.audio;
+  const [paused, setPaused] = useState(true);
+  const [waiting, setWaiting] = useState(true);
+  const [time, setTime] = useState(0);
+  const [duration, setDuration] = useState(0);
+  const [rate, setRate] = useState(1);
+  const [volume, setVol] = useState(() => getVolume('audio', DEFAULT_AUDIO_VOLUME));
+  const [mode, setMode] = useState<PlayMode>(getPlayMode);
+  const [ended, setEnded] = useState(false);
+  const [cover, setCover] = useState(!!file.thumbnail_link);
+  const { progress, flush } = usePlayReport('audio', file.id, report, useCallback((d: number) => d >= AUDIO_RESUME_MIN_S, []));
+
+  useEffect(() => {
+    if (!src) onError();
+  }, [src, onError]);
+  useEffect(() => {
+    if (audio.current) audio.current.volume = volume / 100;
+  }, [volume]);
+  useEffect(() => {
+    if (audio.current) audio.current.playbackRate = rate;
+  }, [rate]);
+
+  const toggle = () => {
+    const a = audio.current;
+    if (!a) return;
+    if (a.paused) void a.play().catch(() => setPaused(true));
+    else a.pause();
+  };
+  const seek = (to: number) => {
+    const a = audio.current;
+    if (a) a.currentTime = Math.max(0, Math.min(to, a.duration || to));
+  };
+  const changeVolume = (v: number) => {
+    const clamped = Math.max(0, Math.min(100, v));
+    setVol(clamped);
+    setVolume('audio', clamped);
+  };
+  const mute = () => {
+    if (volume > 0) {
+      setMutedVolume('audio', volume);
+      changeVolume(0);
+    } else changeVolume(getMutedVolume('audio') || DEFAULT_AUDIO_VOLUME);
+  };
+  const nextMode = () => {
+    const m = PLAY_MODES[(PLAY_MODES.indexOf(mode) + 1) % PLAY_MODES.length]!;
+    setMode(m);
+    setPlayMode(m);
+  };
+
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (e: KeyboardEvent) => {
+      const a = audio.current;
+      if (!a || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === ' ') toggle();
+      else if (e.key === 'ArrowUp') changeVolume(volume + VOLUME_STEP);
+      else if (e.key === 'ArrowDown') changeVolume(volume - VOLUME_STEP);
+      // After a song ended in pause-after-end mode, the right arrow goes on to the next one.
+      else if (e.key === 'ArrowRight') ended ? onGo(1) : seek(a.currentTime + SEEK_STEP_S);
+      else if (e.key === 'ArrowLeft') seek(a.currentTime - SEEK_STEP_S);
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const title = tags?.title || file.name;
+  return (
+    <div className="audio-view">
+      <div className={`audio-cover${paused ? '' : ' playing'}`}>
+        {cover ? <img src={file.thumbnail_link} alt="" onError={() => setCover(false)} /> : <Icon name="audio" size={96} />}
+      </div>
+      <div className="audio-title" title={title}>
+        <span>{title}</span>
+      </div>
+      {tags?.artist && <p className="muted audio-artist">{[tags.artist, tags.album].filter(Boolean).join(' · ')}</p>}
+      <audio
+        ref={audio}
+        src={src}
+        aria-label={file.name}
+        onLoadedMetadata={(e) => {
+          const a = e.currentTarget;
+          setDuration(a.duration);
+          const at = a.duration >= AUDIO_RESUME_MIN_S ? resumeAt(getRecord('audio', file.id), a.duration) : 0;
+          if (at) a.currentTime = at;
+          a.volume = volume / 100;
+          a.playbackRate = rate;
+          void a.play().catch(() => setPaused(true));
+        }}
+        onPlay={() => {
+          setPaused(false);
+          setEnded(false);
+        }}
+        onPause={() => {
+          setPaused(true);
+          flush();
+        }}
+        onWaiting={() => setWaiting(true)}
+        onCanPlay={() => setWaiting(false)}
+        onTimeUpdate={(e) => {
+          setTime(e.currentTarget.currentTime);
+          progress(e.currentTarget.currentTime, e.currentTarget.duration);
+        }}
+        onEnded={(e) => {
+          flush();
+          setEnded(true);
+          const next = afterSongEnds(mode);
+          if (next === 'next') onGo(1, true);
+          else if (next === 'repeat') {
+            e.currentTarget.currentTime = 0;
+            void e.currentTarget.play();
+          }
+        }}
+        onError={onError}
+      />
+      {waiting && <div className="viewer-spinner small" role="status" aria-label={t('viewer.loading')} />}
+      <div className="media-bar audio-bar" role="toolbar" aria-label={t('viewer.controls')}>
+        <ProgressSlider time={time} duration={duration} onSeek={seek} />
+        <div className="media-row">
+          <PlayButton paused={paused} onToggle={toggle} />
+          <VolumeControl volume={volume} onVolume={changeVolume} onMute={mute} />
+          <span className="media-spacer" />
+          <RateSelect rate={rate} onRate={setRate} />
+          <button className="btn small" onClick={nextMode} aria-label={t('viewer.playMode')} data-mode={mode}>
+            {t(`viewer.mode.${mode}`)}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

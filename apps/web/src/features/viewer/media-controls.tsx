@@ -1,0 +1,70 @@
+/** Controls shared by the video and audio players: play, progress, time, volume and mute, rate. */
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../layout/icon';
+import { clampSlider, formatClock, RATES } from './playback-rules';
+
+export function PlayButton({ paused, onToggle }: { paused: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <button className="icon-btn" aria-label={paused ? t('viewer.play') : t('viewer.pause')} onClick={onToggle}>
+      <Icon name={paused ? 'play' : 'pause'} />
+    </button>
+  );
+}
+
+export function ProgressSlider({ time, duration, onSeek }: { time: number; duration: number; onSeek: (t: number) => void }) {
+  const { t } = useTranslation();
+  const percent = duration > 0 ? (time / duration) * 100 : 0;
+  return (
+    <>
+      <input
+        className="media-progress"
+        type="range"
+        min={0}
+        max={100}
+        step={0.5}
+        value={clampSlider(percent)}
+        aria-label={t('viewer.progress')}
+        aria-valuetext={`${formatClock(time)} / ${formatClock(duration)}`}
+        onChange={(e) => duration > 0 && onSeek((Number(e.target.value) / 100) * duration)}
+        style={{ '--p': `${percent}%` } as React.CSSProperties}
+      />
+      <span className="media-time">
+        {formatClock(time)} / {formatClock(duration)}
+      </span>
+    </>
+  );
+}
+
+export function VolumeControl({ volume, onVolume, onMute }: { volume: number; onVolume: (v: number) => void; onMute: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <span className="media-volume">
+      <button className="icon-btn" aria-label={volume > 0 ? t('viewer.mute') : t('viewer.unmute')} onClick={onMute}>
+        <Icon name={volume > 0 ? 'volume' : 'mute'} />
+      </button>
+      <input
+        type="range"
+        min={0}
+        max={100}
+        step={0.5}
+        value={volume}
+        aria-label={t('viewer.volume')}
+        onChange={(e) => onVolume(clampSlider(Number(e.target.value)))}
+      />
+    </span>
+  );
+}
+
+export function RateSelect({ rate, onRate }: { rate: number; onRate: (r: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <select className="media-select" aria-label={t('viewer.rate')} value={rate} onChange={(e) => onRate(Number(e.target.value))}>
+      {RATES.map((r) => (
+        <option key={r} value={r}>
+          {r === 1 ? t('viewer.normalRate') : `${r}x`}
+        </option>
+      ))}
+    </select>
+  );
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { DriveMedia } from '@haul/shared';
+import { afterSongEnds, arrowOnVideo, chooseMedia, clampSlider, clampZoom, formatClock, formatSpeed, pendingRenditions, resumeAt } from './playback-rules';
+import { getDeg, getRecord, saveRecord, setDeg } from './play-records';
+
+const media = (id: string, o: Partial<DriveMedia> = {}): DriveMedia => ({
+  media_id: id,
+  media_name: id,
+  resolution_name: id,
+  is_origin: id === 'origin',
+  is_visible: true,
+  need_more_quota: false,
+  link: { url: `/m/${id}`, expire: '' },
+  video: { video_codec: 'h264', audio_codec: 'aac', width: 1280, height: 720, duration: 10, bit_rate: 1 },
+  phase: 'PHASE_TYPE_COMPLETE',
+  progress: 100,
+  message: '',
+  ...o,
+});
+
+describe('playback rules', () => {
+  it('plays the original when the browser can, else the middle rendition', () => {
+    expect(chooseMedia([media('origin'), media('480p'), media('720p')])?.media_id).toBe('origin');
+    const hidden = media('origin', { is_visible: false });
+    expect(chooseMedia([hidden, media('480p'), media('720p'), media('1080p')])?.media_id).toBe('720p');
+    expect(chooseMedia([hidden, media('480p'), media('720p')])?.media_id).toBe('720p');
+    expect(chooseMedia([hidden, media('480p')])?.media_id).toBe('480p');
+    const eac3 = media('origin', { video: { video_codec: 'h264', audio_codec: 'eac3', width: 1, height: 1, duration: 1, bit_rate: 1 } });
+    expect(chooseMedia([eac3, media('480p')])?.media_id).toBe('480p');
+    const running = media('720p', { is_visible: false, phase: 'PHASE_TYPE_RUNNING', progress: 40 });
+    expect(chooseMedia([hidden, running])).toBeNull();
+    expect(pendingRenditions([hidden, running]).map((m) => m.media_id)).toEqual(['720p']);
+  });
+
+  it('resumes below 99 % only, and arrows seek or change files at the ends', () => {
+    expect(resumeAt({ value: 30, percentage: 50 }, 60)).toBe(30);
+    expect(resumeAt({ value: 59.5, percentage: 99.2 }, 60)).toBe(0);
+    expect(resumeAt(undefined, 60)).toBe(0);
+    expect(arrowOnVideo('ArrowRight', 10, 100, false)).toEqual({ seek: 25 });
+    expect(arrowOnVideo('ArrowRight', 95, 100, false)).toEqual({ seek: 100 });
+    expect(arrowOnVideo('ArrowRight', 100, 100, true)).toEqual({ go: 1 });
+    expect(arrowOnVideo('ArrowLeft', 20, 100, false)).toEqual({ seek: 5 });
+    expect(arrowOnVideo('ArrowLeft', 0.5, 100, false)).toEqual({ go: -1 });
+  });
+
+  it('formats and clamps as the seeds say', () => {
+    expect(formatClock(59)).toBe('00:59');
+    expect(formatClock(3725)).toBe('1:02:05');
+    expect(formatSpeed(500 * 1024)).toBe('500 KB/s');
+    expect(formatSpeed(3.5 * 1024 * 1024)).toBe('3.50 MB/s');
+    expect(clampSlider(33.3)).toBe(33.5);
+    expect(clampSlider(120)).toBe(100);
+    expect(clampZoom(10)).toBe(6.7);
+    expect(clampZoom(0.01)).toBe(0.15);
+    expect(afterSongEnds('list')).toBe('next');
+    expect(afterSongEnds('single')).toBe('repeat');
+    expect(afterSongEnds('pause')).toBe('stop');
+  });
+
+  it('remembers the last 30 positions and each photo’s rotation', () => {
+    for (let i = 0; i < 35; i++) saveRecord('video', { id: `v${i}`, value: i, percentage: i });
+    expect(getRecord('video', 'v34')).toEqual({ id: 'v34', value: 34, percentage: 34 });
+    expect(getRecord('video', 'v4')).toBeUndefined();
+    expect(getRecord('video', 'v5')?.value).toBe(5);
+    setDeg('img', -90);
+    expect(getDeg('img')).toBe(-90);
+    setDeg('img', -360);
+    expect(getDeg('img')).toBe(0);
+  });
+});

@@ -1,0 +1,83 @@
+/** The players' rules from seed 001, kept apart from React so they can be tested: media choice, seeking, resuming. */
+import type { DriveMedia } from '@haul/shared';
+
+export const RATES = [0.5, 1, 1.25, 1.5, 2, 3] as const;
+export const SEEK_STEP_S = 15;
+export const VOLUME_STEP = 10;
+export const DEFAULT_VIDEO_VOLUME = 50;
+/** Saved audio progress is kept only for long files (seed 001 §7). */
+export const AUDIO_RESUME_MIN_S = 600;
+/** Play progress is reported at most this often (trailing), and at the end. */
+export const REPORT_EVERY_MS = 5000;
+
+/** Audio the web player cannot decode, whatever the browser says (seed 000 §5). */
+const UNPLAYABLE_AUDIO = new Set(['eac3']);
+
+/**
+ * Which entry plays (seed 001 §2, adapted): the original when the server marked it playable in a browser and its
+ * audio can be decoded; otherwise a rendition: the middle one of more than two, the last of two, else the only one.
+ * Entries not yet visible (still transcoding) are never chosen.
+ */
+export function chooseMedia(medias: DriveMedia[]): DriveMedia | null {
+  const offered = medias.filter((m) => m.is_visible);
+  const origin = offered.find((m) => m.is_origin);
+  if (origin && !UNPLAYABLE_AUDIO.has(origin.video?.audio_codec ?? '')) return origin;
+  const renditions = offered.filter((m) => !m.is_origin);
+  if (renditions.length > 2) return renditions[Math.floor(renditions.length / 2)]!;
+  if (renditions.length === 2) return renditions[1]!;
+  return renditions[0] ?? null;
+}
+
+/** Renditions still being made: the player waits for them, showing their progress. */
+export function pendingRenditions(medias: DriveMedia[]): DriveMedia[] {
+  return medias.filter((m) => !m.is_origin && !m.is_visible && (m.phase === 'PHASE_TYPE_PENDING' || m.phase === 'PHASE_TYPE_RUNNING'));
+}
+
+/** Where a saved position resumes: nowhere at 99 % or more, or past the end. */
+export function resumeAt(saved: { value: number; percentage: number } | undefined, duration: number): number {
+  if (!saved || !(duration > 0) || saved.percentage >= 99 || saved.value <= 0 || saved.value >= duration) return 0;
+  return saved.value;
+}
+
+export type ArrowResult = { seek: number } | { go: -1 | 1 } | null;
+
+/** Left/right on a video: ±15 s, or the previous file within its first second, the next one once it ended. */
+export function arrowOnVideo(key: 'ArrowLeft' | 'ArrowRight', currentTime: number, duration: number, ended: boolean): ArrowResult {
+  if (key === 'ArrowRight') {
+    if (ended) return { go: 1 };
+    return { seek: Math.min(duration || Infinity, currentTime + SEEK_STEP_S) };
+  }
+  if (currentTime <= 1) return { go: -1 };
+  return { seek: Math.max(0, currentTime - SEEK_STEP_S) };
+}
+
+/** Slider values: 0–100 in steps of 0.5. */
+export const clampSlider = (v: number) => Math.min(100, Math.max(0, Math.round(v * 2) / 2));
+
+/** hh:mm:ss with leading zero hours trimmed (seed 000 §9). */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds || 0));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${pad(m)}:${pad(s % 60)}`;
+}
+
+/** KB/s below 1024, else MB/s with two decimals (seed 001 §2). */
+export function formatSpeed(bytesPerSecond: number): string {
+  const kb = bytesPerSecond / 1024;
+  return kb < 1024 ? `${Math.round(kb)} KB/s` : `${(kb / 1024).toFixed(2)} MB/s`;
+}
+
+/** Image zoom bounds and step (seed 001 §3). */
+export const ZOOM = { step: 1.1, min: 0.15, max: 6.7, double: 3 } as const;
+
+export const clampZoom = (scale: number) => Math.min(ZOOM.max, Math.max(ZOOM.min, scale));
+
+export type PlayMode = 'list' | 'single' | 'pause';
+export const PLAY_MODES: PlayMode[] = ['list', 'single', 'pause'];
+
+/** What follows the end of a song: the next one (wrapping), the same again, or nothing. */
+export function afterSongEnds(mode: PlayMode): 'next' | 'repeat' | 'stop' {
+  return mode === 'list' ? 'next' : mode === 'single' ? 'repeat' : 'stop';
+}

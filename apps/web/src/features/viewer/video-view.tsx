@@ -1,0 +1,277 @@
+/**
+ * A video: the original when the browser plays it, else an HLS rendition through hls.js (loaded on first use); the
+ * resolution can change at the current time; rates 0.5–3; volume 50 by default; the keyboard of seed 001 §2; a
+ * loading overlay with buffered percent and speed; controls that hide after 2.5 s; resume where it stopped.
+ */
+import type Hls from 'hls.js';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import type { DriveFile, DriveMedia } from '@haul/shared';
+import { Icon } from '../layout/icon';
+import { PlayButton, ProgressSlider, RateSelect, VolumeControl } from './media-controls';
+import { getMutedVolume, getRecord, getVolume, setMutedVolume, setVolume } from './play-records';
+import { arrowOnVideo, chooseMedia, DEFAULT_VIDEO_VOLUME, formatClock, formatSpeed, pendingRenditions, resumeAt, VOLUME_STEP } from './playback-rules';
+import { usePlayReport } from './use-play-report';
+
+const HIDE_CONTROLS_MS = 2500;
+
+export function VideoView({
+  file,
+  active,
+  report,
+  onError,
+  onGo,
+  onReload,
+}: {
+  file: DriveFile;
+  /** Keys go to this player (the viewer shows it and no dialog is open). */
+  active: boolean;
+  /** Send play events (signed-in drive only). */
+  report: boolean;
+  onError: () => void;
+  onGo: (delta: -1 | 1) => void;
+  /** Fetch the details again (to follow a transcode). */
+  onReload: () => void;
+}) {
+  const { t } = useTranslation();
+  const medias = file.medias ?? [];
+  const offered = medias.filter((m) => m.is_visible);
+  const [media, setMedia] = useState<DriveMedia | null>(() => chooseMedia(medias));
+  const video = useRef<HTMLVideoElement>(null);
+  const startAt = useRef(0);
+  const fellBack = useRef(false);
+  const [paused, setPaused] = useState(true);
+  const [waiting, setWaiting] = useState(true);
+  const [time, setTime] = useState(0);
+  const [duration, setDuration] = useState(0);
+  const [buffered, setBuffered] = useState(0);
+  const [speed, setSpeed] = useState(0);
+  const [rate, setRate] = useState(1);
+  const [volume, setVol] = useState(() => getVolume('video', DEFAULT_VIDEO_VOLUME));
+  const [controls, setControls] = useState(true);
+  const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const openedAt = useRef(Date.now());
+  const hinted = useRef(false);
+  const { progress, flush } = usePlayReport('video', file.id, report, useCallback(() => true, []));
+
+  // A rendition still being made: follow its progress until one can play.
+  const pending = media ? [] : pendingRenditions(medias);
+  useEffect(() => {
+    if (media) return;
+    const next = chooseMedia(medias);
+    if (next) return setMedia(next);
+    if (pending.length === 0) return;
+    const timer = setTimeout(onReload, 2000);
+    return () => clearTimeout(timer);
+  });
+
+  // Attach the source; hls.js only for renditions in browsers without native HLS.
+  useEffect(() => {
+    const el = video.current;
+    if (!el || !media) return;
+    let hls: Hls | null = null;
+    let cancelled = false;
+    setWaiting(true);
+    const url = media.link.url;
+    const native = media.is_origin || el.canPlayType('application/vnd.apple.mpegurl') !== '';
+    if (native) el.src = url;
+    else {
+      void import('hls.js').then(({ default: HlsJs }) => {
+        if (cancelled) return;
+        if (!HlsJs.isSupported()) return onError();
+        hls = new HlsJs({ maxBufferLength: 30 });
+        hls.on(HlsJs.Events.FRAG_LOADED, (_e, d) => {
+          const s = d.frag.stats;
+          const ms = s.loading.end - s.loading.start;
+          if (ms > 0) setSpeed((s.loaded / ms) * 1000);
+        });
+        hls.on(HlsJs.Events.ERROR, (_e, d) => d.fatal && fail());
+        hls.loadSource(url);
+        hls.attachMedia(el);
+      });
+    }
+    return () => {
+      cancelled = true;
+      hls?.destroy();
+      el.removeAttribute('src');
+      el.load();
+    };
+    // The link changes when the resolution does; a new signature of the same entry is the same stream.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [media?.media_id, file.id]);
+
+  /** Native-mode failure with renditions: fall back once to the middle one; otherwise the error panel. */
+  const fail = () => {
+    const renditions = offered.filter((m) => !m.is_origin);
+    if (media?.is_origin && renditions.length && !fellBack.current) {
+      fellBack.current = true;
+      startAt.current = video.current?.currentTime ?? 0;
+      setMedia(renditions.length > 2 ? renditions[Math.floor(renditions.length / 2)]! : renditions.at(-1)!);
+    } else onError();
+  };
+
+  const el = () => video.current;
+  const toggle = () => {
+    const v = el();
+    if (!v) return;
+    if (v.paused) void v.play().catch(() => setPaused(true));
+    else v.pause();
+  };
+  const seek = (to: number) => {
+    const v = el();
+    if (v) v.currentTime = Math.max(0, Math.min(to, v.duration || to));
+  };
+  const changeVolume = (v: number) => {
+    const clamped = Math.max(0, Math.min(100, v));
+    setVol(clamped);
+    setVolume('video', clamped);
+  };
+  const mute = () => {
+    if (volume > 0) {
+      setMutedVolume('video', volume);
+      changeVolume(0);
+    } else changeVolume(getMutedVolume('video') || DEFAULT_VIDEO_VOLUME);
+  };
+  const fullscreen = () => {
+    const root = video.current?.closest('.video-view') as HTMLElement | null;
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else if (root?.requestFullscreen) root.requestFullscreen().catch(() => toast.error(t('viewer.noFullscreen')));
+    else toast.error(t('viewer.noFullscreen'));
+  };
+  const switchTo = (m: DriveMedia) => {
+    startAt.current = video.current?.currentTime ?? 0;
+    setMedia(m);
+  };
+
+  useEffect(() => {
+    if (video.current) video.current.volume = volume / 100;
+  }, [volume]);
+  useEffect(() => {
+    if (video.current) video.current.playbackRate = rate;
+  }, [rate]);
+
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (e: KeyboardEvent) => {
+      const v = el();
+      if (!v || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === ' ') toggle();
+      else if (e.key === 'Enter') fullscreen();
+      else if (e.key === 'ArrowUp') changeVolume(volume + VOLUME_STEP);
+      else if (e.key === 'ArrowDown') changeVolume(volume - VOLUME_STEP);
+      else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+        if (!hinted.current && Date.now() - openedAt.current < 5000) {
+          hinted.current = true;
+          toast(t(/Mac/.test(navigator.platform) ? 'viewer.switchHintMac' : 'viewer.switchHint'));
+        }
+        const r = arrowOnVideo(e.key, v.currentTime, v.duration, v.ended);
+        if (r && 'go' in r) onGo(r.go);
+        else if (r) seek(r.seek);
+      } else if (e.key === 'Tab') {
+        // Focus stays on the player (seed 001 §2).
+      } else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const poke = () => {
+    setControls(true);
+    clearTimeout(hideTimer.current);
+    hideTimer.current = setTimeout(() => !video.current?.paused && setControls(false), HIDE_CONTROLS_MS);
+  };
+
+  if (!media) {
+    const p = pending[0];
+    return (
+      <div className="video-view waiting-transcode" role="status">
+        <div className="viewer-spinner" />
+        <p>{p ? t('viewer.preparing', { percent: Math.round(p.progress) }) : t('viewer.cannotPlay')}</p>
+      </div>
+    );
+  }
+
+  return (
+    <div className={`video-view${controls ? '' : ' idle'}`} onMouseMove={poke} onTouchStart={poke}>
+      <video
+        ref={video}
+        playsInline
+        onClick={toggle}
+        aria-label={file.name}
+        data-media={media.media_id}
+        onLoadedMetadata={(e) => {
+          const v = e.currentTarget;
+          setDuration(v.duration);
+          const at = startAt.current || resumeAt(getRecord('video', file.id), v.duration);
+          if (at) {
+            v.currentTime = at;
+            if (!startAt.current) toast(t('viewer.resumed', { time: formatClock(at) }));
+          }
+          startAt.current = 0;
+          v.volume = volume / 100;
+          v.playbackRate = rate;
+          void v.play().catch(() => setPaused(true));
+        }}
+        onPlay={() => {
+          setPaused(false);
+          poke();
+        }}
+        onPause={() => {
+          setPaused(true);
+          setControls(true);
+          flush();
+        }}
+        onEnded={flush}
+        onWaiting={() => setWaiting(true)}
+        onCanPlay={() => setWaiting(false)}
+        onPlaying={() => setWaiting(false)}
+        onTimeUpdate={(e) => {
+          const v = e.currentTarget;
+          setTime(v.currentTime);
+          progress(v.currentTime, v.duration);
+        }}
+        onProgress={(e) => {
+          const v = e.currentTarget;
+          if (v.duration > 0 && v.buffered.length) setBuffered((v.buffered.end(v.buffered.length - 1) / v.duration) * 100);
+        }}
+        onError={fail}
+      />
+      {waiting && (
+        <div className="video-loading" role="status">
+          <div className="viewer-spinner" />
+          <span>
+            {t('viewer.loading')} {Math.round(buffered)}%{speed > 0 ? ` · ${formatSpeed(speed)}` : ''}
+          </span>
+        </div>
+      )}
+      <div className="media-bar" role="toolbar" aria-label={t('viewer.controls')}>
+        <ProgressSlider time={time} duration={duration} onSeek={seek} />
+        <div className="media-row">
+          <PlayButton paused={paused} onToggle={toggle} />
+          <VolumeControl volume={volume} onVolume={changeVolume} onMute={mute} />
+          <span className="media-spacer" />
+          <RateSelect rate={rate} onRate={setRate} />
+          {offered.length > 1 && (
+            <select
+              className="media-select"
+              aria-label={t('viewer.resolution')}
+              value={media.media_id}
+              onChange={(e) => switchTo(offered.find((m) => m.media_id === e.target.value)!)}
+            >
+              {offered.map((m) => (
+                <option key={m.media_id} value={m.media_id}>
+                  {m.is_origin ? t('viewer.original') : m.resolution_name}
+                </option>
+              ))}
+            </select>
+          )}
+          <button className="icon-btn" aria-label={t('viewer.fullscreen')} onClick={fullscreen}>
+            <Icon name="fullscreen" />
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * A file's details for the viewer (links and media entries), from the drive or through a share, kept in a cache of
+ * the 30 most recent (seed 001 §4) so that going back and forth shows files at once.
+ */
+import type { DriveFile, DriveMedia } from '@haul/shared';
+import { mediaTypeOf } from '@haul/shared';
+import { api } from '../../lib/api-client';
+import { shareFileInfo } from '../shares/shares-api';
+import type { ViewerSource } from './viewer-store';
+
+const MAX = 30;
+const cache = new Map<string, Promise<DriveFile>>();
+
+function fetchDetail(file: DriveFile, source: ViewerSource): Promise<DriveFile> {
+  if (source.kind === 'share') {
+    // Through a share: the download link (it dies with the share) plays originals; renditions are the owner's.
+    return shareFileInfo(source.access, file.id).then((f) => ({ ...f, medias: originOnly(f) }));
+  }
+  const play = mediaTypeOf(file.name, file.mime_type) !== 'image';
+  return api.get<DriveFile>(`/drive/v1/files/${encodeURIComponent(file.id)}`, { usage: play ? 'PLAY' : undefined, thumbnail_size: 'SIZE_LARGE' });
+}
+
+function originOnly(f: DriveFile): DriveMedia[] {
+  if (!f.web_content_link) return [];
+  return [
+    {
+      media_id: 'origin',
+      media_name: 'Original',
+      resolution_name: '',
+      is_origin: true,
+      is_visible: true,
+      need_more_quota: false,
+      link: { url: f.web_content_link, expire: '' },
+      video: null,
+      phase: 'PHASE_TYPE_COMPLETE',
+      progress: 100,
+      message: '',
+    },
+  ];
+}
+
+const key = (file: DriveFile, source: ViewerSource) => `${source.kind === 'share' ? source.access.shareId : 'drive'}:${file.id}`;
+
+/** The cached details, or a fetch; a failed fetch is not kept, so retry asks again. */
+export function viewerDetail(file: DriveFile, source: ViewerSource): Promise<DriveFile> {
+  const k = key(file, source);
+  let p = cache.get(k);
+  if (p) {
+    cache.delete(k);
+  } else {
+    p = fetchDetail(file, source);
+    p.catch(() => cache.delete(k));
+  }
+  cache.set(k, p);
+  while (cache.size > MAX) cache.delete(cache.keys().next().value!);
+  return p;
+}
+
+/** Drops a file's details (after a rename, a reload request, or to see a transcode's progress). */
+export function forgetDetail(file: DriveFile, source: ViewerSource): void {
+  cache.delete(key(file, source));
+}
+
+/** TYPE_PLAY with how long the file is and how far it was played (seconds), for the watch history. */
+export const reportPlay = (fileId: string, duration: number, played: number) =>
+  api.post('/drive/v1/events', {
+    event: { type: 'TYPE_PLAY', file_id: fileId, params: { play_duration: String(Math.round(duration)), play_seconds: String(Math.round(played)) } },
+  });
