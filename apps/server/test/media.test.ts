@@ -356,8 +356,12 @@ describe('media: probing, thumbnails, HLS transcoding', () => {
     expect((await h.api('POST', '/drive/v1/files:batchTrash', a.access_token, { ids: [copy.id] })).status).toBe(200);
     for (const link of copyLinks) await expect404(link);
 
+    // Media links last the download-link lifetime; thumbnail links a day (the web app keeps them in its local copy).
     clock.advance(3 * 3600 * 1000);
-    for (const link of [...links, segmentUrl]) await expect404(link);
+    for (const link of [links[1]!, links[2]!, segmentUrl]) await expect404(link);
+    expect((await h.app.inject({ method: 'GET', url: path(links[0]!) })).statusCode).toBe(200);
+    clock.advance(22 * 3600 * 1000);
+    await expect404(links[0]!);
   });
 
   it('drops the media of content deleted for good, and the blobs it made with it', async () => {
