@@ -5,6 +5,11 @@ import { newId } from '../apps/server/src/lib/ids.js';
 
 export { freePort } from '../e2e/harness.js';
 
+/** The p-th percentile of some timings. */
+export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
+export const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+export const ms = (n: number) => `${n.toFixed(2)} ms`;
+
 export async function signUpApi(base: string, email: string): Promise<TokenResponse> {
   const res = await fetch(`${base}/v1/auth/signup`, {
     method: 'POST',

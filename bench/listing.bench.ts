@@ -12,14 +12,12 @@ import pg from 'pg';
 import { buildHaul } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { startPgCluster } from '../scripts/pg-cluster.mjs';
-import { freePort, seedFolder, signUpApi } from './fixtures.js';
+import { freePort, ms, pct, seedFolder, signUpApi, sum } from './fixtures.js';
 
 const FILES = Number(process.env.HAUL_BENCH_FILES ?? 100_000);
 const FILTERS = JSON.stringify({ trashed: { eq: false }, phase: { eq: 'PHASE_TYPE_COMPLETE' } });
 type Row = { id: string; modified_time: number | string };
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
-const ms = (n: number) => `${n.toFixed(2)} ms`;
 const peakMemory = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
 
 /** The raw keyset query, the one the server builds for a folder in the default order. */
@@ -110,7 +108,6 @@ async function run(label: string, databaseUrl: string | null) {
         if (rows.length < limit) break;
         after = rows[rows.length - 1]!;
       }
-      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
       console.log(
         `  pages of ${limit}: ${apiTimes.length} pages, ${seen} files | API p50 ${ms(pct(apiTimes, 50))} p99 ${ms(pct(apiTimes, 99))}` +
           ` | raw p50 ${ms(pct(rawTimes, 50))} p99 ${ms(pct(rawTimes, 99))}` +

@@ -11,20 +11,26 @@ import { sql } from 'kysely';
 import { buildHaul } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { startPgCluster } from '../scripts/pg-cluster.mjs';
-import { freePort, seedFolder, signUpApi } from './fixtures.js';
+import { freePort, ms, pct, seedFolder, signUpApi, sum } from './fixtures.js';
 
 const FILES = Number(process.env.HAUL_BENCH_SHARE_FILES ?? 10_000);
 const ROUNDS = 3;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 async function run(label: string, databaseUrl: string | null) {
   const dataDir = mkdtempSync(join(tmpdir(), 'haul-bench-share-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const haul = await buildHaul(
-    { ...loadConfig({}), dataDir, databaseUrl, logLevel: 'silent', port, publicUrl: base, webDir: join(dataDir, 'none'), defaultQuotaBytes: 2 ** 50 },
+    {
+      ...loadConfig({}),
+      dataDir,
+      databaseUrl,
+      logLevel: 'silent',
+      port,
+      publicUrl: base,
+      webDir: join(dataDir, 'none'),
+      defaultQuotaBytes: 2 ** 50,
+    },
     { logger: false },
   );
   await haul.app.listen({ port, host: '127.0.0.1' });
@@ -46,7 +52,11 @@ async function run(label: string, databaseUrl: string | null) {
     await sql`UPDATE files SET hash = id WHERE parent_id = ${folder}`.execute(haul.ctx.db);
     await sql`INSERT INTO blobs (hash, size, cid, ref_count, created_at, updated_at)
               SELECT id, size, '', 1, 0, 0 FROM files WHERE parent_id = ${folder}`.execute(haul.ctx.db);
-    const share = await call('POST', '/drive/v1/share', owner.access_token, { file_ids: [folder], share_to: 'publiclink', expiration_days: -1 });
+    const share = await call('POST', '/drive/v1/share', owner.access_token, {
+      file_ids: [folder],
+      share_to: 'publiclink',
+      expiration_days: -1,
+    });
     console.log(`\n${label}: a shared folder of ${FILES} files`);
 
     const saves: number[] = [];
@@ -56,7 +66,11 @@ async function run(label: string, databaseUrl: string | null) {
       saves.push(performance.now() - s);
       if (res.file_ids.length !== 1) throw new Error('the save did not return the new folder');
     }
-    const copied = await call('GET', `/drive/v1/files?parent_id=*&limit=1&filters=${encodeURIComponent('{"kind":{"eq":"drive#folder"}}')}`, visitor.access_token);
+    const copied = await call(
+      'GET',
+      `/drive/v1/files?parent_id=*&limit=1&filters=${encodeURIComponent('{"kind":{"eq":"drive#folder"}}')}`,
+      visitor.access_token,
+    );
     if (!copied.files.length) throw new Error('nothing was saved');
     console.log(`  save to another drive: ${saves.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')} (aim < 2 s)`);
 
@@ -75,7 +89,10 @@ async function run(label: string, databaseUrl: string | null) {
       return times;
     };
     const visitorPages = (token: string) =>
-      call('GET', `/drive/v1/share?share_id=${share.share_id}&parent_id=${folder}&limit=100${token ? `&page_token=${encodeURIComponent(token)}` : ''}`);
+      call(
+        'GET',
+        `/drive/v1/share?share_id=${share.share_id}&parent_id=${folder}&limit=100${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
+      );
     const ownerPages = (token: string) =>
       call(
         'GET',

@@ -56,7 +56,10 @@ describe('share links', () => {
     expect(names).toEqual(['notes.txt', 'route.gpx']);
     expect(await visitor.getByText('private.txt').count()).toBe(0);
 
-    const [download] = await Promise.all([visitor.waitForEvent('download'), visitor.getByRole('button', { name: 'Download notes.txt' }).click()]);
+    const [download] = await Promise.all([
+      visitor.waitForEvent('download'),
+      visitor.getByRole('button', { name: 'Download notes.txt' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('notes.txt');
     const chunks: Buffer[] = [];
     for await (const c of (await download.createReadStream())!) chunks.push(c as Buffer);

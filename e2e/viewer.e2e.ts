@@ -20,9 +20,61 @@ beforeAll(async () => {
     throw new Error('ffmpeg is needed to make the test media: install it with "apt-get install -y ffmpeg".');
   }
   ff('-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=1', '-frames:v', '1', join(dir, 'photo.jpg'));
-  ff('-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '6', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', join(dir, 'clip.mp4'));
-  ff('-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=330', '-t', '4', '-c:v', 'libx265', '-preset', 'ultrafast', '-c:a', 'aac', join(dir, 'movie.mkv'));
-  ff('-f', 'lavfi', '-i', 'sine=frequency=523', '-t', '5', '-c:a', 'libmp3lame', '-metadata', 'title=Test Tone', '-metadata', 'artist=Haul Band', join(dir, 'song.mp3'));
+  ff(
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=640x360:rate=25',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440',
+    '-t',
+    '6',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-movflags',
+    '+faststart',
+    join(dir, 'clip.mp4'),
+  );
+  ff(
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=25',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=330',
+    '-t',
+    '4',
+    '-c:v',
+    'libx265',
+    '-preset',
+    'ultrafast',
+    '-c:a',
+    'aac',
+    join(dir, 'movie.mkv'),
+  );
+  ff(
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=523',
+    '-t',
+    '5',
+    '-c:a',
+    'libmp3lame',
+    '-metadata',
+    'title=Test Tone',
+    '-metadata',
+    'artist=Haul Band',
+    join(dir, 'song.mp3'),
+  );
   e2e = await startE2E();
 }, 120_000);
 afterAll(async () => {
@@ -90,7 +142,9 @@ describe('viewer', () => {
     // HEVC in MKV: transcoded to HLS on first play, then played by hls.js; switch resolution.
     await page.keyboard.press('Control+ArrowRight');
     await expect.poll(() => viewer(page).getByTestId('viewer-count').textContent()).toBe('2 / 4');
-    await expect.poll(async () => (await playing(page, '.viewer video').catch(() => ({ t: 0 }))).t, { timeout: 60_000 }).toBeGreaterThan(0.5);
+    await expect
+      .poll(async () => (await playing(page, '.viewer video').catch(() => ({ t: 0 }))).t, { timeout: 60_000 })
+      .toBeGreaterThan(0.5);
     const resolution = viewer(page).getByLabel('Resolution');
     const options = await resolution.locator('option').allTextContents();
     expect(options).toEqual(['480p', '720p']);
@@ -103,7 +157,9 @@ describe('viewer', () => {
     // The watch history lists what was played, with how far.
     await page.goto('/drive/watch-history');
     const list = page.getByRole('list', { name: 'Watch history' });
-    await expect.poll(() => list.getByRole('listitem').evaluateAll((li) => li.map((l) => l.getAttribute('aria-label')).sort())).toEqual(['clip.mp4', 'movie.mkv', 'song.mp3']);
+    await expect
+      .poll(() => list.getByRole('listitem').evaluateAll((li) => li.map((l) => l.getAttribute('aria-label')).sort()))
+      .toEqual(['clip.mp4', 'movie.mkv', 'song.mp3']);
     const clip = list.getByRole('listitem', { name: 'clip.mp4' }).getByRole('progressbar');
     expect(Number(await clip.getAttribute('aria-valuenow'))).toBeGreaterThan(10);
     await list.getByRole('button', { name: 'clip.mp4', exact: true }).click();
@@ -122,8 +178,15 @@ describe('viewer', () => {
     await expect.poll(() => viewer(page).getByTestId('viewer-count').textContent()).toBe('1 / 2');
     expect(await viewer(page).getByRole('button', { name: 'Next file' }).isVisible()).toBe(false);
     const swipe = async (from: [number, number], to: [number, number]) => {
-      await page.locator('.viewer').dispatchEvent('touchstart', { touches: [{ identifier: 1, clientX: from[0], clientY: from[1] }], changedTouches: [{ identifier: 1, clientX: from[0], clientY: from[1] }] });
-      await page.locator('.viewer').dispatchEvent('touchend', { touches: [], changedTouches: [{ identifier: 1, clientX: to[0], clientY: to[1] }] });
+      await page
+        .locator('.viewer')
+        .dispatchEvent('touchstart', {
+          touches: [{ identifier: 1, clientX: from[0], clientY: from[1] }],
+          changedTouches: [{ identifier: 1, clientX: from[0], clientY: from[1] }],
+        });
+      await page
+        .locator('.viewer')
+        .dispatchEvent('touchend', { touches: [], changedTouches: [{ identifier: 1, clientX: to[0], clientY: to[1] }] });
     };
     await swipe([300, 400], [60, 410]);
     await expect.poll(() => viewer(page).getByTestId('viewer-count').textContent()).toBe('2 / 2');

@@ -80,7 +80,12 @@ export async function openShare(
 }
 
 /** An open share, or the reason it is not, as an error (for calls that act rather than show). */
-async function requireOpen(ctx: AppContext, guard: PassCodeGuard, a: ShareAccess, opts: { items: boolean }): Promise<Opened & { share: ShareRow }> {
+async function requireOpen(
+  ctx: AppContext,
+  guard: PassCodeGuard,
+  a: ShareAccess,
+  opts: { items: boolean },
+): Promise<Opened & { share: ShareRow }> {
   const opened = await openShare(ctx, guard, a, opts);
   if (opened.status !== SHARE_STATUS.OK || !opened.share) {
     throw new HttpError(403, 'permission_denied', SHARE_STATUS_TEXT[opened.status], [{ share_status: opened.status }]);
@@ -173,7 +178,12 @@ export async function restoreFromShare(
     // An item inside another picked item comes along with it.
     const chosen = picked.filter(({ chain }) => !chain.slice(0, -1).some((r) => ids.includes(r.id))).map((p) => p.file);
     await requireTargetFolder(trx, a.callerId, input.parentId);
-    const rows = await subtreeRows(trx, share.user_id, chosen.map((r) => r.id), true);
+    const rows = await subtreeRows(
+      trx,
+      share.user_id,
+      chosen.map((r) => r.id),
+      true,
+    );
     if (rows.some((r) => r.sensitive)) throw new HttpError(403, 'sensitive_resource', SHARE_STATUS_TEXT.SENSITIVE_RESOURCE);
     const newIds = await insertCopies(trx, { rows, roots: chosen, toUserId: a.callerId, targetId: input.parentId, now: ctx.clock.now() });
     await bumpShareCount(trx, share.id, 'restore_count');

@@ -74,7 +74,10 @@ function idFilter(raw: string | undefined): string[] | undefined {
 
 export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const guard = new PassCodeGuard(ctx.clock);
-  const access = async (req: FastifyRequest, q: { share_id: string; pass_code?: string; pass_code_token?: string }): Promise<ShareAccess> => ({
+  const access = async (
+    req: FastifyRequest,
+    q: { share_id: string; pass_code?: string; pass_code_token?: string },
+  ): Promise<ShareAccess> => ({
     shareId: q.share_id,
     passCode: q.pass_code,
     token: q.pass_code_token,
@@ -92,10 +95,14 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
     }),
   );
 
-  app.get<{ Querystring: Static<typeof FileInfoQuery> }>('/drive/v1/share/file_info', { schema: { querystring: FileInfoQuery } }, async (req) => ({
-    share_status: SHARE_STATUS.OK,
-    file_info: await shareFileInfo(ctx, guard, await access(req, req.query), req.query.file_id),
-  }));
+  app.get<{ Querystring: Static<typeof FileInfoQuery> }>(
+    '/drive/v1/share/file_info',
+    { schema: { querystring: FileInfoQuery } },
+    async (req) => ({
+      share_status: SHARE_STATUS.OK,
+      file_info: await shareFileInfo(ctx, guard, await access(req, req.query), req.query.file_id),
+    }),
+  );
 
   app.get<{ Params: { id: string }; Querystring: { share_id?: string; e?: string; s?: string } }>(
     '/drive/v1/share/content/:id',
@@ -104,7 +111,8 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
       // The signature is bound to the pass code, so the link is its proof; the share must still be open.
       const opened = await openShare(ctx, guard, { shareId: req.query.share_id, address: req.ip }, { items: false, codeProven: true });
       const share = opened.share;
-      if (opened.status !== SHARE_STATUS.OK || !share || !shareContentLinkValid(ctx, share, req.params.id, req.query)) return sendGone(reply);
+      if (opened.status !== SHARE_STATUS.OK || !share || !shareContentLinkValid(ctx, share, req.params.id, req.query))
+        return sendGone(reply);
       const found = await requireInShare(ctx.db, share, req.params.id, opened.rootIds).catch(() => null);
       if (!found || !found.file.hash) return sendGone(reply);
       return sendFileBytes(ctx, req, reply, found.file);
@@ -113,7 +121,9 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
 
   // A share code typed or pasted by a person: the share id itself, or a link that ends with it.
   app.get<{ Querystring: { code?: string } }>('/drive/v1/share/code', async (req) => {
-    const code = String(req.query.code ?? '').trim().toLowerCase();
+    const code = String(req.query.code ?? '')
+      .trim()
+      .toLowerCase();
     const id = /\/s\/([a-z0-9]+)/.exec(code)?.[1] ?? code;
     if (!/^[a-z0-9]{1,64}$/.test(id)) throw shareNotFound();
     const share = await findShare(ctx.db, id);
@@ -146,16 +156,26 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
     );
 
     scope.get<{ Querystring: Static<typeof ListQuery> }>('/drive/v1/share/list', { schema: { querystring: ListQuery } }, async (req) =>
-      listShares(ctx, req.userId, { limit: req.query.limit ?? 100, pageToken: req.query.page_token || undefined, ids: idFilter(req.query.filters) }),
+      listShares(ctx, req.userId, {
+        limit: req.query.limit ?? 100,
+        pageToken: req.query.page_token || undefined,
+        ids: idFilter(req.query.filters),
+      }),
     );
 
-    scope.post<{ Body: { ids: string[] } }>('/drive/v1/share::batchDelete', { schema: { body: Type.Object({ ids: Ids }) } }, async (req) => {
-      await cancelShares(ctx, req.userId, req.body.ids);
-      return {};
-    });
+    scope.post<{ Body: { ids: string[] } }>(
+      '/drive/v1/share::batchDelete',
+      { schema: { body: Type.Object({ ids: Ids }) } },
+      async (req) => {
+        await cancelShares(ctx, req.userId, req.body.ids);
+        return {};
+      },
+    );
 
-    scope.post<{ Body: { file_ids: string[] } }>('/drive/v1/share/status/files', { schema: { body: Type.Object({ file_ids: Ids }) } }, async (req) =>
-      shareStatusOfFiles(ctx, req.userId, req.body.file_ids),
+    scope.post<{ Body: { file_ids: string[] } }>(
+      '/drive/v1/share/status/files',
+      { schema: { body: Type.Object({ file_ids: Ids }) } },
+      async (req) => shareStatusOfFiles(ctx, req.userId, req.body.file_ids),
     );
 
     scope.post<{ Body: Static<typeof RestoreBody> }>('/drive/v1/share/restore', { schema: { body: RestoreBody } }, async (req) => ({

@@ -52,7 +52,13 @@ async function entryOf(ctx: AppContext, share: ShareRow): Promise<ShareEntry> {
   const now = ctx.clock.now();
   // A link whose items were all trashed or deleted shows nothing any more: it is as good as cancelled.
   const status = linkStatus(share, now) === SHARE_STATUS.OK && roots.length === 0 ? SHARE_STATUS.DELETED : linkStatus(share, now);
-  return presentShareEntry(share, roots.map((r) => r.id), status, now, ctx.config.publicUrl);
+  return presentShareEntry(
+    share,
+    roots.map((r) => r.id),
+    status,
+    now,
+    ctx.config.publicUrl,
+  );
 }
 
 /** Shares the caller's live items; refused when any of them, or anything inside, is flagged sensitive. */
@@ -68,7 +74,11 @@ export async function createShare(ctx: AppContext, userId: string, input: NewSha
     const roots = [...new Set(input.fileIds)].map((id) => byId.get(id)!);
     const hidden = roots.find((r) => !visible(r));
     if (hidden?.trashed) throw new HttpError(400, 'file_in_recycle_bin', `"${hidden.name}" is in the trash.`);
-    const summary = await subtreeSummary(trx, userId, roots.map((r) => r.id));
+    const summary = await subtreeSummary(
+      trx,
+      userId,
+      roots.map((r) => r.id),
+    );
     if (hidden || summary.sensitive) {
       throw new HttpError(403, 'sensitive_resource', 'The selection holds a file that cannot be shared.');
     }
@@ -163,7 +173,12 @@ export async function listShares(
 export async function cancelShares(ctx: AppContext, userId: string, ids: string[]): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     await requireOwnShares(trx, userId, ids);
-    await trx.updateTable('shares').set({ status: SHARE_STATUS.DELETED, updated_time: ctx.clock.now() }).where('user_id', '=', userId).where('id', 'in', ids).execute();
+    await trx
+      .updateTable('shares')
+      .set({ status: SHARE_STATUS.DELETED, updated_time: ctx.clock.now() })
+      .where('user_id', '=', userId)
+      .where('id', 'in', ids)
+      .execute();
   });
 }
 

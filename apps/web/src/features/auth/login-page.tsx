@@ -9,6 +9,7 @@ import { SettingsMenu } from '../layout/settings-menu';
 import { signIn, signUp } from './auth-api';
 import { LeaveTo, outsideDrive, safeRedirect } from './require-auth';
 import { useSessionStore } from './session-store';
+import { FormError } from '../../components/form-error';
 
 type Mode = 'signin' | 'signup';
 
@@ -72,11 +73,7 @@ export function LoginPage() {
             required
           />
         </label>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <button className="btn primary wide" type="submit" disabled={busy}>
           {mode === 'signin' ? t('auth.signIn') : t('auth.signUp')}
         </button>

@@ -11,6 +11,7 @@ import { createFolder, nameProblem, renameFile } from './file-mutations';
 import { FolderPicker } from './folder-picker';
 import { isFolder } from './files-api';
 import { formatTime } from './format-time';
+import { FormError } from '../../components/form-error';
 
 function NameDialog({
   title,
@@ -60,11 +61,7 @@ function NameDialog({
             aria-invalid={!!error}
           />
         </label>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <div className="dialog-actions">
           <Dialog.Close className="btn" type="button">
             {t('common.cancel')}

@@ -47,7 +47,10 @@ export function WatchHistoryPage() {
   });
   // Files since deleted have no reference_resource: they stay listed (to be removed) but cannot play.
   const events = useMemo(() => q.data?.pages.flatMap((p) => p.events), [q.data]);
-  const playable = useMemo(() => (events ?? []).flatMap((e) => (e.reference_resource && !e.reference_resource.trashed ? [e.reference_resource] : [])), [events]);
+  const playable = useMemo(
+    () => (events ?? []).flatMap((e) => (e.reference_resource && !e.reference_resource.trashed ? [e.reference_resource] : [])),
+    [events],
+  );
   const remove = (ids: string[]) =>
     runChange(() => api.post('/drive/v1/events:delete', { ids }), t('history.removed', { count: ids.length })).then(() => {
       setPicked(new Set());
@@ -60,7 +63,8 @@ export function WatchHistoryPage() {
       body: t('history.clearBody'),
       confirmLabel: t('history.clear'),
       danger: true,
-      onConfirm: () => runChange(() => api.post('/drive/v1/events:clear', { types: ['TYPE_PLAY'] })).then(() => refreshQueries(['history'])),
+      onConfirm: () =>
+        runChange(() => api.post('/drive/v1/events:clear', { types: ['TYPE_PLAY'] })).then(() => refreshQueries(['history'])),
     });
 
   return (
@@ -104,18 +108,36 @@ export function WatchHistoryPage() {
                   }
                 />
                 <span className="history-thumb">
-                  {f?.thumbnail_link ? <img src={f.thumbnail_link} alt="" loading="lazy" /> : <Icon name={f ? iconFor(f) : 'video'} size={28} />}
+                  {f?.thumbnail_link ? (
+                    <img src={f.thumbnail_link} alt="" loading="lazy" />
+                  ) : (
+                    <Icon name={f ? iconFor(f) : 'video'} size={28} />
+                  )}
                 </span>
                 <span className="history-main">
-                  <button className="link history-name" disabled={!f || f.trashed} onClick={() => f && openInViewer(playable, f, 'home_play_history')}>
+                  <button
+                    className="link history-name"
+                    disabled={!f || f.trashed}
+                    onClick={() => f && openInViewer(playable, f, 'home_play_history')}
+                  >
                     {e.file_name}
                   </button>
-                  <span className="history-progress" role="progressbar" aria-label={t('history.played')} aria-valuenow={Math.round(percent)} aria-valuemin={0} aria-valuemax={100}>
+                  <span
+                    className="history-progress"
+                    role="progressbar"
+                    aria-label={t('history.played')}
+                    aria-valuenow={Math.round(percent)}
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                  >
                     <span style={{ width: `${percent}%` }} />
                   </span>
                   <small className="muted">
-                    {t('history.playedTo', { time: formatClock(Number(e.params.play_seconds) || 0), total: formatClock(Number(e.params.play_duration) || 0) })} ·{' '}
-                    {formatTime(e.updated_time, i18n.language)}
+                    {t('history.playedTo', {
+                      time: formatClock(Number(e.params.play_seconds) || 0),
+                      total: formatClock(Number(e.params.play_duration) || 0),
+                    })}{' '}
+                    · {formatTime(e.updated_time, i18n.language)}
                     {!f && ` · ${t('history.gone')}`}
                   </small>
                 </span>

@@ -23,6 +23,7 @@ import {
   type TorrentListing,
 } from './offline-api';
 import { TorrentFiles } from './torrent-files';
+import { FormError } from '../../components/form-error';
 
 export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cloud-download' }> }) {
   const { t } = useTranslation();
@@ -134,11 +135,7 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
           />
         </div>
         {torrent && <TorrentFiles listing={torrent.listing} chosen={chosen} onChange={setChosen} />}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <div className="cloud-target">
           <span className="muted">{t('cloud.saveTo')}</span>
           <strong>{target?.name ?? t('nav.all')}</strong>

@@ -25,6 +25,7 @@ import { ViewerHost } from '../viewer/viewer-host';
 import { SaveDialog } from './save-dialog';
 import { loadShareToken, saveShareToken } from './share-token';
 import { usePublicShare } from './use-public-share';
+import { FormError } from '../../components/form-error';
 
 const NEEDS_CODE: ShareStatus[] = ['PASS_CODE_EMPTY', 'PASS_CODE_ERROR'];
 
@@ -93,7 +94,9 @@ export function PublicSharePage() {
             <h1>{view.title}</h1>
             <p className="muted">
               {t('publicShare.sharedBy', { name: view.user_info.nickname })} ·{' '}
-              {view.expiration_at === '-1' ? t('share.neverExpires') : t('publicShare.until', { date: formatTime(view.expiration_at, i18n.language) })}
+              {view.expiration_at === '-1'
+                ? t('share.neverExpires')
+                : t('publicShare.until', { date: formatTime(view.expiration_at, i18n.language) })}
             </p>
           </div>
           <div className="public-actions">
@@ -210,13 +213,16 @@ function PassCodeForm({ shareId, wrong, onToken }: { shareId: string; wrong: boo
       <h1>{t('publicShare.needsCode')}</h1>
       <label className="field">
         <span>{t('share.passCode')}</span>
-        <input autoFocus value={code} onChange={(e) => setCode(e.target.value)} autoComplete="off" spellCheck={false} aria-invalid={!!error} />
+        <input
+          autoFocus
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={!!error}
+        />
       </label>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <button className="btn primary" type="submit" disabled={busy}>
         {t('publicShare.open')}
       </button>

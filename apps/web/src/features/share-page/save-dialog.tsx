@@ -7,6 +7,7 @@ import type { Breadcrumb } from '@haul/shared';
 import { errorMessage } from '../../lib/error-message';
 import { FolderBrowser } from '../files/folder-picker';
 import { restoreShare, type ShareAccess } from '../shares/shares-api';
+import { FormError } from '../../components/form-error';
 
 export function SaveDialog({ access, fileIds, onClose }: { access: ShareAccess; fileIds: string[]; onClose: () => void }) {
   const { t } = useTranslation();
@@ -35,13 +36,11 @@ export function SaveDialog({ access, fileIds, onClose }: { access: ShareAccess; 
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog wide" aria-describedby={undefined}>
-          <Dialog.Title className="dialog-title">{fileIds.length ? t('publicShare.saveTitle', { count: fileIds.length }) : t('publicShare.saveAll')}</Dialog.Title>
+          <Dialog.Title className="dialog-title">
+            {fileIds.length ? t('publicShare.saveTitle', { count: fileIds.length }) : t('publicShare.saveAll')}
+          </Dialog.Title>
           <FolderBrowser path={path} onPath={setPath} />
-          {error && (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormError error={error} />
           <div className="dialog-actions">
             <Dialog.Close className="btn" type="button">
               {t('common.cancel')}

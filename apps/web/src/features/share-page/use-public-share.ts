@@ -8,12 +8,21 @@ export function usePublicShare(shareId: string, token: string, folderId: string 
   const q = useInfiniteQuery({
     queryKey: ['public-share', shareId, token, folderId ?? ''],
     initialPageParam: '',
-    queryFn: ({ pageParam, signal }) => viewShare({ shareId, token }, { parentId: folderId, pageToken: pageParam || undefined, order: 'NAME_ASC' }, signal),
+    queryFn: ({ pageParam, signal }) =>
+      viewShare({ shareId, token }, { parentId: folderId, pageToken: pageParam || undefined, order: 'NAME_ASC' }, signal),
     getNextPageParam: (last) => (last.share_status === 'OK' && last.next_page_token) || undefined,
   });
   const first = q.data?.pages[0];
   const files = useMemo(
-    () => (q.data ? sortFiles(q.data.pages.flatMap((p) => p.files), 'NAME_ASC', true, locale) : undefined),
+    () =>
+      q.data
+        ? sortFiles(
+            q.data.pages.flatMap((p) => p.files),
+            'NAME_ASC',
+            true,
+            locale,
+          )
+        : undefined,
     [q.data, locale],
   );
   return {

@@ -11,6 +11,7 @@ import type { DialogState } from '../files/dialog-store';
 import { settleShares } from './use-shares';
 import { copyText, expiryLeft, shareMessage } from './share-format';
 import { createShare, updateShare } from './shares-api';
+import { FormError } from '../../components/form-error';
 
 /** "7 days", "Forever": the validity choices. */
 export function ValidityOptions() {
@@ -60,7 +61,14 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
 
   const create = (e: FormEvent) => {
     e.preventDefault();
-    if (d.type === 'share') void run(() => createShare(d.files.map((f) => f.id), kind, days));
+    if (d.type === 'share')
+      void run(() =>
+        createShare(
+          d.files.map((f) => f.id),
+          kind,
+          days,
+        ),
+      );
   };
 
   const title = d.type === 'share' && d.files.length === 1 ? t('share.titleOne', { name: d.files[0]!.name }) : t('share.title');
@@ -87,11 +95,7 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
               <ValidityOptions />
             </select>
           </label>
-          {error && (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormError error={error} />
           <div className="dialog-actions">
             <Dialog.Close className="btn" type="button">
               {t('common.cancel')}
@@ -102,11 +106,7 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
           </div>
         </form>
       )}
-      {entry && error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      {entry && <FormError error={error} />}
     </Frame>
   );
 }

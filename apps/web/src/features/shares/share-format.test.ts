@@ -20,7 +20,9 @@ describe('share words', () => {
 
   it('puts the pass code in the message only when there is one', () => {
     const words = { link: 'Link', code: 'Pass code' };
-    expect(shareMessage({ title: 'Album', share_url: 'http://h/s/abc', pass_code: 'x1y2' }, words)).toBe('Album\nLink: http://h/s/abc\nPass code: x1y2');
+    expect(shareMessage({ title: 'Album', share_url: 'http://h/s/abc', pass_code: 'x1y2' }, words)).toBe(
+      'Album\nLink: http://h/s/abc\nPass code: x1y2',
+    );
     expect(shareMessage({ title: 'Album', share_url: 'http://h/s/abc', pass_code: '' }, words)).toBe('Album\nLink: http://h/s/abc');
   });
 });

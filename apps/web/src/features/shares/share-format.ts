@@ -2,7 +2,9 @@
 import { LIMITS, type ShareEntry } from '@haul/shared';
 
 /** Seed 000 §4: never, N days left (rounded up, as the server counts), or hours left (at least 1); null once expired. */
-export function expiryLeft(e: Pick<ShareEntry, 'expiration_at' | 'expiration_left_seconds'>): 'never' | { days: number } | { hours: number } | null {
+export function expiryLeft(
+  e: Pick<ShareEntry, 'expiration_at' | 'expiration_left_seconds'>,
+): 'never' | { days: number } | { hours: number } | null {
   if (e.expiration_at === '-1') return 'never';
   const seconds = Number(e.expiration_left_seconds);
   if (!(seconds > 0)) return null;

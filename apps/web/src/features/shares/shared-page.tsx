@@ -39,7 +39,8 @@ function useShareActions() {
         confirmLabel: t('share.cancel'),
         danger: true,
         onConfirm: async () => {
-          if (await runChange(() => cancelShares(entries.map((s) => s.share_id)), t('share.cancelled', { count: entries.length }))) after?.();
+          if (await runChange(() => cancelShares(entries.map((s) => s.share_id)), t('share.cancelled', { count: entries.length })))
+            after?.();
           await settleShares();
         },
       }),

@@ -18,9 +18,8 @@ export const listShares = (pageToken: string | undefined, signal?: AbortSignal) 
   api.get<{ data: ShareEntry[]; next_page_token: string }>('/drive/v1/share/list', { limit: 100, page_token: pageToken }, signal);
 
 export const getShareEntry = async (shareId: string, signal?: AbortSignal) =>
-  (
-    await api.get<{ data: ShareEntry[] }>('/drive/v1/share/list', { limit: 1, filters: JSON.stringify({ id: { in: shareId } }) }, signal)
-  ).data[0] ?? null;
+  (await api.get<{ data: ShareEntry[] }>('/drive/v1/share/list', { limit: 1, filters: JSON.stringify({ id: { in: shareId } }) }, signal))
+    .data[0] ?? null;
 
 export const cancelShares = (ids: string[]) => api.post('/drive/v1/share:batchDelete', { ids });
 
@@ -49,7 +48,11 @@ export const viewShare = (a: ShareAccess, page: { parentId?: string; pageToken?:
 
 export const shareFileInfo = (a: ShareAccess, fileId: string) =>
   api
-    .get<{ file_info: DriveFile }>('/drive/v1/share/file_info', { share_id: a.shareId, file_id: fileId, pass_code_token: a.token || undefined })
+    .get<{ file_info: DriveFile }>('/drive/v1/share/file_info', {
+      share_id: a.shareId,
+      file_id: fileId,
+      pass_code_token: a.token || undefined,
+    })
     .then((r) => r.file_info);
 
 /** Saves items of a share (all when `fileIds` is empty) into the caller's folder. */

@@ -3,13 +3,14 @@
  * rate, and the play mode (list, single, pause after end) that decides what follows. Long files (10 minutes or more)
  * resume where they stopped.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DriveFile } from '@haul/shared';
 import { Icon } from '../layout/icon';
 import { PlayButton, ProgressSlider, RateSelect, VolumeControl } from './media-controls';
-import { getMutedVolume, getPlayMode, getRecord, getVolume, setMutedVolume, setPlayMode, setVolume } from './play-records';
+import { getPlayMode, getRecord, setPlayMode } from './play-records';
 import { afterSongEnds, AUDIO_RESUME_MIN_S, PLAY_MODES, resumeAt, SEEK_STEP_S, VOLUME_STEP, type PlayMode } from './playback-rules';
+import { useMediaElement } from './use-media-element';
 import { usePlayReport } from './use-play-report';
 
 const DEFAULT_AUDIO_VOLUME = 80;
@@ -29,52 +30,27 @@ export function AudioView({
   onGo: (delta: -1 | 1, force?: boolean) => void;
 }) {
   const { t } = useTranslation();
-  const audio = useRef<HTMLAudioElement>(null);
+  const player = useMediaElement<HTMLAudioElement>('audio', DEFAULT_AUDIO_VOLUME);
+  const { ref: audio, paused, setPaused, rate, setRate, volume, changeVolume, mute, toggle, seek } = player;
   const origin = file.medias?.find((m) => m.is_origin && m.is_visible);
   const src = origin?.link.url || file.web_content_link;
   const tags = origin?.audio;
-  const [paused, setPaused] = useState(true);
   const [waiting, setWaiting] = useState(true);
   const [time, setTime] = useState(0);
   const [duration, setDuration] = useState(0);
-  const [rate, setRate] = useState(1);
-  const [volume, setVol] = useState(() => getVolume('audio', DEFAULT_AUDIO_VOLUME));
   const [mode, setMode] = useState<PlayMode>(getPlayMode);
   const [ended, setEnded] = useState(false);
   const [cover, setCover] = useState(!!file.thumbnail_link);
-  const { progress, flush } = usePlayReport('audio', file.id, report, useCallback((d: number) => d >= AUDIO_RESUME_MIN_S, []));
+  const { progress, flush } = usePlayReport(
+    'audio',
+    file.id,
+    report,
+    useCallback((d: number) => d >= AUDIO_RESUME_MIN_S, []),
+  );
 
   useEffect(() => {
     if (!src) onError();
   }, [src, onError]);
-  useEffect(() => {
-    if (audio.current) audio.current.volume = volume / 100;
-  }, [volume]);
-  useEffect(() => {
-    if (audio.current) audio.current.playbackRate = rate;
-  }, [rate]);
-
-  const toggle = () => {
-    const a = audio.current;
-    if (!a) return;
-    if (a.paused) void a.play().catch(() => setPaused(true));
-    else a.pause();
-  };
-  const seek = (to: number) => {
-    const a = audio.current;
-    if (a) a.currentTime = Math.max(0, Math.min(to, a.duration || to));
-  };
-  const changeVolume = (v: number) => {
-    const clamped = Math.max(0, Math.min(100, v));
-    setVol(clamped);
-    setVolume('audio', clamped);
-  };
-  const mute = () => {
-    if (volume > 0) {
-      setMutedVolume('audio', volume);
-      changeVolume(0);
-    } else changeVolume(getMutedVolume('audio') || DEFAULT_AUDIO_VOLUME);
-  };
   const nextMode = () => {
     const m = PLAY_MODES[(PLAY_MODES.indexOf(mode) + 1) % PLAY_MODES.length]!;
     setMode(m);
@@ -118,9 +94,7 @@ export function AudioView({
           setDuration(a.duration);
           const at = a.duration >= AUDIO_RESUME_MIN_S ? resumeAt(getRecord('audio', file.id), a.duration) : 0;
           if (at) a.currentTime = at;
-          a.volume = volume / 100;
-          a.playbackRate = rate;
-          void a.play().catch(() => setPaused(true));
+          player.start(a);
         }}
         onPlay={() => {
           setPaused(false);

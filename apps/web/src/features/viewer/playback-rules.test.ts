@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { DriveMedia } from '@haul/shared';
-import { afterSongEnds, arrowOnVideo, chooseMedia, clampSlider, clampZoom, formatClock, formatSpeed, pendingRenditions, resumeAt } from './playback-rules';
+import {
+  afterSongEnds,
+  arrowOnVideo,
+  chooseMedia,
+  clampSlider,
+  clampZoom,
+  formatClock,
+  formatSpeed,
+  pendingRenditions,
+  resumeAt,
+} from './playback-rules';
 import { getDeg, getRecord, saveRecord, setDeg } from './play-records';
 
 const media = (id: string, o: Partial<DriveMedia> = {}): DriveMedia => ({

@@ -9,7 +9,19 @@ import { Icon } from '../layout/icon';
 
 const THUMB_W = 96;
 
-export function PreviewBar({ files, index, open, onToggle, onShow }: { files: DriveFile[]; index: number; open: boolean; onToggle: () => void; onShow: (i: number) => void }) {
+export function PreviewBar({
+  files,
+  index,
+  open,
+  onToggle,
+  onShow,
+}: {
+  files: DriveFile[];
+  index: number;
+  open: boolean;
+  onToggle: () => void;
+  onShow: (i: number) => void;
+}) {
   const { t } = useTranslation();
   const strip = useRef<HTMLDivElement>(null);
   const perScreen = Math.max(4, Math.ceil((strip.current?.clientWidth ?? window.innerWidth) / THUMB_W));

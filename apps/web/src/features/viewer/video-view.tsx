@@ -10,8 +10,18 @@ import { toast } from 'sonner';
 import type { DriveFile, DriveMedia } from '@haul/shared';
 import { Icon } from '../layout/icon';
 import { PlayButton, ProgressSlider, RateSelect, VolumeControl } from './media-controls';
-import { getMutedVolume, getRecord, getVolume, setMutedVolume, setVolume } from './play-records';
-import { arrowOnVideo, chooseMedia, DEFAULT_VIDEO_VOLUME, formatClock, formatSpeed, pendingRenditions, resumeAt, VOLUME_STEP } from './playback-rules';
+import { getRecord } from './play-records';
+import {
+  arrowOnVideo,
+  chooseMedia,
+  DEFAULT_VIDEO_VOLUME,
+  formatClock,
+  formatSpeed,
+  pendingRenditions,
+  resumeAt,
+  VOLUME_STEP,
+} from './playback-rules';
+import { toggleFullscreen, useMediaElement } from './use-media-element';
 import { usePlayReport } from './use-play-report';
 
 const HIDE_CONTROLS_MS = 2500;
@@ -38,22 +48,25 @@ export function VideoView({
   const medias = file.medias ?? [];
   const offered = medias.filter((m) => m.is_visible);
   const [media, setMedia] = useState<DriveMedia | null>(() => chooseMedia(medias));
-  const video = useRef<HTMLVideoElement>(null);
+  const player = useMediaElement<HTMLVideoElement>('video', DEFAULT_VIDEO_VOLUME);
+  const { ref: video, paused, setPaused, rate, setRate, volume, changeVolume, mute, toggle, seek } = player;
   const startAt = useRef(0);
   const fellBack = useRef(false);
-  const [paused, setPaused] = useState(true);
   const [waiting, setWaiting] = useState(true);
   const [time, setTime] = useState(0);
   const [duration, setDuration] = useState(0);
   const [buffered, setBuffered] = useState(0);
   const [speed, setSpeed] = useState(0);
-  const [rate, setRate] = useState(1);
-  const [volume, setVol] = useState(() => getVolume('video', DEFAULT_VIDEO_VOLUME));
   const [controls, setControls] = useState(true);
   const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const openedAt = useRef(Date.now());
   const hinted = useRef(false);
-  const { progress, flush } = usePlayReport('video', file.id, report, useCallback(() => true, []));
+  const { progress, flush } = usePlayReport(
+    'video',
+    file.id,
+    report,
+    useCallback(() => true, []),
+  );
 
   // A rendition still being made: follow its progress until one can play.
   const pending = media ? [] : pendingRenditions(medias);
@@ -97,8 +110,7 @@ export function VideoView({
       el.removeAttribute('src');
       el.load();
     };
-    // The link changes when the resolution does; a new signature of the same entry is the same stream.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Keyed by entry, not link: a fresh signature of the same entry is the same stream.
   }, [media?.media_id, file.id]);
 
   /** Native-mode failure with renditions: fall back once to the middle one; otherwise the error panel. */
@@ -112,44 +124,11 @@ export function VideoView({
   };
 
   const el = () => video.current;
-  const toggle = () => {
-    const v = el();
-    if (!v) return;
-    if (v.paused) void v.play().catch(() => setPaused(true));
-    else v.pause();
-  };
-  const seek = (to: number) => {
-    const v = el();
-    if (v) v.currentTime = Math.max(0, Math.min(to, v.duration || to));
-  };
-  const changeVolume = (v: number) => {
-    const clamped = Math.max(0, Math.min(100, v));
-    setVol(clamped);
-    setVolume('video', clamped);
-  };
-  const mute = () => {
-    if (volume > 0) {
-      setMutedVolume('video', volume);
-      changeVolume(0);
-    } else changeVolume(getMutedVolume('video') || DEFAULT_VIDEO_VOLUME);
-  };
-  const fullscreen = () => {
-    const root = video.current?.closest('.video-view') as HTMLElement | null;
-    if (document.fullscreenElement) void document.exitFullscreen();
-    else if (root?.requestFullscreen) root.requestFullscreen().catch(() => toast.error(t('viewer.noFullscreen')));
-    else toast.error(t('viewer.noFullscreen'));
-  };
+  const fullscreen = () => toggleFullscreen(video.current?.closest('.video-view') ?? null, () => toast.error(t('viewer.noFullscreen')));
   const switchTo = (m: DriveMedia) => {
     startAt.current = video.current?.currentTime ?? 0;
     setMedia(m);
   };
-
-  useEffect(() => {
-    if (video.current) video.current.volume = volume / 100;
-  }, [volume]);
-  useEffect(() => {
-    if (video.current) video.current.playbackRate = rate;
-  }, [rate]);
 
   useEffect(() => {
     if (!active) return;
@@ -210,9 +189,7 @@ export function VideoView({
             if (!startAt.current) toast(t('viewer.resumed', { time: formatClock(at) }));
           }
           startAt.current = 0;
-          v.volume = volume / 100;
-          v.playbackRate = rate;
-          void v.play().catch(() => setPaused(true));
+          player.start(v);
         }}
         onPlay={() => {
           setPaused(false);

@@ -17,7 +17,10 @@ function fetchDetail(file: DriveFile, source: ViewerSource): Promise<DriveFile> 
     return shareFileInfo(source.access, file.id).then((f) => ({ ...f, medias: originOnly(f) }));
   }
   const play = mediaTypeOf(file.name, file.mime_type) !== 'image';
-  return api.get<DriveFile>(`/drive/v1/files/${encodeURIComponent(file.id)}`, { usage: play ? 'PLAY' : undefined, thumbnail_size: 'SIZE_LARGE' });
+  return api.get<DriveFile>(`/drive/v1/files/${encodeURIComponent(file.id)}`, {
+    usage: play ? 'PLAY' : undefined,
+    thumbnail_size: 'SIZE_LARGE',
+  });
 }
 
 function originOnly(f: DriveFile): DriveMedia[] {
@@ -64,5 +67,9 @@ export function forgetDetail(file: DriveFile, source: ViewerSource): void {
 /** TYPE_PLAY with how long the file is and how far it was played (seconds), for the watch history. */
 export const reportPlay = (fileId: string, duration: number, played: number) =>
   api.post('/drive/v1/events', {
-    event: { type: 'TYPE_PLAY', file_id: fileId, params: { play_duration: String(Math.round(duration)), play_seconds: String(Math.round(played)) } },
+    event: {
+      type: 'TYPE_PLAY',
+      file_id: fileId,
+      params: { play_duration: String(Math.round(duration)), play_seconds: String(Math.round(played)) },
+    },
   });

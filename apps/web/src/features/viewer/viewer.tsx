@@ -18,6 +18,7 @@ import { useIsMobile } from '../layout/use-media';
 import { AudioView } from './audio-view';
 import { ImageView } from './image-view';
 import { PreviewBar } from './preview-bar';
+import { toggleFullscreen } from './use-media-element';
 import { VideoView } from './video-view';
 import { forgetDetail, viewerDetail } from './viewer-api';
 import { useViewer } from './viewer-store';
@@ -58,11 +59,11 @@ export default function Viewer() {
     load(file);
     const idle = (window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 200))) as (cb: () => void) => number;
     const handle = idle(() => {
-      for (let d = 1; d <= PREFETCH; d++) for (const f of [files[index + d], files[index - d]]) if (f) viewerDetail(f, source).catch(() => undefined);
+      for (let d = 1; d <= PREFETCH; d++)
+        for (const f of [files[index + d], files[index - d]]) if (f) viewerDetail(f, source).catch(() => undefined);
     });
     return () => (window.cancelIdleCallback ?? clearTimeout)(handle);
     // Only a new file starts a load; the list changing around it (a star) does not.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [file?.id]);
 
   // A rename done in the dialog shows here once the dialog closes.
@@ -93,7 +94,8 @@ export default function Viewer() {
       } else if (e.key === 'PageUp') go(-1);
       else if (e.key === 'PageDown') go(1);
       // Photos switch with plain arrows; players keep plain arrows for seeking.
-      else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && (mod || kind === 'image' || mediaError || !detail)) go(e.key === 'ArrowLeft' ? -1 : 1);
+      else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && (mod || kind === 'image' || mediaError || !detail))
+        go(e.key === 'ArrowLeft' ? -1 : 1);
       else return;
       e.preventDefault();
     };
@@ -103,12 +105,7 @@ export default function Viewer() {
 
   if (!file) return null;
 
-  const fullscreen = () => {
-    const root = document.querySelector('.viewer') as HTMLElement | null;
-    if (document.fullscreenElement) void document.exitFullscreen();
-    else if (root?.requestFullscreen) root.requestFullscreen().catch(() => toast.error(t('viewer.noFullscreen')));
-    else toast.error(t('viewer.noFullscreen'));
-  };
+  const fullscreen = () => toggleFullscreen(document.querySelector<HTMLElement>('.viewer'), () => toast.error(t('viewer.noFullscreen')));
   const canRename = inDrive && scene !== 'home_recent';
   const starred = (detail ?? file).star === 1;
   const toggleStar = async () => {
@@ -147,7 +144,12 @@ export default function Viewer() {
 
   const err = loaded?.file.id === file.id ? loaded.error : undefined;
   const failed = err !== undefined || mediaError;
-  const errorTitle = isApiError(err, 'file_in_recycle_bin') || isApiError(err, 'file_not_found') ? t('viewer.deleted') : err ? errorMessage(err) : t(`viewer.unsupported.${kind ?? 'file'}`);
+  const errorTitle =
+    isApiError(err, 'file_in_recycle_bin') || isApiError(err, 'file_not_found')
+      ? t('viewer.deleted')
+      : err
+        ? errorMessage(err)
+        : t(`viewer.unsupported.${kind ?? 'file'}`);
 
   return (
     <div
@@ -162,7 +164,11 @@ export default function Viewer() {
     >
       <header className="viewer-head">
         {canRename ? (
-          <button className="viewer-name" title={t('viewer.renameHint')} onClick={() => useDialog.getState().open({ type: 'rename', file: detail ?? file })}>
+          <button
+            className="viewer-name"
+            title={t('viewer.renameHint')}
+            onClick={() => useDialog.getState().open({ type: 'rename', file: detail ?? file })}
+          >
             {(detail ?? file).name}
           </button>
         ) : (
@@ -170,7 +176,12 @@ export default function Viewer() {
         )}
         <div className="viewer-actions">
           {inDrive && !mobile && (
-            <button className={`icon-btn${starred ? ' on' : ''}`} aria-label={starred ? t('actions.unstar') : t('actions.star')} aria-pressed={starred} onClick={() => void toggleStar()}>
+            <button
+              className={`icon-btn${starred ? ' on' : ''}`}
+              aria-label={starred ? t('actions.unstar') : t('actions.star')}
+              aria-pressed={starred}
+              onClick={() => void toggleStar()}
+            >
               <Icon name="star" />
             </button>
           )}
@@ -220,7 +231,14 @@ export default function Viewer() {
           ) : kind === 'image' ? (
             <ImageView file={detail} onError={() => setMediaError(true)} />
           ) : kind === 'video' ? (
-            <VideoView file={detail} active={!dialogOpen} report={inDrive} onError={() => setMediaError(true)} onGo={go} onReload={() => load(file, true)} />
+            <VideoView
+              file={detail}
+              active={!dialogOpen}
+              report={inDrive}
+              onError={() => setMediaError(true)}
+              onGo={go}
+              onReload={() => load(file, true)}
+            />
           ) : (
             <AudioView file={detail} active={!dialogOpen} report={inDrive} onError={() => setMediaError(true)} onGo={go} />
           )}
