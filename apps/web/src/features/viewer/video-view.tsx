@@ -68,14 +68,16 @@ export function VideoView({
     useCallback(() => true, []),
   );
 
-  // A rendition still being made: follow its progress until one can play.
-  const pending = media ? [] : pendingRenditions(medias);
+  // Renditions still being made: follow their progress, until one can play and then as the others come (the
+  // resolution menu grows while the video plays).
+  const pending = pendingRenditions(medias);
   useEffect(() => {
-    if (media) return;
-    const next = chooseMedia(medias);
-    if (next) return setMedia(next);
+    if (!media) {
+      const next = chooseMedia(medias);
+      if (next) return setMedia(next);
+    }
     if (pending.length === 0) return;
-    const timer = setTimeout(onReload, 2000);
+    const timer = setTimeout(onReload, media ? 5000 : 2000);
     return () => clearTimeout(timer);
   });
 
