@@ -102,7 +102,8 @@ const playing = (page: Page, selector: string) =>
 
 describe('viewer', () => {
   it('shows photos, plays video (natively and through HLS) and songs, resumes, and lists what was played', async () => {
-    const { page } = await e2e.newPage();
+    const { page, context } = await e2e.newPage();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await signUpInBrowser(page);
     await seed(page);
 
@@ -131,10 +132,18 @@ describe('viewer', () => {
     expect((await playing(page, '.viewer video')).media).toBe('origin');
     await page.keyboard.press('Space');
     await expect.poll(async () => (await playing(page, '.viewer video')).paused).toBe(true);
-    await page.keyboard.press('Escape');
-    await expect.poll(() => viewer(page).count()).toBe(0);
 
-    // Opened again, it resumes where it stopped.
+    // Its link goes to a player on the computer through the clipboard.
+    await viewer(page).getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Open in a player on this computer' }).click();
+    await page.getByRole('button', { name: 'Other player' }).click();
+    await page.getByText('The link is copied', { exact: false }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/drive\/v1\/media\/[\w-]+\/origin\?u=/);
+    await page.getByRole('button', { name: 'Close' }).last().click();
+
+    // After a reload, opened again, it resumes where it stopped.
+    await page.reload();
+    await listView(page);
     await page.getByRole('row', { name: 'clip.mp4' }).dblclick();
     await page.getByText(/^Resumed at 00:0[1-5]$/).waitFor();
     await expect.poll(async () => (await playing(page, '.viewer video')).t).toBeGreaterThan(1);

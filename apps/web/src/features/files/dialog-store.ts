@@ -13,7 +13,9 @@ export type DialogState =
   | { type: 'remove-cloud-tasks'; tasks: DriveTask[] }
   | { type: 'share'; files: DriveFile[] }
   /** An existing link: copy its text again, change its validity or pass code. */
-  | { type: 'share-manage'; entry: ShareEntry };
+  | { type: 'share-manage'; entry: ShareEntry }
+  /** A video or song (with its media links) to hand to a player on the computer. */
+  | { type: 'external-player'; file: DriveFile };
 
 interface DialogStore {
   dialog: DialogState | null;

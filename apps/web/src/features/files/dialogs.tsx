@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatSize } from '@haul/shared';
 import { CloudDownloadDialog, RemoveCloudTasksDialog } from '../offline/cloud-dialogs';
 import { ShareDialog } from '../shares/share-dialog';
+import { ExternalPlayerDialog } from '../viewer/external-player-dialog';
 import { Frame } from './dialog-frame';
 import { useDialog, type DialogState } from './dialog-store';
 import { createFolder, nameProblem, renameFile } from './file-mutations';
@@ -169,5 +170,7 @@ export function FileDialogs() {
     case 'share':
     case 'share-manage':
       return <ShareDialog d={d} />;
+    case 'external-player':
+      return <ExternalPlayerDialog d={d} />;
   }
 }

@@ -10,7 +10,7 @@ import { Icon } from '../layout/icon';
 import { PlayButton, ProgressSlider, RateSelect, VolumeControl } from './media-controls';
 import { getPlayMode, getRecord, setPlayMode } from './play-records';
 import { afterSongEnds, AUDIO_RESUME_MIN_S, PLAY_MODES, resumeAt, SEEK_STEP_S, VOLUME_STEP, type PlayMode } from './playback-rules';
-import { useMediaElement } from './use-media-element';
+import { keyTakenByFocus, useMediaElement } from './use-media-element';
 import { usePlayReport } from './use-play-report';
 
 const DEFAULT_AUDIO_VOLUME = 80;
@@ -61,7 +61,7 @@ export function AudioView({
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
       const a = audio.current;
-      if (!a || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (!a || e.ctrlKey || e.metaKey || e.altKey || keyTakenByFocus(e)) return;
       if (e.key === ' ') toggle();
       else if (e.key === 'ArrowUp') changeVolume(volume + VOLUME_STEP);
       else if (e.key === 'ArrowDown') changeVolume(volume - VOLUME_STEP);

@@ -61,3 +61,9 @@ export function toggleFullscreen(el: HTMLElement | null, unsupported: () => void
   else if (el?.requestFullscreen) el.requestFullscreen().catch(unsupported);
   else unsupported();
 }
+
+/** True when a key belongs to what has focus (a menu, a text field, a select), not to the viewer's shortcuts. */
+export function keyTakenByFocus(e: KeyboardEvent): boolean {
+  const el = e.target as HTMLElement | null;
+  return !!el?.closest?.('[role="menu"], [role="dialog"]:not(.viewer), select, textarea, input:not([type="range"]):not([type="checkbox"])');
+}

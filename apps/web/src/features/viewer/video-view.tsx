@@ -21,7 +21,7 @@ import {
   resumeAt,
   VOLUME_STEP,
 } from './playback-rules';
-import { toggleFullscreen, useMediaElement } from './use-media-element';
+import { keyTakenByFocus, toggleFullscreen, useMediaElement } from './use-media-element';
 import { usePlayReport } from './use-play-report';
 
 const HIDE_CONTROLS_MS = 2500;
@@ -136,7 +136,7 @@ export function VideoView({
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
       const v = el();
-      if (!v || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (!v || e.ctrlKey || e.metaKey || e.altKey || keyTakenByFocus(e)) return;
       if (e.key === ' ') toggle();
       else if (e.key === 'Enter') fullscreen();
       else if (e.key === 'ArrowUp') changeVolume(volume + VOLUME_STEP);

@@ -18,8 +18,9 @@ import { useIsMobile } from '../layout/use-media';
 import { AudioView } from './audio-view';
 import { ImageView } from './image-view';
 import { PreviewBar } from './preview-bar';
-import { toggleFullscreen } from './use-media-element';
+import { keyTakenByFocus, toggleFullscreen } from './use-media-element';
 import { VideoView } from './video-view';
+import { ViewerMenu } from './viewer-menu';
 import { forgetDetail, viewerDetail } from './viewer-api';
 import { useViewer } from './viewer-store';
 
@@ -85,7 +86,7 @@ export default function Viewer() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (useDialog.getState().dialog) return;
+      if (useDialog.getState().dialog || keyTakenByFocus(e)) return;
       const mod = e.ctrlKey || e.metaKey || e.altKey;
       if (e.key === 'Escape') {
         if (!document.fullscreenElement) close();
@@ -185,12 +186,18 @@ export default function Viewer() {
               <Icon name="star" />
             </button>
           )}
+          {inDrive && !mobile && (
+            <button className="icon-btn" aria-label={t('actions.share')} onClick={() => useDialog.getState().open({ type: 'share', files: [detail ?? file] })}>
+              <Icon name="shared" />
+            </button>
+          )}
           <button className="icon-btn" aria-label={t('actions.download')} onClick={download} disabled={!detail}>
             <Icon name="download" />
           </button>
           <button className="icon-btn" aria-label={t('viewer.fullscreen')} onClick={fullscreen}>
             <Icon name="fullscreen" />
           </button>
+          {inDrive && detail && <ViewerMenu file={detail} canRename={canRename} />}
           <button className="icon-btn" aria-label={t('common.close')} aria-keyshortcuts="Escape" onClick={close}>
             <Icon name="close" />
           </button>

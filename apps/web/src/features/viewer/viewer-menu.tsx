@@ -1,0 +1,61 @@
+/**
+ * The viewer's "more" menu: the file actions of the lists (details, move, copy, rename, delete), back to the file's
+ * folder, and opening a video or song in a player on the computer (seed 001 §2).
+ */
+import * as Menu from '@radix-ui/react-dropdown-menu';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { mediaTypeOf, type DriveFile } from '@haul/shared';
+import { FILE_ACTIONS, type ActionContext } from '../files/actions';
+import { useDialog } from '../files/dialog-store';
+import { Icon } from '../layout/icon';
+import { useViewer } from './viewer-store';
+
+/** Shown in the header already, or not for one file seen in the viewer. */
+const ELSEWHERE = new Set(['open', 'share', 'star', 'unstar', 'download', 'restore', 'delete-forever']);
+
+export function ViewerMenu({ file, canRename }: { file: DriveFile; canRename: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const ctx: ActionContext = { files: [file], view: 'all', navigate };
+  const actions = FILE_ACTIONS.filter((a) => !ELSEWHERE.has(a.id) && (canRename || a.id !== 'rename') && a.visible(ctx));
+  const playable = mediaTypeOf(file.name, file.mime_type) !== 'image';
+  return (
+    <Menu.Root>
+      <Menu.Trigger className="icon-btn" aria-label={t('viewer.more')}>
+        <Icon name="more" />
+      </Menu.Trigger>
+      <Menu.Portal>
+        <Menu.Content className="menu viewer-menu" align="end" sideOffset={6}>
+          {actions.map((a) => (
+            <Menu.Item
+              key={a.id}
+              className={`menu-item${a.danger ? ' danger' : ''}`}
+              onSelect={async () => {
+                const done = await a.perform(ctx);
+                // A file sent to the trash leaves the viewer's list.
+                if (a.id === 'trash' && done !== false) useViewer.getState().remove(file.id);
+              }}
+            >
+              {t(a.labelKey)}
+            </Menu.Item>
+          ))}
+          {playable && (
+            <Menu.Item className="menu-item" onSelect={() => useDialog.getState().open({ type: 'external-player', file })}>
+              {t('viewer.externalPlayer')}
+            </Menu.Item>
+          )}
+          <Menu.Item
+            className="menu-item"
+            onSelect={() => {
+              useViewer.getState().close();
+              navigate(file.parent_id ? `/all/${file.parent_id}` : '/all');
+            }}
+          >
+            {t('viewer.backToFolder')}
+          </Menu.Item>
+        </Menu.Content>
+      </Menu.Portal>
+    </Menu.Root>
+  );
+}
