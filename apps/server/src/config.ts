@@ -19,6 +19,10 @@ export interface Config {
   allowPrivateNetwork: boolean;
   /** Offline tasks one account may create per 24 hours. */
   dailyTaskLimit: number;
+  /** The same for premium accounts. */
+  premiumDailyTaskLimit: number;
+  /** Largest single cloud download of a free account, bytes; 0: only the space left limits it. Premium: no limit. */
+  offlineMaxTaskBytes: number;
   /** Monthly bytes a free account may upload / fetch by cloud download; 0 means unlimited. */
   monthlyUploadBytes: number;
   monthlyCloudDownloadBytes: number;
@@ -124,6 +128,8 @@ export function loadConfig(env: Env = process.env): Config {
     downloadLinkTtlSeconds: int(get('HAUL_DOWNLOAD_LINK_TTL'), 6 * 3600, 'HAUL_DOWNLOAD_LINK_TTL'),
     allowPrivateNetwork: bool(get('HAUL_ALLOW_PRIVATE_NETWORK'), false),
     dailyTaskLimit: int(get('HAUL_DAILY_TASK_LIMIT'), 100, 'HAUL_DAILY_TASK_LIMIT'),
+    premiumDailyTaskLimit: int(get('HAUL_PREMIUM_DAILY_TASK_LIMIT'), 1000, 'HAUL_PREMIUM_DAILY_TASK_LIMIT'),
+    offlineMaxTaskBytes: int(get('HAUL_OFFLINE_MAX_TASK_BYTES'), 0, 'HAUL_OFFLINE_MAX_TASK_BYTES'),
     monthlyUploadBytes: int(get('HAUL_MONTHLY_UPLOAD_BYTES'), 0, 'HAUL_MONTHLY_UPLOAD_BYTES'),
     monthlyCloudDownloadBytes: int(get('HAUL_MONTHLY_CLOUD_DOWNLOAD_BYTES'), 0, 'HAUL_MONTHLY_CLOUD_DOWNLOAD_BYTES'),
     offlineConcurrency: Math.max(1, int(get('HAUL_OFFLINE_CONCURRENCY'), 3, 'HAUL_OFFLINE_CONCURRENCY')),

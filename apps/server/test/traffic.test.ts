@@ -75,3 +75,43 @@ describe('monthly cloud download quota', () => {
     }
   });
 });
+
+describe('plan limits of cloud downloads', () => {
+  it('lets premium accounts add more a day and fetch past the free per-task size', async () => {
+    const big = randomBytes(300_000);
+    const server = createServer((req, res) => res.end(req.url?.startsWith('/big') ? big : 'small'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const h = await startTestHaul({ allowPrivateNetwork: true, dailyTaskLimit: 2, premiumDailyTaskLimit: 4, offlineMaxTaskBytes: 100_000 });
+    h.offline.start();
+    const add = (tok: string, url: string) => h.api('POST', '/drive/v1/files', tok, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url }, parent_id: '' });
+    const settle = async (tok: string, id: string) => {
+      for (let i = 0; i < 200; i++) {
+        const x = (await h.api('GET', `/drive/v1/tasks/${id}`, tok)).body;
+        if (x.phase === 'PHASE_TYPE_COMPLETE' || x.phase === 'PHASE_TYPE_ERROR') return x;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('task did not settle');
+    };
+    try {
+      const free = await h.signUp();
+      const tooBig = await settle(free.access_token, (await add(free.access_token, `${base}/big`)).body.task.id);
+      expect(tooBig).toMatchObject({ phase: 'PHASE_TYPE_ERROR', message: expect.stringMatching(/97\.7 KB, the most one cloud download of a free account/) });
+      expect((await add(free.access_token, `${base}/a`)).status).toBe(200);
+      const third = await add(free.access_token, `${base}/b`);
+      expect(third.status).toBe(403);
+      expect(third.body).toMatchObject({ error: 'task_daily_create_limit', error_description: expect.stringMatching(/2 cloud downloads a day.*upgrade/) });
+
+      const premium = await h.signUp();
+      await h.ctx.db.updateTable('users').set({ premium_expire: Date.now() + 86_400_000 }).where('id', '=', premium.sub).execute();
+      const done = await settle(premium.access_token, (await add(premium.access_token, `${base}/big`)).body.task.id);
+      expect(done.phase).toBe('PHASE_TYPE_COMPLETE');
+      expect(done.file_size).toBe('300000');
+      for (const n of [1, 2, 3]) expect((await add(premium.access_token, `${base}/p${n}`)).status).toBe(200);
+      expect((await add(premium.access_token, `${base}/p4`)).body.error).toBe('task_daily_create_limit');
+    } finally {
+      server.close();
+      await h.destroy();
+    }
+  });
+});

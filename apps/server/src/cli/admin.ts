@@ -9,6 +9,7 @@ const USAGE = `usage: haul-admin <command>
   create-user <email> <password> [--admin] [--name NAME]   create an account
   reset-password <email> <new-password>                    set a password and end the account's sessions
   set-quota <email> <bytes>                                 set the storage limit of an account
+  set-premium <email> <days>                                premium for that many days from now (0 ends it)
   purge                                                     purge expired trash and unreferenced blobs now`;
 
 async function main(argv: string[]): Promise<number> {
@@ -47,6 +48,15 @@ async function main(argv: string[]): Promise<number> {
         if (!Number.isSafeInteger(bytes) || bytes < 0) throw new Error('set-quota needs a whole number of bytes');
         await ctx.db.updateTable('users').set({ storage_limit: bytes }).where('id', '=', u.id).execute();
         console.log(`storage limit of ${u.email} is now ${bytes} bytes`);
+        return 0;
+      }
+      case 'set-premium': {
+        const u = await user(args[0]);
+        const days = Number(args[1]);
+        if (!Number.isSafeInteger(days) || days < 0) throw new Error('set-premium needs a whole number of days');
+        const until = days === 0 ? null : ctx.clock.now() + days * 86_400_000;
+        await ctx.db.updateTable('users').set({ premium_expire: until }).where('id', '=', u.id).execute();
+        console.log(until ? `${u.email} is premium until ${new Date(until).toISOString()}` : `${u.email} is no longer premium`);
         return 0;
       }
       case 'purge': {

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import parseTorrent from 'parse-torrent';
 import { PHASE } from '@haul/shared';
+import { planLimits } from '../accounts/plan-limits.js';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { requireTargetFolder } from '../files/files.repository.js';
@@ -116,6 +117,7 @@ export async function createOfflineTasks(
   const fileIds = fileIdsParam(input.fileIds);
   if (fileIds && (made.length !== 1 || made[0]!.params.kind !== 'bt')) throw badInput('file_ids applies to a single magnet link or torrent file.');
   await requireMonthlyRoom(ctx, userId, 'offline', 1);
+  const { dailyTasks, premium } = await planLimits(ctx, userId);
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     await requireTargetFolder(trx, userId, input.parentId);
@@ -126,8 +128,9 @@ export async function createOfflineTasks(
       .where('type', '=', OFFLINE)
       .where('created_time', '>', now - 86_400_000)
       .executeTakeFirstOrThrow();
-    if (Number(today.n) + made.length > ctx.config.dailyTaskLimit) {
-      throw new HttpError(403, 'task_daily_create_limit', `You can add ${ctx.config.dailyTaskLimit} cloud downloads a day; try again tomorrow or upgrade.`);
+    if (Number(today.n) + made.length > dailyTasks) {
+      const more = premium ? 'try again tomorrow' : 'try again tomorrow or upgrade to premium for more';
+      throw new HttpError(403, 'task_daily_create_limit', `You can add ${dailyTasks} cloud downloads a day; ${more}.`);
     }
     const ids: string[] = [];
     for (const t of made) {

@@ -9,13 +9,14 @@ import parseTorrent from 'parse-torrent';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { PHASE } from '@haul/shared';
+import { formatSize, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { parseParams } from '../files/files.presenter.js';
 import { FetchError, fetchToFile } from './http-fetch.js';
 import { monthlyLeft } from '../accounts/traffic.js';
 import { freeSpace } from '../files/files.repository.js';
+import { planLimits } from '../accounts/plan-limits.js';
 import { completeOfflineTask, completeTorrentTask, dropOfflineBytes, OFFLINE, offlinePartPath, torrentDir } from './offline.service.js';
 import { TorrentError, type TorrentEngine, type TorrentInfo } from './torrent-types.js';
 import { createTorrentEngine } from './torrent-engines.js';
@@ -162,10 +163,19 @@ export class OfflineWorker {
     };
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !stopped; attempt++) {
       try {
-        const [space, month] = await Promise.all([freeSpace(this.ctx.db, task.user_id), monthlyLeft(this.ctx, task.user_id, 'offline')]);
+        const [space, month, plan] = await Promise.all([
+          freeSpace(this.ctx.db, task.user_id),
+          monthlyLeft(this.ctx, task.user_id, 'offline'),
+          planLimits(this.ctx, task.user_id),
+        ]);
         const room = {
-          maxBytes: Math.min(space, month),
-          tooLarge: month < space ? "The download is larger than what is left of this month's cloud download limit." : 'The download is larger than the space left in your drive.',
+          maxBytes: Math.min(space, month, plan.taskBytes),
+          tooLarge:
+            plan.taskBytes < Math.min(space, month)
+              ? `The download is larger than ${formatSize(plan.taskBytes)}, the most one cloud download of a free account may fetch.`
+              : month < space
+                ? "The download is larger than what is left of this month's cloud download limit."
+                : 'The download is larger than the space left in your drive.',
         };
         if (torrent) await this.runTorrent(task, params, room, signal, onProgress);
         else await this.runHttp(task, params, room, signal, onProgress);
