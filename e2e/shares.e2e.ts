@@ -30,7 +30,7 @@ describe('share links', () => {
     await expect.poll(() => owner.getByRole('radio', { name: 'People with the link and the pass code' }).isChecked()).toBe(true);
     await owner.getByLabel('Valid for').selectOption('7');
     await owner.getByRole('button', { name: 'Create link' }).click();
-    const link = await owner.getByLabel('Link').inputValue();
+    const link = await owner.getByLabel('Link', { exact: true }).inputValue();
     const code = (await owner.getByTestId('pass-code').textContent())!;
     expect(link).toMatch(new RegExp(`^${e2e.base}/s/[a-z0-9]{20}$`));
     expect(code).toMatch(/^[a-z0-9]{4}$/);
