@@ -11,6 +11,7 @@ import { errorMessage } from './lib/error-message';
 import { initI18n } from './lib/i18n';
 import { installLeaveGuard } from './lib/pending-work';
 import { activeUploads } from './features/uploads/upload-store';
+import { shareIdOfCode } from './features/share-page/share-code';
 import './app/styles.css';
 
 /** Every failed load shows the server's words; a signed-out answer is handled by the client (back to sign-in). */
@@ -32,6 +33,13 @@ const queryClient = new QueryClient({
   },
 });
 bindQueryClient(queryClient);
+
+// A share code in the address (…?share_code=abc) opens that share; an unknown code just opens the app.
+const shareCode = new URLSearchParams(window.location.search).get('share_code');
+if (shareCode) {
+  const id = await shareIdOfCode(shareCode).catch(() => null);
+  if (id) window.location.replace(`/s/${id}`);
+}
 
 // Share links (/s/{id}) are their own small app; everything else is the drive under /drive.
 const router = window.location.pathname.startsWith('/s/') ? (await import('./features/share-page/share-router')).shareRouter : createDriveRouter();
