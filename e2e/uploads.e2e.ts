@@ -116,6 +116,102 @@ describe('uploads', () => {
     await expect.poll(() => rowNames(page)).toEqual(['Trip']);
   });
 
+  it('uploads a folder tree dropped from the desktop into a matching tree', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await listView(page);
+    const root = join(dir, 'Album');
+    mkdirSync(join(root, 'side b', 'demos'), { recursive: true });
+    const cover = randomBytes(3000);
+    writeFileSync(join(root, 'cover.jpg'), cover);
+    writeFileSync(join(root, 'side b', 'track 1.txt'), 'one');
+    writeFileSync(join(root, 'side b', 'demos', 'take 2.txt'), 'two');
+    // A drop as the desktop delivers it: Chromium's input domain with the folder's path, so the page reads a real
+    // DataTransfer (webkitGetAsEntry, emptied once the event is over), not one built by the test.
+    const cdp = await page.context().newCDPSession(page);
+    const box = (await page.getByText('This folder is empty').boundingBox())!;
+    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const data = { items: [], files: [root], dragOperationsMask: 1 };
+    for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
+
+    await expect.poll(async () => (await serverFiles(page)).filter((f) => f.kind === 'drive#file').length, { timeout: 20_000 }).toBe(3);
+    const all = (await serverFiles(page)) as unknown as { id: string; name: string; kind: string; parent_id: string; hash: string }[];
+    const child = (parentId: string, name: string) => all.find((f) => f.parent_id === parentId && f.name === name);
+    const album = child('', 'Album')!;
+    expect(album.kind).toBe('drive#folder');
+    expect(child(album.id, 'cover.jpg')?.hash).toBe(await blake3(cover));
+    const sideB = child(album.id, 'side b')!;
+    expect(sideB.kind).toBe('drive#folder');
+    expect(child(sideB.id, 'track 1.txt')?.kind).toBe('drive#file');
+    const demos = child(sideB.id, 'demos')!;
+    expect(child(demos.id, 'take 2.txt')?.hash).toBe(await blake3(Buffer.from('two')));
+    expect(all).toHaveLength(6);
+    await expect.poll(() => rowNames(page)).toEqual(['Album']);
+  });
+
+  it('completes at once for a second account uploading the same bytes, without sending them', async () => {
+    const content = randomBytes(700_000);
+    const first = (await e2e.newPage()).page;
+    await signUpInBrowser(first);
+    await listView(first);
+    await first.getByTestId('upload-files').setInputFiles([{ name: 'original.bin', mimeType: 'application/octet-stream', buffer: content }]);
+    await expect.poll(() => statusOf(first, 'original.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+
+    // Another person, in a browser of their own.
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await listView(page);
+    const patches: string[] = [];
+    page.on('request', (r) => r.method() === 'PATCH' && r.url().includes('/drive/v1/uploads/') && patches.push(r.url()));
+    await page.getByTestId('upload-files').setInputFiles([{ name: 'mine.bin', mimeType: 'application/octet-stream', buffer: content }]);
+    await expect.poll(() => statusOf(page, 'mine.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    expect(patches).toEqual([]);
+    const files = await serverFiles(page);
+    expect(files.map((f) => f.name)).toEqual(['mine.bin']);
+    expect(files[0]).toMatchObject({ size: String(content.length), hash: await blake3(content) });
+    expect((await serverFiles(first)).map((f) => f.name)).toEqual(['original.bin']);
+  });
+
+  it('continues an upload after a reload, once the file is picked again, from where the server stopped', async () => {
+    const { page } = await e2e.newPage();
+    // Leaving while bytes are on their way asks first: this person means it.
+    page.on('dialog', (d) => void d.accept());
+    await signUpInBrowser(page);
+    await listView(page);
+    const size = 60 * 1024 * 1024;
+    const content = randomBytes(size);
+    const path = join(dir, 'holiday.mp4');
+    writeFileSync(path, content);
+    const patches: number[] = [];
+    page.on('request', (r) => r.method() === 'PATCH' && r.url().includes('/drive/v1/uploads/') && patches.push(Number(r.headers()['upload-offset'])));
+    // A slow uplink (4 MB/s), so the reload lands mid-way.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 4 * 1024 * 1024 });
+    await page.getByTestId('upload-files').setInputFiles(path);
+    // The second 16 MiB PATCH is under way: the server holds the first and part of the second.
+    await expect.poll(() => patches.some((o) => o >= 16 * 1024 * 1024), { timeout: 30_000 }).toBe(true);
+    await page.waitForTimeout(1500);
+    await page.reload();
+
+    // After the reload the task waits, paused, for its file.
+    await page.getByRole('complementary', { name: 'Transfers' }).getByRole('button', { expanded: false }).click();
+    await expect.poll(() => statusOf(page, 'holiday.mp4')).toBe('UPLOAD_TASK_PAUSE');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    const before = patches.length;
+    await page.getByTestId('upload-files').setInputFiles(path);
+    await expect.poll(() => statusOf(page, 'holiday.mp4'), { timeout: 60_000 }).toBe('UPLOAD_TASK_COMPLETE');
+
+    const after = patches.slice(before);
+    expect(after.length).toBeGreaterThan(0);
+    // It went on from the server's offset: what was sent after the reload is less than the file.
+    expect(after[0]).toBeGreaterThan(16 * 1024 * 1024);
+    expect(size - after[0]!).toBeLessThan(size);
+    const files = await serverFiles(page);
+    expect(files.map((f) => f.name)).toEqual(['holiday.mp4']);
+    expect(files[0]).toMatchObject({ size: String(size), hash: await blake3(content) });
+  }, 120_000);
+
   it('pauses and continues an upload where it stopped, and cancels another', async () => {
     const { page } = await e2e.newPage();
     await signUpInBrowser(page);

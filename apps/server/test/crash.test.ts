@@ -5,141 +5,22 @@
  * complete with the source's SHA-256, and no partial file may ever show in the folder listing.
  * The torrent case runs with the built-in engine and with a qBittorrent daemon, which goes on while Haul is down.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server as Tracker } from 'bittorrent-tracker';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort, startQbittorrentDaemon, type QbittorrentDaemon } from '../src/offline/qbittorrent-daemon.js';
-import { newId } from '../src/lib/ids.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
+import { database, HaulProcess, need, sha256Of, until, watchListing } from './child-server.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 32 * MiB;
 /** Bytes a second the seeder and the origin send: the whole file takes ~8 s, so a kill at 15–70 % is surely mid-way. */
 const RATE = 4 * MiB;
-const repoRoot = new URL('../../../', import.meta.url).pathname;
-
-function need(tool: string, pkg: string): void {
-  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
-    throw new Error(`${tool} is missing: install it with "apt-get install -y ${pkg}".`);
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 90_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what().catch(() => undefined as T);
-    if (v !== undefined && ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(v).slice(0, 400)}`);
-    await sleep(150);
-  }
-}
-
-/** A database of its own on the PostgreSQL server the suite runs against, or SQLite in the data directory. */
-async function database(): Promise<{ url: string | null; drop: () => Promise<void> }> {
-  const base = process.env.HAUL_TEST_DATABASE_URL;
-  if (!base) return { url: null, drop: async () => undefined };
-  const name = `haul_crash_${newId().toLowerCase().replace(/[^a-z0-9]/g, '')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(sql).finally(() => c.end());
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
-/** The real server, as `npm start` runs it, in a child process. */
-class HaulProcess {
-  child: ChildProcess | null = null;
-  readonly base: string;
-  constructor(
-    private readonly port: number,
-    private readonly env: Record<string, string>,
-  ) {
-    this.base = `http://127.0.0.1:${port}`;
-  }
-
-  async start(): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: repoRoot,
-      env: { ...process.env, ...this.env, PORT: String(this.port), HAUL_HOST: '127.0.0.1', HAUL_PUBLIC_URL: this.base },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-    this.child = child;
-    const end = Date.now() + 60_000;
-    while (!(await fetch(`${this.base}/drive/v1/about`).then(() => true, () => false))) {
-      if (child.exitCode !== null || Date.now() > end) throw new Error(`the server did not start: ${stderr}`);
-      await sleep(100);
-    }
-  }
-
-  /** kill -9: no shutdown hook runs, the task stays RUNNING in the database. */
-  async crash(): Promise<void> {
-    const child = this.child!;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-    this.child = null;
-  }
-
-  async call(method: string, path: string, token?: string, body?: unknown): Promise<any> {
-    const res = await fetch(`${this.base}${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const json = await res.json();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  }
-}
-
-/**
- * Watches a folder's listing while the test runs, across both lives of the server: every file it ever shows must be
- * the finished one (its full size and content hash). Returns a function that stops watching and gives what it saw.
- */
-function watchListing(haul: HaulProcess, token: () => string, expected: { name: string; size: number; hash: string }) {
-  const seen: string[] = [];
-  let looks = 0;
-  let on = true;
-  const loop = (async () => {
-    while (on) {
-      const page = await haul.call('GET', '/drive/v1/files?parent_id=&limit=100', token()).catch(() => null);
-      if (page) {
-        looks++;
-        for (const f of page.files as { name: string; size: string; hash: string; kind: string }[]) {
-          const whole = f.name === expected.name && f.size === String(expected.size) && f.hash === expected.hash;
-          if (!whole) seen.push(`${f.kind} ${f.name} ${f.size} ${f.hash}`);
-        }
-      }
-      await sleep(100);
-    }
-  })();
-  return async () => {
-    on = false;
-    await loop;
-    return { partial: seen, looks };
-  };
-}
-
-async function sha256Of(url: string): Promise<string> {
-  const res = await fetch(url);
-  expect(res.status).toBe(200);
-  const h = createHash('sha256');
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) h.update(chunk);
-  return h.digest('hex');
-}
 
 /** An origin on loopback with Range support that sends RATE bytes a second; it logs the Range of each request. */
 function slowOrigin(content: Buffer): { server: Server; ranges: string[] } {

@@ -16,6 +16,18 @@ function tusError(status: number, error: Parameters<typeof errorBody>[0], messag
 
 export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: HashingFileStore): Promise<void> {
   const owner = new WeakMap<object, string>();
+  // tus releases its lock before onUploadFinish, so a second PATCH at the final offset (a client that missed the first
+  // answer) can arrive while the first is still finishing: it shares that finalisation instead of placing a copy.
+  const finishing = new Map<string, Promise<{ fileId: string; taskId: string }>>();
+  const finish = (userId: string, id: string) => {
+    const done = (async () => {
+      const row = await findUpload(ctx.db, userId, id);
+      if (!row) throw new HttpError(404, 'file_not_found', 'The upload does not exist.');
+      return { fileId: await finalizeUpload(ctx, store, row), taskId: row.task_id };
+    })().finally(() => finishing.delete(id));
+    finishing.set(id, done);
+    return done;
+  };
   const tus = new Server({
     path: PATH,
     datastore: store,
@@ -37,11 +49,9 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
       throw tusError(405, 'method_not_allowed', 'Create uploads with POST /drive/v1/files (upload_type UPLOAD_TYPE_RESUMABLE).');
     },
     async onUploadFinish(req, upload) {
-      const row = await findUpload(ctx.db, owner.get(req) ?? '', upload.id);
-      if (!row) throw tusError(404, 'file_not_found', 'The upload does not exist.');
       try {
-        const fileId = await finalizeUpload(ctx, store, row);
-        return { headers: { 'Haul-File-Id': fileId, 'Haul-Task-Id': row.task_id } };
+        const { fileId, taskId } = await (finishing.get(upload.id) ?? finish(owner.get(req) ?? '', upload.id));
+        return { headers: { 'Haul-File-Id': fileId, 'Haul-Task-Id': taskId } };
       } catch (err) {
         if (err instanceof HttpError) throw tusError(err.status, err.error, err.message);
         throw err;

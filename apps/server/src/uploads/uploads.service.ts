@@ -33,6 +33,8 @@ export type CreateUploadResult =
 
 const UPLOAD_TTL_MS = 7 * 86_400_000;
 
+const spaceNotEnough = () => new HttpError(403, 'file_space_not_enough', 'There is not enough storage space for this file.');
+
 /** Refuses sizes over the limits and beyond the free space, counting uploads still in flight. */
 async function checkSpace(db: Db, userId: string, size: number, now: number): Promise<void> {
   const user = await findUserById(db, userId);
@@ -41,9 +43,7 @@ async function checkSpace(db: Db, userId: string, size: number, now: number): Pr
   if (size > LIMITS.freeUploadBytes && !isPremium(user, now)) {
     throw new HttpError(400, 'file_size_too_large', 'The file exceeds 4G; files this large need a premium plan.');
   }
-  if (size > (await freeSpace(db, userId))) {
-    throw new HttpError(403, 'file_space_not_enough', 'There is not enough storage space for this file.');
-  }
+  if (size > (await freeSpace(db, userId))) throw spaceNotEnough();
 }
 
 /** An upload task; `moved` is what it sends over the wire (nothing for a speed upload). */
@@ -81,6 +81,10 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
     expires_at: now + UPLOAD_TTL_MS,
   };
   await ctx.db.transaction().execute(async (trx) => {
+    // Creations of one user are counted one after another: this write takes the user's row lock (PostgreSQL; SQLite
+    // has one writer), so a concurrent creation waits for this reservation to commit, then counts it.
+    await trx.updateTable('users').set((eb) => ({ storage_limit: eb.ref('storage_limit') })).where('id', '=', userId).execute();
+    if (input.size > (await freeSpace(trx, userId))) throw spaceNotEnough();
     upload.task_id = await newTask(trx, userId, name, input.size, input.size, PHASE.RUNNING, now);
     await trx.insertInto('uploads').values(upload).execute();
   });

@@ -15,6 +15,7 @@ import type { View } from './actions';
 import { Breadcrumbs, useAncestors } from './breadcrumbs';
 import { useDialog } from './dialog-store';
 import { DisplayControls } from './display-controls';
+import { readDrop } from '../uploads/drop-snapshot';
 import { useDisplayMode } from './display-mode-store';
 import { moveFiles } from './file-mutations';
 import { FileView } from './file-view';
@@ -96,9 +97,10 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
     setDropping(false);
     if (!osFiles(e)) return;
     e.preventDefault();
-    const items = e.dataTransfer; // read before the first await: the browser empties it after the event
+    // Read during the event, before the first await: the browser empties the drop once the event is over.
+    const drop = readDrop(e.dataTransfer);
     const { droppedFiles, uploadPicked } = await import('../uploads/upload-folders');
-    const picked = await droppedFiles(items);
+    const picked = await droppedFiles(drop);
     if (picked.length) await uploadPicked(userId, picked, folderId);
   };
 

@@ -1,5 +1,6 @@
 /** A picked folder's tree is created on the server before its files are queued into it. */
 import { createFolder } from '../files/file-mutations';
+import type { DropContents } from './drop-snapshot';
 import { addUploads, type Picked } from './upload-manager';
 
 /** Folder path inside the picked tree → id of the folder created for it (the seeds' createdFolderHistoryMap). */
@@ -38,9 +39,8 @@ export function folderOf(webkitRelativePath: string): string {
 }
 
 /** Files and folders dropped from the desktop, walked through the entries API. */
-export async function droppedFiles(dt: DataTransfer): Promise<Picked[]> {
-  const entries = [...dt.items].map((i) => i.webkitGetAsEntry?.()).filter((e): e is FileSystemEntry => !!e);
-  if (entries.length === 0) return [...dt.files].map((file) => ({ file, relativePath: '' }));
+export async function droppedFiles({ entries, files }: DropContents): Promise<Picked[]> {
+  if (entries.length === 0) return files.map((file) => ({ file, relativePath: '' }));
   const out: Picked[] = [];
   const walk = async (entry: FileSystemEntry, dir: string): Promise<void> => {
     if (entry.isFile) {
