@@ -142,6 +142,6 @@ export function loadConfig(env: Env = process.env): Config {
     ffprobePath: get('HAUL_FFPROBE_PATH') || null,
     webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
-    trustProxy: get('HAUL_TRUST_PROXY') ?? 'loopback,linklocal,uniquelocal',
+    trustProxy: get('HAUL_TRUST_PROXY') ?? 'loopback',
   };
 }

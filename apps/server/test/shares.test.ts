@@ -51,6 +51,7 @@ describe('share links', () => {
     sibling = await mkdir(h, tok, 'Sibling', parent);
     aTxt = await h.putFile(owner, shared, 'a.txt', 'alpha bytes');
     deep = await h.putFile(owner, inner, 'deep.txt', 'deep bytes');
+    await h.ctx.db.updateTable('files').set({ params: JSON.stringify({ url: 'https://example.com/a?X-Amz-Signature=SECRET', platform: 'upload' }) }).where('id', '=', deep.id).execute();
     gone = await h.putFile(owner, shared, 'gone.txt', 'soon trashed');
     secret = await h.putFile(owner, sibling, 'secret.txt', 'not shared');
   });
@@ -202,6 +203,23 @@ describe('share links', () => {
     expect((await visit(h, `/drive/v1/share?${q({ share_id: s.share_id, pass_code: 'r1ght' })}`, { address: guesser })).status).toBe(429);
   });
 
+  it('takes the client address from X-Forwarded-For only from a local proxy', async () => {
+    const s = (await share({ file_ids: [aTxt.id], share_to: 'encryptedlink', expiration_days: -1, pass_code: 'lan1' })).body;
+    // A client on the local network naming a new address on every try is still one client.
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await h.app.inject({
+        method: 'GET',
+        url: `/drive/v1/share?${q({ share_id: s.share_id, pass_code: `no${i}pe` })}`,
+        remoteAddress: '192.168.1.50',
+        headers: { 'x-forwarded-for': `198.18.0.${i}` },
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 6)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(statuses.slice(6)).toEqual([429, 429]);
+  });
+
   it('expires: the link, the list and download links handed out earlier all stop at once', async () => {
     const s = (await share({ file_ids: [aTxt.id], share_to: 'publiclink', expiration_days: 1 })).body;
     expect(s.expiration_left).toBe('1');
@@ -319,6 +337,8 @@ describe('share links', () => {
     expect((await h.api('GET', link.pathname + link.search)).raw.toString()).toBe('deep bytes');
 
     expect(blobFiles(h).sort()).toEqual(blobsBefore);
+    // Nothing private of the owner's travels with the copies (where a download came from, for one).
+    expect(got.body.params).toEqual({});
     const about = await h.api('GET', '/drive/v1/about', visitor.access_token);
     expect(Number(about.body.quota.usage)).toBe('alpha bytes'.length + 'deep bytes'.length);
     const listed = await h.api('GET', `/drive/v1/share/list?filters=${encodeURIComponent(JSON.stringify({ id: { in: s.share_id } }))}`, tok);

@@ -77,6 +77,8 @@ export async function insertCopies(
       id: newIds.get(r.id)!,
       user_id: userId,
       parent_id: isRoot ? targetId : newIds.get(r.parent_id)!,
+      // Another account's copy carries nothing private of the owner's (where a download came from, for one).
+      params: r.user_id === userId ? r.params : '{}',
       name: isRoot ? await freeName(trx, userId, targetId, r.name) : r.name,
       star: 0,
       star_time: null,

@@ -30,9 +30,12 @@ export interface TranscodeInput {
   onProgress: (fraction: number) => void;
 }
 
-/** Wall-clock limit of one rendition: generous for slow machines, still ending a run that hangs. */
+/** Longest source a rendition covers; a file claiming more (a crafted timestamp) is cut there. */
+export const MAX_SOURCE_SECONDS = 12 * 3600;
+
+/** Wall-clock limit of one rendition: generous for slow machines, still ending a run that hangs, and never unbounded. */
 export function timeLimitMs(duration: number): number {
-  return (120 + Math.ceil(duration) * 8) * 1000;
+  return (120 + Math.ceil(Math.min(Math.max(duration, 0), MAX_SOURCE_SECONDS)) * 8) * 1000;
 }
 
 /** Transcodes one rendition; resolves with its finished playlist, rejects with a MediaToolError. */
@@ -43,6 +46,8 @@ export async function transcodeRendition(config: Config, input: TranscodeInput):
     '-hide_banner', '-nostdin', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1',
     ...INPUT_GUARD,
     '-i', `file:${input.source}`,
+    // Frames keep their own timestamps (no duplicates to fill a gap a crafted file claims) and output stops at the cap.
+    '-vsync', 'vfr', '-t', String(MAX_SOURCE_SECONDS),
     '-map', '0:v:0', ...(input.hasAudio ? ['-map', '0:a:0'] : []),
     '-sn', '-dn', '-map_metadata', '-1', '-map_chapters', '-1',
     '-vf', `scale=${input.width}:${input.height},setsar=1`,

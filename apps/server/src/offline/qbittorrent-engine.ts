@@ -134,8 +134,11 @@ export class QbittorrentEngine implements TorrentEngine {
         }
       });
     } finally {
-      // Stopped at its metadata, it wrote nothing but an empty folder, which the caller removes.
-      if (added) await this.remove(hash, true);
+      // Stopped at its metadata, it wrote nothing but an empty folder, which the caller removes. A download task may
+      // have taken the same torrent over meanwhile (its own folder): that one stays.
+      if (added && (await this.find(hash).catch(() => undefined))?.save_path.replace(/\/+$/, '') === this.daemonPath(scratchDir).replace(/\/+$/, '')) {
+        await this.remove(hash, true);
+      }
     }
   }
 
@@ -284,7 +287,9 @@ export class QbittorrentEngine implements TorrentEngine {
       return await work();
     } catch (err) {
       if (err instanceof TorrentError) throw err;
-      throw new TorrentError(`The torrent daemon failed: ${(err as Error).message}`);
+      // The daemon's address stays out of the task's message, which its owner reads; the log has the details.
+      console.warn(`torrent daemon: ${(err as Error).message}`);
+      throw new TorrentError('The torrent daemon could not be reached or refused the request.');
     }
   }
 }

@@ -4,7 +4,20 @@
  * share alone, so a stranger guessing at a link never locks it for the people who have the code.
  * (In memory: per process, like the sign-in limit.)
  */
+import { isIPv6 } from 'node:net';
 import type { Clock } from '../lib/time.js';
+
+/** IPv6 clients are counted per /64: one subscriber usually holds a whole /64 and could rotate inside it. */
+export function clientKey(address: string): string {
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (v4) return v4[1]!;
+  if (!isIPv6(address)) return address;
+  const [head, tail = ''] = address.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
 
 interface Strikes {
   count: number;
@@ -33,7 +46,8 @@ export class PassCodeGuard {
 
   constructor(private readonly clock: Clock) {}
 
-  private keys(shareId: string, address: string): [string, GuardPolicy][] {
+  private keys(shareId: string, raw: string): [string, GuardPolicy][] {
+    const address = clientKey(raw);
     return [
       [`s|${shareId}|${address}`, PER_SHARE],
       [`a|${address}`, PER_ADDRESS],
@@ -57,6 +71,7 @@ export class PassCodeGuard {
     if (this.strikes.size > MAX_KEYS) this.forget(now);
     for (const [key, policy] of this.keys(shareId, address)) {
       const s = this.strikes.get(key) ?? { count: 0, until: 0, last: now };
+      this.strikes.delete(key); // re-inserted below: the map's order is the order of last use
       s.count++;
       s.last = now;
       const over = s.count - policy.free;
@@ -70,7 +85,12 @@ export class PassCodeGuard {
     this.strikes.delete(this.keys(shareId, address)[0]![0]);
   }
 
+  /** Drops counters nobody used for a day, then, if still too many, the oldest (the map keeps insertion order). */
   private forget(now: number): void {
     for (const [key, s] of this.strikes) if (now - s.last > FORGET_MS && s.until <= now) this.strikes.delete(key);
+    for (const key of this.strikes.keys()) {
+      if (this.strikes.size <= MAX_KEYS * 0.9) break;
+      this.strikes.delete(key);
+    }
   }
 }
