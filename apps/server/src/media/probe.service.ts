@@ -3,9 +3,12 @@ import type { AppContext } from '../context.js';
 import { withBlobFile } from './media-blobs.js';
 import { probeAudio, probeImage, probeVideo, type MediaProbe } from './media-probe.js';
 import { findProbe, saveProbe, type StoredProbe } from './media.repository.js';
+import { createLimiter } from './limiter.js';
 import { isTransient, MediaToolError } from './media-tools.js';
 
 const inFlight = new Map<string, Promise<StoredProbe>>();
+/** Probes run at once by this process: many files opened together queue instead of starting an ffprobe each. */
+const probing = createLimiter(2);
 
 /**
  * What the content holds as video or audio. Unreadable content is remembered as such (with the reason); a missing
@@ -20,8 +23,10 @@ export function probeContent(ctx: AppContext, hash: string, kind: 'video' | 'aud
       if (known) return known;
       let result: StoredProbe;
       try {
-        const probe = await withBlobFile<MediaProbe>(ctx, hash, (path) =>
-          kind === 'video' ? probeVideo(ctx.config, path) : kind === 'audio' ? probeAudio(path) : probeImage(path),
+        const probe = await probing(() =>
+          withBlobFile<MediaProbe>(ctx, hash, (path) =>
+            kind === 'video' ? probeVideo(ctx.config, path) : kind === 'audio' ? probeAudio(path) : probeImage(path),
+          ),
         );
         result = { probe, error: '' };
       } catch (err) {

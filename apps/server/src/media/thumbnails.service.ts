@@ -13,25 +13,13 @@ import { withBlobFile } from './media-blobs.js';
 import { findThumbnail, saveThumbnails, type NewThumbnail, type ThumbnailRow } from './media.repository.js';
 import { INPUT_GUARD, isTransient, mediaTools, runTool } from './media-tools.js';
 import { THUMBNAIL_PIXELS, type ThumbnailSize } from './playback.policy.js';
+import { createLimiter } from './limiter.js';
 import { probeContent } from './probe.service.js';
 
 /** Images larger than this are not read whole into memory for a thumbnail. */
 const MAX_IMAGE_BYTES = 100 * 1024 * 1024;
 /** Thumbnails made at once by this process; a grid of new videos queues behind it instead of starting 100 ffmpegs. */
-const PARALLEL = 2;
-
-let active = 0;
-const waiting: (() => void)[] = [];
-async function limited<T>(fn: () => Promise<T>): Promise<T> {
-  if (active >= PARALLEL) await new Promise<void>((r) => waiting.push(r));
-  active++;
-  try {
-    return await fn();
-  } finally {
-    active--;
-    waiting.shift()?.();
-  }
-}
+const limited = createLimiter(2);
 
 const inFlight = new Map<string, Promise<void>>();
 
