@@ -6,6 +6,18 @@ import { startTestHaul, type TestHaul } from './helper.js';
 const upload = (h: TestHaul, tok: string, size: number, extra = {}) =>
   h.api('POST', '/drive/v1/files', tok, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', name: 'x.bin', size, parent_id: '', ...extra });
 
+/** Adds a cloud download of `url`, and waits for a task to end. */
+const addLink = (h: TestHaul, tok: string, url: string) =>
+  h.api('POST', '/drive/v1/files', tok, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url }, parent_id: '' });
+async function settle(h: TestHaul, tok: string, id: string) {
+  for (let i = 0; i < 200; i++) {
+    const x = (await h.api('GET', `/drive/v1/tasks/${id}`, tok)).body;
+    if (x.phase === 'PHASE_TYPE_COMPLETE' || x.phase === 'PHASE_TYPE_ERROR') return x;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('task did not settle');
+}
+
 describe('monthly upload quota', () => {
   let h: TestHaul;
   beforeAll(async () => {
@@ -49,24 +61,15 @@ describe('monthly cloud download quota', () => {
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const h = await startTestHaul({ allowPrivateNetwork: true, monthlyCloudDownloadBytes: 100_000 });
     h.offline.start();
-    const add = (tok: string, url: string) => h.api('POST', '/drive/v1/files', tok, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url }, parent_id: '' });
-    const settle = async (tok: string, id: string) => {
-      for (let i = 0; i < 200; i++) {
-        const x = (await h.api('GET', `/drive/v1/tasks/${id}`, tok)).body;
-        if (x.phase === 'PHASE_TYPE_COMPLETE' || x.phase === 'PHASE_TYPE_ERROR') return x;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error('task did not settle');
-    };
     try {
       const t = await h.signUp();
-      const tooBig = await settle(t.access_token, (await add(t.access_token, `${base}/big`)).body.task.id);
+      const tooBig = await settle(h, t.access_token, (await addLink(h, t.access_token, `${base}/big`)).body.task.id);
       expect(tooBig).toMatchObject({ phase: 'PHASE_TYPE_ERROR', message: expect.stringMatching(/cloud download limit/) });
-      expect((await settle(t.access_token, (await add(t.access_token, `${base}/a`)).body.task.id)).phase).toBe('PHASE_TYPE_COMPLETE');
+      expect((await settle(h, t.access_token, (await addLink(h, t.access_token, `${base}/a`)).body.task.id)).phase).toBe('PHASE_TYPE_COMPLETE');
       const about = await h.api('GET', '/drive/v1/about?with_quotas=cloud_download_size_month', t.access_token);
       expect(about.body.quotas.cloud_download_size_month).toMatchObject({ usage: '50000', limit: '100000' });
-      expect((await settle(t.access_token, (await add(t.access_token, `${base}/b`)).body.task.id)).phase).toBe('PHASE_TYPE_COMPLETE');
-      const refused = await add(t.access_token, `${base}/c`);
+      expect((await settle(h, t.access_token, (await addLink(h, t.access_token, `${base}/b`)).body.task.id)).phase).toBe('PHASE_TYPE_COMPLETE');
+      const refused = await addLink(h, t.access_token, `${base}/c`);
       expect(refused.status).toBe(403);
       expect(refused.body.error).toBe('monthly_cloud_download_size_exceeded');
     } finally {
@@ -84,31 +87,22 @@ describe('plan limits of cloud downloads', () => {
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const h = await startTestHaul({ allowPrivateNetwork: true, dailyTaskLimit: 2, premiumDailyTaskLimit: 4, offlineMaxTaskBytes: 100_000 });
     h.offline.start();
-    const add = (tok: string, url: string) => h.api('POST', '/drive/v1/files', tok, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url }, parent_id: '' });
-    const settle = async (tok: string, id: string) => {
-      for (let i = 0; i < 200; i++) {
-        const x = (await h.api('GET', `/drive/v1/tasks/${id}`, tok)).body;
-        if (x.phase === 'PHASE_TYPE_COMPLETE' || x.phase === 'PHASE_TYPE_ERROR') return x;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error('task did not settle');
-    };
     try {
       const free = await h.signUp();
-      const tooBig = await settle(free.access_token, (await add(free.access_token, `${base}/big`)).body.task.id);
+      const tooBig = await settle(h, free.access_token, (await addLink(h, free.access_token, `${base}/big`)).body.task.id);
       expect(tooBig).toMatchObject({ phase: 'PHASE_TYPE_ERROR', message: expect.stringMatching(/97\.7 KB, the most one cloud download of a free account/) });
-      expect((await add(free.access_token, `${base}/a`)).status).toBe(200);
-      const third = await add(free.access_token, `${base}/b`);
+      expect((await addLink(h, free.access_token, `${base}/a`)).status).toBe(200);
+      const third = await addLink(h, free.access_token, `${base}/b`);
       expect(third.status).toBe(403);
       expect(third.body).toMatchObject({ error: 'task_daily_create_limit', error_description: expect.stringMatching(/2 cloud downloads a day.*upgrade/) });
 
       const premium = await h.signUp();
       await h.ctx.db.updateTable('users').set({ premium_expire: Date.now() + 86_400_000 }).where('id', '=', premium.sub).execute();
-      const done = await settle(premium.access_token, (await add(premium.access_token, `${base}/big`)).body.task.id);
+      const done = await settle(h, premium.access_token, (await addLink(h, premium.access_token, `${base}/big`)).body.task.id);
       expect(done.phase).toBe('PHASE_TYPE_COMPLETE');
       expect(done.file_size).toBe('300000');
-      for (const n of [1, 2, 3]) expect((await add(premium.access_token, `${base}/p${n}`)).status).toBe(200);
-      expect((await add(premium.access_token, `${base}/p4`)).body.error).toBe('task_daily_create_limit');
+      for (const n of [1, 2, 3]) expect((await addLink(h, premium.access_token, `${base}/p${n}`)).status).toBe(200);
+      expect((await addLink(h, premium.access_token, `${base}/p4`)).body.error).toBe('task_daily_create_limit');
     } finally {
       server.close();
       await h.destroy();
