@@ -1,6 +1,6 @@
 /**
  * BLAKE3 in Chromium the way the web app computes it before an upload: its own hash worker
- * (apps/web/src/features/uploads/hash.worker.ts, bundled here with esbuild) reading a Blob in slices.
+ * (apps/web/src/features/uploads/hash.worker.ts, bundled here with esbuild) reading a Blob as a stream.
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -20,6 +20,7 @@ import { installValidators } from './http/validation.js';
 import { loadSecrets } from './lib/secrets.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
+import { stopHashThread } from './storage/threaded-hasher.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { MediaWorker } from './media/media.worker.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
@@ -96,6 +97,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
       await offline.stop();
       await media.stop();
       await app.close();
+      await stopHashThread();
       await db.destroy();
     },
   };

@@ -154,28 +154,34 @@ export async function fetchToFile(opts: FetchOptions): Promise<FetchResult | nul
     return null;
   }
 
-  // Bytes kept from an earlier attempt are hashed once from disk; the rest while they stream in.
+  // Bytes kept from an earlier attempt are hashed once from disk; the rest while they stream in,
+  // on the hashing thread.
   const hasher = await resumeHasher(opts.partPath, null, offset);
-  let received = offset;
-  const tap = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      received += chunk.length;
-      if (received > opts.maxBytes) return cb(new FetchError(opts.tooLarge ?? 'The file is larger than the space left.', false));
-      hasher.update(chunk);
-      opts.onProgress?.(received, meta.size);
-      cb(null, chunk);
-    },
-  });
   try {
-    if (status === 416) res.resume();
-    else await pipeline(res, tap, createWriteStream(opts.partPath, { flags: offset > 0 ? 'a' : 'w' }));
-  } catch (err) {
-    if (err instanceof FetchError) throw err;
-    if (opts.signal?.aborted) throw new FetchError('Stopped.', true);
-    throw new FetchError('The connection dropped; the download will continue from where it stopped.', true);
+    let received = offset;
+    const tap = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        received += chunk.length;
+        if (received > opts.maxBytes) return cb(new FetchError(opts.tooLarge ?? 'The file is larger than the space left.', false));
+        hasher.update(chunk).then(() => {
+          opts.onProgress?.(received, meta.size);
+          cb(null, chunk);
+        }, cb);
+      },
+    });
+    try {
+      if (status === 416) res.resume();
+      else await pipeline(res, tap, createWriteStream(opts.partPath, { flags: offset > 0 ? 'a' : 'w' }));
+    } catch (err) {
+      if (err instanceof FetchError) throw err;
+      if (opts.signal?.aborted) throw new FetchError('Stopped.', true);
+      throw new FetchError('The connection dropped; the download will continue from where it stopped.', true);
+    }
+    if (meta.size !== null && received !== meta.size) {
+      throw new FetchError(`The server sent ${received} of ${meta.size} bytes; the download will continue.`, true);
+    }
+    return { ...meta, size: received, hash: await hasher.digest() };
+  } finally {
+    hasher.close();
   }
-  if (meta.size !== null && received !== meta.size) {
-    throw new FetchError(`The server sent ${received} of ${meta.size} bytes; the download will continue.`, true);
-  }
-  return { ...meta, size: received, hash: hasher.digest('hex') };
 }

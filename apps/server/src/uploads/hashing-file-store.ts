@@ -20,22 +20,31 @@ export class HashingFileStore extends FileStore {
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
     const hasher = await resumeHasher(this.dataPath(id), this.statePath(id), offset);
-    const tap = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        hasher.update(chunk);
-        cb(null, chunk);
-      },
-    });
-    readable.on('error', (err) => tap.destroy(err));
-    readable.pipe(tap);
-    const newOffset = await super.write(tap, id, offset);
-    await saveHasher(this.statePath(id), hasher, newOffset);
-    return newOffset;
+    try {
+      const tap = new Transform({
+        transform(chunk: Buffer, _enc, cb) {
+          // Hashed on the hashing thread; this waits only when it falls a few MiB behind.
+          hasher.update(chunk).then(() => cb(null, chunk), cb);
+        },
+      });
+      readable.on('error', (err) => tap.destroy(err));
+      readable.pipe(tap);
+      const newOffset = await super.write(tap, id, offset);
+      await saveHasher(this.statePath(id), hasher, newOffset);
+      return newOffset;
+    } finally {
+      hasher.close();
+    }
   }
 
   /** The BLAKE3 hash of the first `size` bytes received. */
   async digest(id: string, size: number): Promise<string> {
-    return (await resumeHasher(this.dataPath(id), this.statePath(id), size)).digest('hex');
+    const hasher = await resumeHasher(this.dataPath(id), this.statePath(id), size);
+    try {
+      return await hasher.digest();
+    } finally {
+      hasher.close();
+    }
   }
 
   /** Forgets an upload: its bytes (unless already moved away), hash state and tus metadata. */
