@@ -77,7 +77,8 @@ export function VideoView({
       if (next) return setMedia(next);
     }
     if (pending.length === 0) return;
-    const timer = setTimeout(onReload, media ? 5000 : 2000);
+    // Before anything plays, look often: the first segment is a second or two away.
+    const timer = setTimeout(onReload, media ? 5000 : 500);
     return () => clearTimeout(timer);
   });
 
@@ -89,7 +90,10 @@ export function VideoView({
     let cancelled = false;
     setWaiting(true);
     const url = media.link.url;
-    const native = media.is_origin || el.canPlayType('application/vnd.apple.mpegurl') !== '';
+    // hls.js wherever Media Source exists: Chromium's own HLS player gives up on a playlist that is still being
+    // written (a first play). The browser's player only where there is no Media Source (iPhone Safari).
+    const mse = 'MediaSource' in window || 'ManagedMediaSource' in window;
+    const native = media.is_origin || (!mse && el.canPlayType('application/vnd.apple.mpegurl') !== '');
     if (native) el.src = url;
     else {
       void import('hls.js').then(({ default: HlsJs }) => {
