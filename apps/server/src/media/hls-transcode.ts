@@ -11,6 +11,8 @@ import { INPUT_GUARD, MediaToolError, mediaTools, runTool } from './media-tools.
 import { AUDIO_BITS } from './playback.policy.js';
 
 export const SEGMENT_SECONDS = 4;
+/** The first segment is short, so a first play has something to show sooner. */
+export const FIRST_SEGMENT_SECONDS = 1;
 export const PLAYLIST_NAME = 'index.m3u8';
 
 export interface TranscodeInput {
@@ -53,11 +55,13 @@ export async function transcodeRendition(config: Config, input: TranscodeInput):
     '-vf', `scale=${input.width}:${input.height},setsar=1`,
     '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high', '-pix_fmt', 'yuv420p',
     '-crf', '23', '-maxrate', String(videoBits), '-bufsize', String(videoBits * 2),
-    // A key frame every segment length, and only there, so segments come out the same length.
-    '-force_key_frames', `expr:gte(t,n_forced*${SEGMENT_SECONDS})`, '-sc_threshold', '0',
+    // Key frames at 0 and 1 s, then every segment length, and only there: a first segment of one second (a first
+    // play starts sooner), then segments of the same length.
+    '-force_key_frames', `expr:gte(t,if(eq(n_forced,0),0,${FIRST_SEGMENT_SECONDS}+(n_forced-1)*${SEGMENT_SECONDS}))`, '-sc_threshold', '0',
     ...(input.hasAudio ? ['-c:a', 'aac', '-b:a', String(AUDIO_BITS), '-ac', '2'] : []),
     '-max_muxing_queue_size', '1024',
     '-f', 'hls',
+    '-hls_init_time', String(FIRST_SEGMENT_SECONDS),
     '-hls_time', String(SEGMENT_SECONDS),
     '-hls_playlist_type', 'event',
     '-hls_segment_type', 'fmp4',
