@@ -3,7 +3,21 @@ import type { TokenResponse } from '@haul/shared';
 import type { Db } from '../apps/server/src/db/database.js';
 import { newId } from '../apps/server/src/lib/ids.js';
 
+import { startPgCluster } from '../scripts/pg-cluster.mjs';
+
 export { freePort } from '../e2e/harness.js';
+
+/** Runs a benchmark on SQLite, then on PostgreSQL (HAUL_BENCH_DATABASE_URL, or a throwaway cluster). */
+export async function onBothDatabases(run: (label: string, databaseUrl: string | null) => Promise<void>): Promise<void> {
+  await run('SQLite', null);
+  const given = process.env.HAUL_BENCH_DATABASE_URL;
+  const cluster = given ? null : await startPgCluster();
+  try {
+    await run('PostgreSQL', given ?? cluster!.url);
+  } finally {
+    cluster?.stop();
+  }
+}
 
 /** The p-th percentile of some timings. */
 export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;

@@ -11,8 +11,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { buildHaul } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
-import { startPgCluster } from '../scripts/pg-cluster.mjs';
-import { freePort, ms, pct, seedFolder, signUpApi, sum } from './fixtures.js';
+import { freePort, ms, onBothDatabases, pct, seedFolder, signUpApi, sum } from './fixtures.js';
 
 const FILES = Number(process.env.HAUL_BENCH_FILES ?? 100_000);
 const FILTERS = JSON.stringify({ trashed: { eq: false }, phase: { eq: 'PHASE_TYPE_COMPLETE' } });
@@ -136,12 +135,5 @@ async function run(label: string, databaseUrl: string | null) {
   }
 }
 
-await run('SQLite', null);
-const given = process.env.HAUL_BENCH_DATABASE_URL;
-const cluster = given ? null : await startPgCluster();
-try {
-  await run('PostgreSQL', given ?? cluster!.url);
-} finally {
-  cluster?.stop();
-}
+await onBothDatabases(run);
 console.log(`\nserver peak memory (this process: server and benchmark together): ${peakMemory().toFixed(0)} MB (VmHWM)`);

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { buildHaul } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
-import { startPgCluster } from '../scripts/pg-cluster.mjs';
-import { freePort, ms, pct, seedFolder, signUpApi, sum } from './fixtures.js';
+import { freePort, ms, onBothDatabases, pct, seedFolder, signUpApi, sum } from './fixtures.js';
 
 const FILES = Number(process.env.HAUL_BENCH_SHARE_FILES ?? 10_000);
 const ROUNDS = 3;
@@ -118,11 +117,4 @@ async function run(label: string, databaseUrl: string | null) {
   }
 }
 
-await run('SQLite', null);
-const given = process.env.HAUL_BENCH_DATABASE_URL;
-const cluster = given ? null : await startPgCluster();
-try {
-  await run('PostgreSQL', given ?? cluster!.url);
-} finally {
-  cluster?.stop();
-}
+await onBothDatabases(run);

@@ -5,13 +5,14 @@
  * complete with the source's SHA-256, and no partial file may ever show in the folder listing.
  * The torrent case runs with the built-in engine and with a qBittorrent daemon, which goes on while Haul is down.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server as Tracker } from 'bittorrent-tracker';
+import { spawnAria2Seeder } from './bt-peers.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort, startQbittorrentDaemon, type QbittorrentDaemon } from '../src/offline/qbittorrent-daemon.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
@@ -127,24 +128,7 @@ describe('kill -9 during a cloud download', { timeout: 240_000 }, () => {
       const torrentPath = join(root, 'movie.torrent');
       const made = spawnSync('mktorrent', ['-a', announce, '-l', '18', '-o', torrentPath, join(root, 'movie.mkv')]);
       expect(made.status, made.stderr.toString()).toBe(0);
-      const seeder = spawn(
-        'aria2c',
-        [
-          `--dir=${root}`,
-          '--seed-ratio=0.0',
-          '--bt-seed-unverified=true',
-          '--enable-dht=false',
-          '--enable-dht6=false',
-          '--bt-enable-lpd=false',
-          '--enable-peer-exchange=false',
-          `--max-overall-upload-limit=${RATE}`,
-          `--listen-port=${await freeLoopbackPort()}`,
-          '--summary-interval=0',
-          '--console-log-level=warn',
-          torrentPath,
-        ],
-        { stdio: 'ignore' },
-      );
+      const seeder = await spawnAria2Seeder(root, torrentPath, [`--max-overall-upload-limit=${RATE}`]);
       cleanups.push(() => void seeder.kill('SIGKILL'));
 
       const haul = await newHaul(daemon ? { HAUL_TORRENT_ENGINE: engine, HAUL_TORRENT_DAEMON_URL: daemon.url } : {});

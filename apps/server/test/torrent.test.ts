@@ -3,16 +3,16 @@
  * wrote (aria2c seeding a torrent made by mktorrent) and WebTorrent as a seeder. Every case runs twice: with the
  * built-in engine, and with a qBittorrent daemon (qbittorrent-nox with a throwaway profile, started here).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bencode from 'bencode';
 import { Server as Tracker } from 'bittorrent-tracker';
 import parseTorrent from 'parse-torrent';
 import WebTorrent, { type Instance } from 'webtorrent';
+import { spawnAria2Seeder } from './bt-peers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
 import { torrentDir } from '../src/offline/offline.service.js';
@@ -26,35 +26,9 @@ function need(tool: string, pkg: string): void {
     throw new Error(`${tool} is missing: install it with "apt-get install -y ${pkg}".`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** aria2c seeding `torrentPath` from `dir` (files as the torrent names them), found through the tracker only. */
+/** aria2c seeding `torrentPath` from `dir`, stopped after the tests. */
 async function seedWithAria2(dir: string, torrentPath: string, extra: string[] = []): Promise<ChildProcess> {
-  const seeder = spawn(
-    'aria2c',
-    [
-      `--dir=${dir}`,
-      '--seed-ratio=0.0',
-      '--bt-seed-unverified=true',
-      '--enable-dht=false',
-      '--enable-dht6=false',
-      '--bt-enable-lpd=false',
-      '--enable-peer-exchange=false',
-      `--listen-port=${await freePort()}`,
-      '--summary-interval=0',
-      '--console-log-level=warn',
-      ...extra,
-      torrentPath,
-    ],
-    { stdio: 'ignore' },
-  );
+  const seeder = await spawnAria2Seeder(dir, torrentPath, extra);
   children.push(seeder);
   return seeder;
 }
