@@ -150,7 +150,8 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       expect(inPack[0]!.hash).toBe(await contentHashOf(a));
       const inSub = await children_(t.access_token, inPack[1]!.id);
       expect(inSub.map((f) => [f.name, f.hash])).toEqual([['c.bin', await contentHashOf(c)]]);
-      expect(existsSync(torrentDir(h.dataDir, res.body.task.id))).toBe(false);
+      // The task's folder goes right after the task completes (the files are in the store by then).
+      await expect.poll(() => existsSync(torrentDir(h.dataDir, res.body.task.id)), { timeout: 10_000 }).toBe(false);
     });
 
     it('pauses a torrent keeping its pieces on disk, and continues from them', async () => {
@@ -203,7 +204,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       expect(done, done.message).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE' });
       const file = (await h.api('GET', `/drive/v1/files/${done.file_id}`, t.access_token)).body;
       expect(file).toMatchObject({ name: 'show.mkv', size: String(content.length), hash: await contentHashOf(content) });
-      expect(existsSync(torrentDir(h.dataDir, id))).toBe(false);
+      await expect.poll(() => existsSync(torrentDir(h.dataDir, id)), { timeout: 10_000 }).toBe(false);
     });
 
     it('gives two accounts fetching the same torrent at once each the file', async () => {
