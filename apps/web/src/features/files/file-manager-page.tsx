@@ -20,7 +20,7 @@ import { useDisplayMode } from './display-mode-store';
 import { moveFiles } from './file-mutations';
 import { FileView } from './file-view';
 import { SelectionBar } from './selection-bar';
-import { useSelection } from './selection-store';
+import { pickSelected, useSelection } from './selection-store';
 import { useLocalListing, useSearchListing, type Listing } from './use-listing';
 
 export function Skeleton({ rows = 8 }: { rows?: number }) {
@@ -77,7 +77,7 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
   });
   const listing: Listing = search ? found : local;
   const files = listing.files;
-  const selectedFiles = files?.filter((f) => selected.has(f.id)) ?? [];
+  const selectedFiles = pickSelected(files, selected);
   const root = view === 'star' ? '/star' : '/all';
   const rootLabel = view === 'star' ? t('nav.star') : t('nav.all');
   const canCreate = !search && (view === 'all' || !!id);

@@ -23,7 +23,7 @@ import { actionForKey, openFile, visibleActions, type ActionContext, type View }
 import { useDialog } from './dialog-store';
 import { FileCard, FileRow } from './file-item';
 import { isFolder } from './files-api';
-import { useSelection } from './selection-store';
+import { idTest, pickSelected, useSelection } from './selection-store';
 
 const ROW_H = 48;
 const ROW_H_MOBILE = 60;
@@ -67,7 +67,7 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
   const { selected, click, set, selectAll, clear, keepOnly } = useSelection();
 
   const order = useMemo(() => files.map((f) => f.id), [files]);
-  const byId = useMemo(() => new Map(files.map((f) => [f.id, f])), [files]);
+  const isSelected = useMemo(() => idTest(selected), [selected]);
   useEffect(() => keepOnly(order), [order, keepOnly]);
 
   useEffect(() => {
@@ -87,6 +87,11 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
   useEffect(() => virtualizer.measure(), [rowH, cols, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
+  // Rows are keyed by slot, not by file: a row scrolled out lends its elements to the row scrolled in, so a fast scroll
+  // updates text instead of creating and dropping thousands of elements (whose collection paused frames). The rendered
+  // rows are consecutive, so `index % slots` is unique while `slots` is at least their count; rounding it up keeps it
+  // (and the keys) stable as that count changes by one or two.
+  const slots = Math.ceil(items.length / 16) * 16;
   const lastRow = items.at(-1)?.index ?? 0;
   useEffect(() => {
     if (onEndReached && rowCount > 0 && lastRow >= rowCount - 3) onEndReached();
@@ -107,7 +112,7 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
     virtualizer.scrollToIndex(Math.floor(i / cols), { align: 'center' });
   }, [highlight, location.key, order, set, virtualizer, cols]);
 
-  const selectedFiles = () => files.filter((f) => selected.has(f.id));
+  const selectedFiles = () => pickSelected(files, selected);
   const ctx = (list: DriveFile[]): ActionContext => ({ files: list, siblings: files, view, navigate });
   const dialogOpen = () => useDialog.getState().dialog !== null;
 
@@ -227,15 +232,29 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
     const raw = e.dataTransfer.getData(DRAG_TYPE);
     if (!raw || !onDropInto) return;
     e.preventDefault();
-    const moved = (JSON.parse(raw) as string[]).map((id) => byId.get(id)).filter((x): x is DriveFile => !!x && x.id !== folder.id);
+    const moved = pickSelected(files, new Set(JSON.parse(raw) as string[])).filter((x) => x.id !== folder.id);
     if (moved.length) onDropInto(moved, folder);
   };
 
-  const renderItem = (f: DriveFile, index: number) => {
-    const isSel = selected.has(f.id);
+  // One set of handlers on the list, not seven closures per item: every scroll frame renders dozens of items anew.
+  const itemOf = (e: { target: EventTarget }): [DriveFile, number] | null => {
+    const el = (e.target as HTMLElement).closest<HTMLElement>('[data-index]');
+    const index = el ? Number(el.dataset.index) : -1;
+    const f = files[index];
+    return f ? [f, index] : null;
+  };
+  const on =
+    <E extends { target: EventTarget }>(handler: (e: E, f: DriveFile, index: number) => void) =>
+    (e: E) => {
+      const hit = itemOf(e);
+      if (hit) handler(e, ...hit);
+    };
+
+  const renderItem = (f: DriveFile, index: number, column: number) => {
+    const isSel = isSelected(f.id);
     return (
       <div
-        key={f.id}
+        key={column}
         data-item
         data-index={index}
         role={grid ? 'gridcell' : 'row'}
@@ -244,13 +263,6 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
         className={`${grid ? 'card' : 'row'}${isSel ? ' selected' : ''}${index === focus ? ' focused' : ''}${dropId === f.id ? ' drop' : ''}`}
         style={grid ? { width: `${100 / cols}%` } : undefined}
         draggable={!mobile && view !== 'trash'}
-        onClick={(e) => onItemClick(e, f, index)}
-        onDoubleClick={() => !dialogOpen() && view !== 'trash' && openFile(ctx([f]))}
-        onContextMenu={() => onItemContextMenu(f, index)}
-        onDragStart={(e) => onDragStart(e, f)}
-        onDragOver={(e) => onDragOver(e, f)}
-        onDragLeave={() => setDropId((d) => (d === f.id ? null : d))}
-        onDrop={(e) => onDrop(e, f)}
       >
         {grid ? (
           <FileCard file={f} selected={isSel} keyword={keyword} locale={i18n.language} />
@@ -287,6 +299,13 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
             aria-multiselectable="true"
             aria-rowcount={files.length}
             onKeyDown={onKeyDown}
+            onClick={on(onItemClick)}
+            onDoubleClick={on((_, f) => !dialogOpen() && view !== 'trash' && openFile(ctx([f])))}
+            onContextMenu={on((_, f, index) => onItemContextMenu(f, index))}
+            onDragStart={on(onDragStart)}
+            onDragOver={on(onDragOver)}
+            onDragLeave={on((_, f) => setDropId((d) => (d === f.id ? null : d)))}
+            onDrop={on(onDrop)}
             onPointerDown={onPointerDown}
             onPointerMove={onPointerMove}
             onPointerUp={endBox}
@@ -294,8 +313,8 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
           >
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {items.map((vr) => (
-                <div key={vr.key} className="vrow" style={{ height: vr.size, transform: `translateY(${vr.start}px)` }}>
-                  {files.slice(vr.index * cols, vr.index * cols + cols).map((f, j) => renderItem(f, vr.index * cols + j))}
+                <div key={vr.index % slots} className="vrow" style={{ height: vr.size, transform: `translateY(${vr.start}px)` }}>
+                  {files.slice(vr.index * cols, vr.index * cols + cols).map((f, j) => renderItem(f, vr.index * cols + j, j))}
                 </div>
               ))}
               {box && (

@@ -25,6 +25,27 @@ export function rangeBetween(order: readonly string[], a: string, b: string): st
   return order.slice(Math.min(i, j), Math.max(i, j) + 1);
 }
 
+/** Up to this many selected ids are searched in a list; larger selections use the Set. */
+const SMALL = 16;
+
+/**
+ * A membership test for a set of ids that leaves the tested ids alone. Looking a string up in a Set internalizes it
+ * (see id-index), so testing every row of a 100,000-row folder against even an empty selection would put all their
+ * ids in V8's string table and slow every later garbage collection. Selections are mostly a few items.
+ */
+export function idTest(ids: ReadonlySet<string>): (id: string) => boolean {
+  if (ids.size === 0) return () => false;
+  if (ids.size > SMALL) return (id) => ids.has(id);
+  const list = [...ids];
+  return (id) => list.includes(id);
+}
+
+/** The selected items of a list, in its order. */
+export function pickSelected<T extends { id: string }>(files: readonly T[] | undefined, selected: ReadonlySet<string>): T[] {
+  const has = idTest(selected);
+  return files?.filter((f) => has(f.id)) ?? [];
+}
+
 export const useSelection = create<SelectionState>()((set) => ({
   selected: new Set(),
   anchor: null,
@@ -49,8 +70,7 @@ export const useSelection = create<SelectionState>()((set) => ({
   clear: () => set({ selected: new Set(), anchor: null }),
   keepOnly: (visible) =>
     set((s) => {
-      const v = new Set(visible);
-      const next = [...s.selected].filter((id) => v.has(id));
+      const next = visible.filter(idTest(s.selected));
       return next.length === s.selected.size ? s : { selected: new Set(next) };
     }),
 }));

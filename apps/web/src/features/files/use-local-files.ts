@@ -4,13 +4,15 @@
  * most once a second while a sync pours rows in (seed 000 §4), the first one immediately.
  */
 import { useEffect, useState } from 'react';
-import type { LocalFile } from '../sync/local-db';
+import type { DriveFile } from '@haul/shared';
 import { inSlice, onLocalChange, readSlice, type LocalSlice } from '../sync/local-files';
+import { StringPool, compactFile } from './compact-file';
+import { IdIndex } from './id-index';
 
 const THROTTLE_MS = 1000;
 
 /** The fields a row shows or sorts by. */
-const sameOnScreen = (a: LocalFile, b: LocalFile) =>
+const sameOnScreen = (a: DriveFile, b: DriveFile) =>
   a.name === b.name &&
   a.size === b.size &&
   a.star === b.star &&
@@ -21,16 +23,18 @@ const sameOnScreen = (a: LocalFile, b: LocalFile) =>
 
 export type { LocalSlice };
 
-export function useLocalFiles(userId: string, slice: LocalSlice): LocalFile[] | undefined {
-  const [rows, setRows] = useState<LocalFile[] | undefined>(undefined);
+export function useLocalFiles(userId: string, slice: LocalSlice): DriveFile[] | undefined {
+  const [rows, setRows] = useState<DriveFile[] | undefined>(undefined);
   const key = slice.kind === 'folder' ? `f:${slice.parentId}` : 'star';
   useEffect(() => {
     setRows(undefined);
     const ac = new AbortController();
-    const rowsById = new Map<string, LocalFile>();
+    const rowsById = new IdIndex<DriveFile>();
+    const pool = new StringPool();
     const belongs = inSlice(userId, slice);
     // Rows changed while the first read runs are newer than what that read returns.
-    const touched = new Set<string>();
+    // (An IdIndex, not a Set: probing a Set with every row read would internalize all their ids; see id-index.)
+    const touched = new IdIndex<{ id: string }>();
     let reading = true;
     let last = 0;
     let shown = 0;
@@ -40,7 +44,7 @@ export function useLocalFiles(userId: string, slice: LocalSlice): LocalFile[] | 
       timer = undefined;
       last = Date.now();
       shown = rowsById.size;
-      setRows([...rowsById.values()]);
+      setRows(rowsById.values());
     };
     const schedule = () => {
       // The first rows of an empty screen show at once (a folder opened for the first time); later changes wait.
@@ -54,18 +58,18 @@ export function useLocalFiles(userId: string, slice: LocalSlice): LocalFile[] | 
       // A sync rewriting rows as they were changes nothing on screen: no new render, no re-sort of the folder.
       let changed = false;
       for (const f of put) {
-        if (reading) touched.add(f.id);
+        if (reading) touched.set({ id: f.id });
         const had = rowsById.get(f.id);
         if (belongs(f)) {
           if (!had || !sameOnScreen(had, f)) changed = true;
-          rowsById.set(f.id, f);
+          rowsById.set(compactFile(f, pool));
         } else if (had) {
           rowsById.delete(f.id); // moved away, unstarred
           changed = true;
         }
       }
       for (const id of deleted) {
-        if (reading) touched.add(id);
+        if (reading) touched.set({ id });
         changed = rowsById.delete(id) || changed;
       }
       if (changed) schedule();
@@ -76,7 +80,7 @@ export function useLocalFiles(userId: string, slice: LocalSlice): LocalFile[] | 
       userId,
       slice,
       (chunk) => {
-        for (const f of chunk) if (!touched.has(f.id)) rowsById.set(f.id, f);
+        for (const f of chunk) if (!touched.get(f.id)) rowsById.set(compactFile(f, pool));
         // The first chunk paints at once; the rest shows when the read is done. Publishing as chunks arrive
         // would sort the growing folder again and again while the person starts to scroll.
         if (first) {

@@ -12,7 +12,7 @@ import { errorMessage } from '../../lib/error-message';
 import { EmptyState, Skeleton } from '../files/file-manager-page';
 import { FileView } from '../files/file-view';
 import { SelectionBar } from '../files/selection-bar';
-import { useSelection } from '../files/selection-store';
+import { pickSelected, useSelection } from '../files/selection-store';
 import { SearchFilters } from '../search/search-filters';
 import { readSearch } from '../search/search-state';
 
@@ -60,7 +60,7 @@ export function RecentPage() {
     <section className="page">
       <div className="toolbar">
         <h1 className="crumb current">{search?.name ? t('search.resultsFor', { term: search.name }) : t('nav.recent')}</h1>
-        <SelectionBar files={files?.filter((f) => selected.has(f.id)) ?? []} view="recent" />
+        <SelectionBar files={pickSelected(files, selected)} view="recent" />
       </div>
       {search && <SearchFilters filter={search} />}
       {q.error && !files ? (

@@ -10,7 +10,7 @@ import { emptyTrash } from '../files/file-mutations';
 import { FileView } from '../files/file-view';
 import { TRASH_FILTERS } from '../files/files-api';
 import { SelectionBar } from '../files/selection-bar';
-import { useSelection } from '../files/selection-store';
+import { pickSelected, useSelection } from '../files/selection-store';
 import { useSearchListing, useServerListing } from '../files/use-listing';
 import { SearchFilters } from '../search/search-filters';
 import { readSearch } from '../search/search-state';
@@ -47,7 +47,7 @@ export function TrashPage() {
           </button>
           <DisplayControls modeKey="trash" mode={mode} />
         </div>
-        <SelectionBar files={files?.filter((f) => selected.has(f.id)) ?? []} view="trash" />
+        <SelectionBar files={pickSelected(files, selected)} view="trash" />
       </div>
       {search && <SearchFilters filter={search} />}
       <p className="muted page-hint">{t('trash.hint')}</p>
