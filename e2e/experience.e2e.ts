@@ -93,6 +93,61 @@ describe('working in the drive', () => {
     await expect.poll(() => rowNames(page)).toEqual(['c.txt', 'd.txt']);
   });
 
+  it('scrolls a long folder reusing its row elements, each row showing and selecting its own file', async () => {
+    const { page } = await e2e.newPage({ viewport: { width: 1280, height: 800 } });
+    await signUpInBrowser(page);
+    const uid = await sessionUserId(page);
+    const names = Array.from({ length: 240 }, (_, i) => `file-${String(i).padStart(3, '0')}.txt`);
+    for (let i = 0; i < names.length; i += 40) await Promise.all(names.slice(i, i + 40).map((n) => e2e.seedFile(uid, '', n, n)));
+    await page.reload();
+    await listView(page);
+    await page.getByRole('button', { name: 'Sort' }).click();
+    await page.getByRole('menuitemradio', { name: 'Name (A to Z)' }).click();
+    await expect.poll(async () => (await rowNames(page))[0]).toBe('file-000.txt');
+
+    // Scroll to the end a screen a frame, counting the item elements created on the way (after the first step, which
+    // makes room for the rows above the screen).
+    const created = await page.evaluate(async () => {
+      const view = document.querySelector<HTMLElement>('.file-view')!;
+      view.scrollTop += view.clientHeight;
+      await new Promise((r) => setTimeout(r, 100));
+      let items = 0;
+      const mo = new MutationObserver((ms) =>
+        ms.forEach((m) =>
+          m.addedNodes.forEach((n) => {
+            if (n instanceof HTMLElement) items += n.matches('[data-item]') ? 1 : n.querySelectorAll('[data-item]').length;
+          }),
+        ),
+      );
+      mo.observe(view, { subtree: true, childList: true });
+      while (view.scrollTop + view.clientHeight < view.scrollHeight - 1) {
+        view.scrollTop += view.clientHeight;
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      mo.disconnect();
+      return items;
+    });
+    expect(created).toBe(0);
+
+    // The rows on screen are the last ones, each with its own name, and a click selects that file.
+    const shown = await page
+      .getByRole('row')
+      .evaluateAll((rows) =>
+        rows.map((r) => [r.getAttribute('aria-label'), r.querySelector('.fname > span')?.textContent, r.getAttribute('aria-rowindex')]),
+      );
+    expect(
+      shown.map(([label]) => label),
+      JSON.stringify(shown),
+    ).toContain('file-239.txt');
+    for (const [label, text, rowIndex] of shown) {
+      expect(text).toBe(label);
+      expect(names[Number(rowIndex) - 1]).toBe(label);
+    }
+    await page.getByRole('row', { name: 'file-237.txt' }).click();
+    expect(await selectedNames(page)).toEqual(['file-237.txt']);
+  });
+
   it('downloads a file through its signed link, and lists recent files', async () => {
     const { page } = await e2e.newPage({ acceptDownloads: true });
     await signUpInBrowser(page);

@@ -3,7 +3,7 @@
  * selection by click, ctrl/cmd, shift and drag-box, the keyboard, the context menu, and drag-to-move onto folders.
  */
 import * as ContextMenu from '@radix-ui/react-context-menu';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import {
   useEffect,
   useMemo,
@@ -87,11 +87,19 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
   useEffect(() => virtualizer.measure(), [rowH, cols, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
-  // Rows are keyed by slot, not by file: a row scrolled out lends its elements to the row scrolled in, so a fast scroll
-  // updates text instead of creating and dropping thousands of elements (whose collection paused frames). The rendered
-  // rows are consecutive, so `index % slots` is unique while `slots` is at least their count; rounding it up keeps it
-  // (and the keys) stable as that count changes by one or two.
-  const slots = Math.ceil(items.length / 16) * 16;
+  // A fixed set of slots holds the rendered rows: row i sits in slot `i % slots`, so a row scrolled out lends its
+  // elements to the row scrolled in and a fast scroll updates text instead of creating, moving and dropping elements
+  // (whose collection paused frames). The rows are consecutive, so no two share a slot while there are at least as
+  // many slots as rows; the count only grows, so the slots stay put as the number of rows on screen changes by one.
+  // Slots keep their DOM order whatever is on screen (their place comes from a transform, their order for assistive
+  // technology from aria-rowindex), and a slot left empty mid-scroll is hidden with the row it last held rather than
+  // emptied, to be refilled a frame later.
+  const kept = useRef({ files, cols, slots: 0, rows: [] as VirtualItem[] });
+  if (kept.current.files !== files || kept.current.cols !== cols || kept.current.slots < items.length)
+    kept.current = { files, cols, slots: Math.max(kept.current.slots, items.length), rows: [] };
+  const slots = kept.current.slots;
+  const shown: (VirtualItem | undefined)[] = [];
+  for (const vr of items) shown[vr.index % slots] = kept.current.rows[vr.index % slots] = vr;
   const lastRow = items.at(-1)?.index ?? 0;
   useEffect(() => {
     if (onEndReached && rowCount > 0 && lastRow >= rowCount - 3) onEndReached();
@@ -259,6 +267,7 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
         data-index={index}
         role={grid ? 'gridcell' : 'row'}
         aria-selected={isSel}
+        aria-rowindex={grid ? undefined : index + 1}
         aria-label={f.name}
         className={`${grid ? 'card' : 'row'}${isSel ? ' selected' : ''}${index === focus ? ' focused' : ''}${dropId === f.id ? ' drop' : ''}`}
         style={grid ? { width: `${100 / cols}%` } : undefined}
@@ -312,11 +321,22 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
             onPointerCancel={endBox}
           >
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-              {items.map((vr) => (
-                <div key={vr.index % slots} className="vrow" style={{ height: vr.size, transform: `translateY(${vr.start}px)` }}>
-                  {files.slice(vr.index * cols, vr.index * cols + cols).map((f, j) => renderItem(f, vr.index * cols + j, j))}
-                </div>
-              ))}
+              {Array.from({ length: slots }, (_, slot) => {
+                const vr = shown[slot] ?? kept.current.rows[slot];
+                if (!vr) return <div key={slot} className="vrow" hidden />;
+                return (
+                  <div
+                    key={slot}
+                    className="vrow"
+                    hidden={!shown[slot]}
+                    role={grid ? 'row' : undefined}
+                    aria-rowindex={grid ? vr.index + 1 : undefined}
+                    style={{ height: vr.size, transform: `translateY(${vr.start}px)` }}
+                  >
+                    {files.slice(vr.index * cols, vr.index * cols + cols).map((f, j) => renderItem(f, vr.index * cols + j, j))}
+                  </div>
+                );
+              })}
               {box && (
                 <div
                   className="select-box"
