@@ -103,6 +103,8 @@ describe('working in the drive', () => {
     await listView(page);
     await page.getByRole('button', { name: 'Sort' }).click();
     await page.getByRole('menuitemradio', { name: 'Name (A to Z)' }).click();
+    // The whole folder is listed (rows arriving from a sync show at most once a second) and sorted.
+    await expect.poll(() => page.locator('.file-view').getAttribute('aria-rowcount')).toBe(String(names.length));
     await expect.poll(async () => (await rowNames(page))[0]).toBe('file-000.txt');
 
     // Scroll to the end a screen a frame, counting the item elements created on the way (after the first step, which

@@ -29,6 +29,7 @@ const ROW_H = 48;
 const ROW_H_MOBILE = 60;
 const CARD_W = 150;
 const CARD_H = 172;
+const OVERSCAN_PX = 6 * ROW_H;
 const DRAG_TYPE = 'application/x-haul-ids';
 
 export interface FileViewProps {
@@ -83,7 +84,10 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
   const cols = grid ? Math.max(1, Math.floor((width || CARD_W) / CARD_W)) : 1;
   const rowH = grid ? CARD_H : mobile ? ROW_H_MOBILE : ROW_H;
   const rowCount = Math.ceil(files.length / cols);
-  const virtualizer = useVirtualizer({ count: rowCount, getScrollElement: () => scrollRef.current, estimateSize: () => rowH, overscan: 6 });
+  // Rows rendered beyond each edge: about 300 px, so the grid's tall rows are not rendered three times as many pixels
+  // ahead as the list's.
+  const overscan = Math.ceil(OVERSCAN_PX / rowH);
+  const virtualizer = useVirtualizer({ count: rowCount, getScrollElement: () => scrollRef.current, estimateSize: () => rowH, overscan });
   useEffect(() => virtualizer.measure(), [rowH, cols, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
