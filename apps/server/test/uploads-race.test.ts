@@ -135,7 +135,10 @@ describe('two clients on one upload', { timeout: 120_000 }, () => {
     }
     const aStatus = await last;
     // Refusals (409 offset moved, 404/410 finished and gone) or a shared finish (204); never a server error.
-    expect(statuses.every((s) => s < 500), JSON.stringify(statuses)).toBe(true);
+    expect(
+      statuses.every((s) => s < 500),
+      JSON.stringify(statuses),
+    ).toBe(true);
     expect(aStatus).toBe(204);
 
     const task = await h.api('GET', `/drive/v1/tasks/${taskId}`, t.access_token);
@@ -180,5 +183,49 @@ describe('quota race', () => {
     // A refusal changes nothing: no stray upload task either.
     const tasks = await h.ctx.db.selectFrom('tasks').select('id').where('user_id', '=', t.sub).execute();
     expect(tasks.length).toBe(5);
+  });
+
+  it('lets only as many instant uploads complete at once as the free space fits', async () => {
+    const S = 1_000_000;
+    const quota = 5 * S + S / 2;
+    const h = await startTestHaul({ defaultQuotaBytes: quota });
+    running.push(h);
+    // Content someone else already stored: the account below proves it has the bytes and sends none.
+    const owner = await h.signUp();
+    const content = randomBytes(S);
+    const hash = await contentHashOf(content);
+    await h.putFile(owner, '', 'original.bin', content);
+    const t = await h.signUp();
+    const body = (i: number, proof?: object) => ({
+      kind: 'drive#file',
+      upload_type: 'UPLOAD_TYPE_RESUMABLE',
+      name: `copy-${i}.bin`,
+      size: String(S),
+      hash,
+      parent_id: '',
+      ...(proof ? { proof } : {}),
+    });
+    const ask = await h.api('POST', '/drive/v1/files', t.access_token, body(0));
+    const { challenge, ranges } = ask.body.proof_of_possession;
+    const proof = {
+      challenge,
+      answer: await contentHashOf(Buffer.concat(ranges.map((r: { start: number; end: number }) => content.subarray(r.start, r.end)))),
+    };
+
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => h.api('POST', '/drive/v1/files', t.access_token, body(i, proof))),
+    );
+    const done = answers.filter((a) => a.status === 200);
+    expect(done.length).toBe(5);
+    for (const a of done) expect(a.body.task.phase).toBe('PHASE_TYPE_COMPLETE');
+    for (const r of answers.filter((a) => a.status !== 200)) {
+      expect(r.status).toBe(403);
+      expect(r.body).toMatchObject({ error: 'file_space_not_enough' });
+    }
+    const files = await h.ctx.db.selectFrom('files').select('size').where('user_id', '=', t.sub).execute();
+    expect(files.length).toBe(5);
+    expect(files.reduce((n, f) => n + Number(f.size), 0)).toBeLessThanOrEqual(quota);
+    // A refusal leaves no task behind.
+    expect((await h.ctx.db.selectFrom('tasks').select('id').where('user_id', '=', t.sub).execute()).length).toBe(5);
   });
 });
