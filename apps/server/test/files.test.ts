@@ -115,6 +115,25 @@ describe('files API', () => {
     }
   });
 
+  it('lets only as many copies made at once as the quota fits', async () => {
+    const small = await startTestHaul({ defaultQuotaBytes: 4500 });
+    try {
+      const u = await small.signUp();
+      const f = await small.putFile(u, '', 'one.bin', 'y'.repeat(1000));
+      // Room for three copies besides the original, asked for ten times at once.
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          small.api('POST', '/drive/v1/files:batchCopy', u.access_token, { ids: [f.id], to: { parent_id: '' } }),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 200), JSON.stringify(answers.map((a) => a.body.error))).toHaveLength(3);
+      for (const a of answers.filter((r) => r.status !== 200)) expect(a.body.error).toBe('file_space_not_enough');
+      expect(await names(small, u.access_token)).toHaveLength(4);
+    } finally {
+      await small.destroy();
+    }
+  });
+
   it('trashes a folder with its contents, lists only the trashed root, restores all', async () => {
     const box = await mkdir(h, tok, 'Box');
     const inner = await mkdir(h, tok, 'Inner', box);

@@ -135,10 +135,7 @@ describe('two clients on one upload', { timeout: 120_000 }, () => {
     }
     const aStatus = await last;
     // Refusals (409 offset moved, 404/410 finished and gone) or a shared finish (204); never a server error.
-    expect(
-      statuses.every((s) => s < 500),
-      JSON.stringify(statuses),
-    ).toBe(true);
+    expect(statuses.every((s) => s < 500), JSON.stringify(statuses)).toBe(true);
     expect(aStatus).toBe(204);
 
     const task = await h.api('GET', `/drive/v1/tasks/${taskId}`, t.access_token);

@@ -133,6 +133,15 @@ export async function storageUsage(db: Db, userId: string): Promise<{ total: num
   return { total: Number(row.total), inTrash: Number(row.trash) };
 }
 
+/**
+ * Takes the user's row lock for the rest of the transaction (PostgreSQL; SQLite has one writer anyway), so that
+ * writes which count the user's free space, or pick free names, run one after another instead of each counting
+ * without the others.
+ */
+export async function lockUser(trx: Db, userId: string): Promise<void> {
+  await trx.updateTable('users').set((eb) => ({ storage_limit: eb.ref('storage_limit') })).where('id', '=', userId).execute();
+}
+
 /** Bytes the user may still fill: storage limit minus files (trash included) and uploads in flight. */
 export async function freeSpace(db: Db, userId: string): Promise<number> {
   const user = await db.selectFrom('users').select('storage_limit').where('id', '=', userId).executeTakeFirst();

@@ -7,7 +7,7 @@ import type { UploadRow } from '../db/schema.js';
 import { requireMonthlyRoom } from '../accounts/traffic.js';
 import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
-import { freeSpace, requireTargetFolder } from '../files/files.repository.js';
+import { freeSpace, lockUser, requireTargetFolder } from '../files/files.repository.js';
 import { placeFileIn } from '../files/files.service.js';
 import { validName } from '../files/names.policy.js';
 import { HttpError, notFound } from '../http/errors.js';
@@ -46,40 +46,18 @@ async function checkSpace(db: Db, userId: string, size: number, now: number): Pr
   if (size > (await freeSpace(db, userId))) throw spaceNotEnough();
 }
 
-/**
- * Checks the free space again inside the transaction that uses it. Creations of one user are counted one after
- * another: the write takes the user's row lock (PostgreSQL; SQLite has one writer), so a concurrent creation waits
- * for this one to commit, then counts it.
- */
+/** Checks the free space again inside the transaction that uses it, after any concurrent creation has committed. */
 async function holdSpace(trx: Db, userId: string, size: number): Promise<void> {
-  await trx
-    .updateTable('users')
-    .set((eb) => ({ storage_limit: eb.ref('storage_limit') }))
-    .where('id', '=', userId)
-    .execute();
+  await lockUser(trx, userId);
   if (size > (await freeSpace(trx, userId))) throw spaceNotEnough();
 }
 
 /** An upload task; `moved` is what it sends over the wire (nothing for a speed upload). */
-function newTask(
-  db: Db,
-  userId: string,
-  name: string,
-  size: number,
-  moved: number,
-  phase: string,
-  now: number,
-  fileId = '',
-): Promise<string> {
+function newTask(db: Db, userId: string, name: string, size: number, moved: number, phase: string, now: number, fileId = ''): Promise<string> {
   return insertTask(db, { userId, type: 'upload', phase, name, params: { size: String(size) }, fileId, size: moved }, now);
 }
 
-export async function createUpload(
-  ctx: AppContext,
-  store: HashingFileStore,
-  userId: string,
-  input: CreateUploadInput,
-): Promise<CreateUploadResult> {
+export async function createUpload(ctx: AppContext, store: HashingFileStore, userId: string, input: CreateUploadInput): Promise<CreateUploadResult> {
   const name = validName(input.name);
   const now = ctx.clock.now();
   await requireTargetFolder(ctx.db, userId, input.parentId);
@@ -113,6 +91,7 @@ export async function createUpload(
     expires_at: now + UPLOAD_TTL_MS,
   };
   await ctx.db.transaction().execute(async (trx) => {
+    // Creations of one user are counted one after another (see lockUser).
     await holdSpace(trx, userId, input.size);
     upload.task_id = await newTask(trx, userId, name, input.size, input.size, PHASE.RUNNING, now);
     await trx.insertInto('uploads').values(upload).execute();
@@ -146,15 +125,10 @@ export async function finalizeUpload(ctx: AppContext, store: HashingFileStore, u
   const hash = await store.digest(upload.id, upload.size);
   const now = ctx.clock.now();
   if (upload.declared_hash && upload.declared_hash !== hash) {
-    await failTask(
-      ctx.db,
-      upload.task_id,
-      "The uploaded bytes do not match the file's hash; nothing was kept. Please upload it again.",
-      now,
-    );
+    await failTask(ctx.db, upload.task_id, 'The uploaded bytes do not match the file\'s hash; nothing was kept. Please upload it again.', now);
     await ctx.db.deleteFrom('uploads').where('id', '=', upload.id).execute();
     await store.forget(upload.id);
-    throw new HttpError(400, 'file_hash_mismatch', "The uploaded bytes do not match the file's hash; nothing was kept.");
+    throw new HttpError(400, 'file_hash_mismatch', 'The uploaded bytes do not match the file\'s hash; nothing was kept.');
   }
   await ctx.blobs.adopt(store.dataPath(upload.id), hash);
   const cid = upload.size > CID_THRESHOLD_BYTES ? await sampleId(ctx, hash, upload.size) : '';
@@ -162,11 +136,7 @@ export async function finalizeUpload(ctx: AppContext, store: HashingFileStore, u
     const fileId = await ctx.db.transaction().execute(async (trx) => {
       const file = await placeFileIn(trx, upload.user_id, { parentId: upload.parent_id, name: upload.name, hash, size: upload.size }, now);
       if (cid) await setBlobCid(trx, hash, cid);
-      await trx
-        .updateTable('tasks')
-        .set({ phase: PHASE.COMPLETE, progress: 100, file_id: file.id, name: file.name, updated_time: now })
-        .where('id', '=', upload.task_id)
-        .execute();
+      await trx.updateTable('tasks').set({ phase: PHASE.COMPLETE, progress: 100, file_id: file.id, name: file.name, updated_time: now }).where('id', '=', upload.task_id).execute();
       await trx.deleteFrom('uploads').where('id', '=', upload.id).execute();
       return file.id;
     });
@@ -197,12 +167,6 @@ export async function expireUploads(ctx: AppContext, store: HashingFileStore): P
 
 /** GET resource/cid: whether a blob with this sample id and size is stored (large-file pre-check). */
 export async function cidExists(db: Db, cid: string, size: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('blobs')
-    .select('hash')
-    .where('cid', '=', cid)
-    .where('size', '=', size)
-    .where('ref_count', '>', 0)
-    .executeTakeFirst();
+  const row = await db.selectFrom('blobs').select('hash').where('cid', '=', cid).where('size', '=', size).where('ref_count', '>', 0).executeTakeFirst();
   return row !== undefined;
 }
