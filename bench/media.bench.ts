@@ -28,6 +28,7 @@ import { mediaDir } from '../apps/server/src/media/media-blobs.js';
 import { findJob, listRenditions } from '../apps/server/src/media/media.repository.js';
 import { renditionPlan } from '../apps/server/src/media/playback.policy.js';
 import { listView, sessionUserId, signUpInBrowser, startE2E } from '../e2e/harness.js';
+import { NO_NATIVE_HLS, STOPWATCH, type Marks } from './player-scripts.js';
 
 const SECONDS = Number(process.env.HAUL_BENCH_MEDIA_SECONDS ?? 60);
 const CLIP_SECONDS = Number(process.env.HAUL_BENCH_MEDIA_CLIP_SECONDS ?? 20);
@@ -145,45 +146,6 @@ async function transcodeThroughput() {
       ` plain/ours ${(total(cpus.plain) / total(cpus.ours)).toFixed(3)}   (both at nice ${NICE}, the priority Haul gives its ffmpeg runs)`,
   );
 }
-
-type Marks = { t0: number; frame: number; playing: number; failed: number; media: string; src: string };
-
-/**
- * The stopwatch installed in the page: the double click starts it; the first frame of `.viewer video` stops it (its
- * clock first moving is noted too), and so does the viewer's error panel. Plain text: the TypeScript runner would
- * wrap named functions in a helper the page does not have.
- */
-const STOPWATCH = `(() => {
-  const m = { t0: 0, frame: 0, playing: 0, failed: 0, media: '', src: '' };
-  window.__ttff = m;
-  const now = () => performance.timeOrigin + performance.now();
-  document.addEventListener('dblclick', () => (m.t0 = now()), { capture: true, once: true });
-  const hooked = new WeakSet();
-  const poll = () => {
-    const v = document.querySelector('.viewer video');
-    if (v && !hooked.has(v)) {
-      hooked.add(v);
-      v.requestVideoFrameCallback((at) => {
-        if (m.frame) return;
-        m.frame = performance.timeOrigin + at;
-        m.media = v.dataset.media || '';
-        m.src = v.currentSrc.slice(0, 5);
-      });
-    }
-    if (v && v.currentTime > 0 && !m.playing) m.playing = now();
-    if (document.querySelector('.viewer-error')) m.failed = now();
-    else if (!m.frame || !m.playing) requestAnimationFrame(poll);
-  };
-  requestAnimationFrame(poll);
-})()`;
-
-/** A browser without native HLS (Firefox, Chromium before its built-in HLS player): the web app takes hls.js. */
-const NO_NATIVE_HLS = `(() => {
-  const canPlay = HTMLMediaElement.prototype.canPlayType;
-  HTMLMediaElement.prototype.canPlayType = function (type) {
-    return /mpegurl/i.test(type) ? '' : canPlay.call(this, type);
-  };
-})()`;
 
 /** Server-side moments of a transcode (job claimed, each rendition started and its first segment on disk), by polling. */
 function watchTranscode(ctx: AppContext, hash: string) {

@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,21 +11,7 @@ import type { DriveMedia, TokenResponse } from '@haul/shared';
 import { deleteFiles, purgeExpired } from '../src/files/trash.service.js';
 import { dropOrphanedMedia } from '../src/media/media.repository.js';
 import { ManualClock, startTestHaul, type TestHaul } from './helper.js';
-
-function need(tool: string): void {
-  try {
-    execFileSync(tool, ['-version'], { stdio: 'ignore' });
-  } catch {
-    throw new Error(`${tool} is needed to make the test media: apt-get install ffmpeg`);
-  }
-}
-
-const ff = (dir: string, args: string[]) => execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { cwd: dir });
-
-/** Streams and duration of a local media file, as the system's ffprobe reads it. */
-function ffprobe(path: string): { streams: { codec_name: string; width?: number; height?: number }[]; format: { duration: string } } {
-  return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width,height:format=duration', '-of', 'json', path]).toString());
-}
+import { ff, ffprobe, need } from './media-tools.js';
 
 describe('media: probing, thumbnails, HLS transcoding', () => {
   let h: TestHaul;
@@ -384,70 +369,5 @@ describe('media: probing, thumbnails, HLS transcoding', () => {
     // Media of content still stored is kept.
     const kept = await h.ctx.db.selectFrom('media_renditions').select('phase').where('hash', '!=', hash).execute();
     expect(kept.map((r) => r.phase)).toEqual(['PHASE_TYPE_COMPLETE', 'PHASE_TYPE_COMPLETE']);
-  });
-});
-
-describe('media: ffmpeg shipped through npm, transcoding on upload or never', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'haul-media-npm-'));
-  const require = createRequire(import.meta.url);
-  // The builds `npm start` falls back to on a machine without ffmpeg.
-  const npmTools = {
-    ffmpegPath: (require('@ffmpeg-installer/ffmpeg') as { path: string }).path,
-    ffprobePath: (require('@ffprobe-installer/ffprobe') as { path: string }).path,
-  };
-  let clip: Buffer;
-  const hauls: TestHaul[] = [];
-
-  beforeAll(() => {
-    need('ffmpeg');
-    ff(dir, ['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=3', '-f', 'lavfi', '-i', 'sine=duration=3',
-      '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=none', '-c:a', 'libopus', '-shortest', 'clip.mkv']);
-    clip = readFileSync(join(dir, 'clip.mkv'));
-  });
-  afterAll(async () => {
-    for (const h of hauls) await h.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('on-upload transcodes a placed video without anyone playing it, with the npm builds', async () => {
-    const h = await startTestHaul({ transcode: 'on-upload', ...npmTools });
-    hauls.push(h);
-    const t = await h.signUp();
-    const file = await h.putFile(t, '', 'holiday.mkv', clip);
-    h.media.start();
-    const m = await (async () => {
-      const end = Date.now() + 30_000;
-      for (;;) {
-        const f = (await h.api('GET', `/drive/v1/files/${file.id}`, t.access_token)).body;
-        const r = (f.medias as DriveMedia[]).find((x) => x.media_id === '360p');
-        if (r?.phase === 'PHASE_TYPE_COMPLETE') return r;
-        if (Date.now() > end) throw new Error(`no rendition: ${JSON.stringify(f.medias)}`);
-        await new Promise((res) => setTimeout(res, 200));
-      }
-    })();
-    const url = (u: string) => u.replace('http://haul.test', '');
-    const text = (await h.app.inject({ method: 'GET', url: url(m.link.url) })).body;
-    const base = m.link.url.slice(0, m.link.url.indexOf('index.m3u8'));
-    const uris = [/#EXT-X-MAP:URI="([^"]+)"/.exec(text)![1]!, ...text.split('\n').filter((l) => l && !l.startsWith('#'))];
-    const parts = await Promise.all(uris.map(async (u) => (await h.app.inject({ method: 'GET', url: url(base + u) })).rawPayload));
-    writeFileSync(join(dir, 'joined.mp4'), Buffer.concat(parts));
-    const probe = ffprobe(join(dir, 'joined.mp4'));
-    expect(probe.streams.map((s) => s.codec_name)).toEqual(['h264', 'aac']);
-    expect(probe.streams[0]).toMatchObject({ width: 640, height: 360 });
-    expect(Number(probe.format.duration)).toBeCloseTo(3, 0);
-    const thumb = await h.app.inject({ method: 'GET', url: url((await h.api('GET', `/drive/v1/files/${file.id}`, t.access_token)).body.thumbnail_link) });
-    expect(thumb.statusCode).toBe(200);
-    expect((await sharp(thumb.rawPayload).metadata()).width).toBe(480);
-  });
-
-  it('off: playing starts no transcode', async () => {
-    const h = await startTestHaul({ transcode: 'off' });
-    hauls.push(h);
-    const t = await h.signUp();
-    const file = await h.putFile(t, '', 'holiday.mkv', clip);
-    h.media.start();
-    const f = (await h.api('GET', `/drive/v1/files/${file.id}?usage=PLAY`, t.access_token)).body;
-    expect(f.medias.map((m: DriveMedia) => m.media_id)).toEqual(['origin']);
-    expect(await h.ctx.db.selectFrom('media_jobs').selectAll().execute()).toEqual([]);
   });
 });
