@@ -3,6 +3,7 @@ import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { IconMenu } from '../../components/icon-menu';
 import { Icon } from '../layout/icon';
 import { getMe, signOut } from './auth-api';
 
@@ -17,18 +18,11 @@ export function UserMenu() {
     navigate('/login', { replace: true });
   };
   return (
-    <Menu.Root>
-      <Menu.Trigger className="icon-btn avatar" aria-label={t('account.menu')}>
-        {me?.email ? me.email[0]!.toUpperCase() : <Icon name="user" />}
-      </Menu.Trigger>
-      <Menu.Portal>
-        <Menu.Content className="menu" align="end" sideOffset={6}>
-          {me && <Menu.Label className="menu-label">{me.email}</Menu.Label>}
-          <Menu.Item className="menu-item" onSelect={() => void out()}>
-            {t('account.signOut')}
-          </Menu.Item>
-        </Menu.Content>
-      </Menu.Portal>
-    </Menu.Root>
+    <IconMenu label={t('account.menu')} button={me?.email ? me.email[0]!.toUpperCase() : <Icon name="user" />} buttonClassName="avatar">
+      {me && <Menu.Label className="menu-label">{me.email}</Menu.Label>}
+      <Menu.Item className="menu-item" onSelect={() => void out()}>
+        {t('account.signOut')}
+      </Menu.Item>
+    </IconMenu>
   );
 }

@@ -2,6 +2,7 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useTranslation } from 'react-i18next';
 import type { SortOrder } from '@haul/shared';
+import { IconMenu } from '../../components/icon-menu';
 import { Icon } from '../layout/icon';
 import { useDisplayMode, type DisplayMode } from './display-mode-store';
 
@@ -18,42 +19,35 @@ export function DisplayControls({ modeKey, mode }: { modeKey: string; mode: Disp
   const setGlobalSettings = useDisplayMode((s) => s.setGlobalSettings);
   return (
     <div className="display-controls">
-      <Menu.Root>
-        <Menu.Trigger className="icon-btn" aria-label={t('sort.label')}>
-          <Icon name="sort" />
-        </Menu.Trigger>
-        <Menu.Portal>
-          <Menu.Content className="menu" align="end" sideOffset={6}>
-            <Menu.RadioGroup value={mode.orderType} onValueChange={(v) => update(modeKey, { orderType: v as SortOrder })}>
-              {SORTS.flatMap((s) =>
-                (['asc', 'desc'] as const).map((dir) => (
-                  <Menu.RadioItem key={s[dir]} value={s[dir]} className="menu-item">
-                    <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
-                    {t(`sort.${s.field}_${dir}`)}
-                  </Menu.RadioItem>
-                )),
-              )}
-            </Menu.RadioGroup>
-            <Menu.Separator className="menu-sep" />
-            <Menu.CheckboxItem
-              className="menu-item"
-              checked={mode.pinFoldersTop}
-              onCheckedChange={(c) => update(modeKey, { pinFoldersTop: c === true })}
-            >
-              <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
-              {t('sort.foldersFirst')}
-            </Menu.CheckboxItem>
-            <Menu.CheckboxItem
-              className="menu-item"
-              checked={everywhere}
-              onCheckedChange={(c) => setGlobalSettings({ orderSettingGlobal: c === true, viewSettingGlobal: c === true })}
-            >
-              <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
-              {t('sort.everywhere')}
-            </Menu.CheckboxItem>
-          </Menu.Content>
-        </Menu.Portal>
-      </Menu.Root>
+      <IconMenu label={t('sort.label')} button={<Icon name="sort" />}>
+        <Menu.RadioGroup value={mode.orderType} onValueChange={(v) => update(modeKey, { orderType: v as SortOrder })}>
+          {SORTS.flatMap((s) =>
+            (['asc', 'desc'] as const).map((dir) => (
+              <Menu.RadioItem key={s[dir]} value={s[dir]} className="menu-item">
+                <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
+                {t(`sort.${s.field}_${dir}`)}
+              </Menu.RadioItem>
+            )),
+          )}
+        </Menu.RadioGroup>
+        <Menu.Separator className="menu-sep" />
+        <Menu.CheckboxItem
+          className="menu-item"
+          checked={mode.pinFoldersTop}
+          onCheckedChange={(c) => update(modeKey, { pinFoldersTop: c === true })}
+        >
+          <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
+          {t('sort.foldersFirst')}
+        </Menu.CheckboxItem>
+        <Menu.CheckboxItem
+          className="menu-item"
+          checked={everywhere}
+          onCheckedChange={(c) => setGlobalSettings({ orderSettingGlobal: c === true, viewSettingGlobal: c === true })}
+        >
+          <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
+          {t('sort.everywhere')}
+        </Menu.CheckboxItem>
+      </IconMenu>
       <button
         className="icon-btn"
         aria-label={mode.viewType === 'grid' ? t('view.list') : t('view.grid')}

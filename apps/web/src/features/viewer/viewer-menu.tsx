@@ -6,6 +6,7 @@ import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { mediaTypeOf, type DriveFile } from '@haul/shared';
+import { IconMenu } from '../../components/icon-menu';
 import { FILE_ACTIONS, type ActionContext } from '../files/actions';
 import { useDialog } from '../files/dialog-store';
 import { Icon } from '../layout/icon';
@@ -21,41 +22,34 @@ export function ViewerMenu({ file, canRename }: { file: DriveFile; canRename: bo
   const actions = FILE_ACTIONS.filter((a) => !ELSEWHERE.has(a.id) && (canRename || a.id !== 'rename') && a.visible(ctx));
   const playable = mediaTypeOf(file.name, file.mime_type) !== 'image';
   return (
-    <Menu.Root>
-      <Menu.Trigger className="icon-btn" aria-label={t('viewer.more')}>
-        <Icon name="more" />
-      </Menu.Trigger>
-      <Menu.Portal>
-        <Menu.Content className="menu viewer-menu" align="end" sideOffset={6}>
-          {actions.map((a) => (
-            <Menu.Item
-              key={a.id}
-              className={`menu-item${a.danger ? ' danger' : ''}`}
-              onSelect={async () => {
-                const done = await a.perform(ctx);
-                // A file sent to the trash leaves the viewer's list.
-                if (a.id === 'trash' && done !== false) useViewer.getState().remove(file.id);
-              }}
-            >
-              {t(a.labelKey)}
-            </Menu.Item>
-          ))}
-          {playable && (
-            <Menu.Item className="menu-item" onSelect={() => useDialog.getState().open({ type: 'external-player', file })}>
-              {t('viewer.externalPlayer')}
-            </Menu.Item>
-          )}
-          <Menu.Item
-            className="menu-item"
-            onSelect={() => {
-              useViewer.getState().close();
-              navigate(file.parent_id ? `/all/${file.parent_id}` : '/all');
-            }}
-          >
-            {t('viewer.backToFolder')}
-          </Menu.Item>
-        </Menu.Content>
-      </Menu.Portal>
-    </Menu.Root>
+    <IconMenu label={t('viewer.more')} button={<Icon name="more" />} menuClassName="viewer-menu">
+      {actions.map((a) => (
+        <Menu.Item
+          key={a.id}
+          className={`menu-item${a.danger ? ' danger' : ''}`}
+          onSelect={async () => {
+            const done = await a.perform(ctx);
+            // A file sent to the trash leaves the viewer's list.
+            if (a.id === 'trash' && done !== false) useViewer.getState().remove(file.id);
+          }}
+        >
+          {t(a.labelKey)}
+        </Menu.Item>
+      ))}
+      {playable && (
+        <Menu.Item className="menu-item" onSelect={() => useDialog.getState().open({ type: 'external-player', file })}>
+          {t('viewer.externalPlayer')}
+        </Menu.Item>
+      )}
+      <Menu.Item
+        className="menu-item"
+        onSelect={() => {
+          useViewer.getState().close();
+          navigate(file.parent_id ? `/all/${file.parent_id}` : '/all');
+        }}
+      >
+        {t('viewer.backToFolder')}
+      </Menu.Item>
+    </IconMenu>
   );
 }
