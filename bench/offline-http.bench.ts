@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signUpApi } from './fixtures.js';
-import { cpuSecondsOf, sampleRss, startHaulProcess } from './haul-process.js';
+import { cpuSecondsOf, haulApi, sampleRss, startHaulProcess } from './haul-process.js';
 import { b3sum, Cleanup, flushDisk, loadLine, mbps, median, MiB, requireTool, runTimed, startNginx, writeRandomFile } from './references.js';
 
 const BYTES = Number(process.env.HAUL_BENCH_OFFLINE_MB ?? 1024) * MiB;
@@ -30,15 +30,7 @@ try {
   const haul = await startHaulProcess({ HAUL_ALLOW_PRIVATE_NETWORK: '1' });
   cleanup.add(() => haul.stop());
   const { access_token: token } = await signUpApi(haul.base, 'bench-offline@example.com');
-  const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(`${haul.base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
+  const api = haulApi(haul, token);
   console.log(loadLine());
 
   const toNull: number[] = [];

@@ -16,7 +16,7 @@ import SQLite from 'better-sqlite3';
 import * as tus from 'tus-js-client';
 import { hashInChromium } from './browser-hash.js';
 import { signUpApi } from './fixtures.js';
-import { cpuSecondsOf, sampleRss, startHaulProcess, type HaulProcess } from './haul-process.js';
+import { cpuSecondsOf, haulApi, sampleRss, startHaulProcess, type HaulProcess } from './haul-process.js';
 import { b3sum, Cleanup, flushDisk, loadLine, mbps, median, MiB, requireTool, runTimed, startNginx, writeRandomFile } from './references.js';
 
 const UPLOAD_BYTES = Number(process.env.HAUL_BENCH_UPLOAD_MB ?? 1024) * MiB;
@@ -56,16 +56,6 @@ class TimingStack implements tus.HttpStack {
   }
 }
 
-async function api(haul: HaulProcess, token: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${haul.base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
 /**
  * Creates the upload, sends the bytes over tus and waits until its task is complete: the way the web app uploads.
  * `source` is the file's bytes in memory or, for files too large for a Buffer, its path (read as it is sent).
@@ -74,8 +64,9 @@ async function uploadThroughHaul(haul: HaulProcess, token: string, source: Buffe
   const t0 = performance.now();
   const cpu0 = cpuSecondsOf(haul.pid);
   const me0 = process.cpuUsage();
+  const api = haulApi(haul, token);
   // No hash announced: for files over 100 MB the web app only hashes first when the server may already hold them.
-  const created = await api(haul, token, 'POST', '/drive/v1/files', {
+  const created = await api('POST', '/drive/v1/files', {
     kind: 'drive#file',
     upload_type: 'UPLOAD_TYPE_RESUMABLE',
     name,
@@ -95,16 +86,16 @@ async function uploadThroughHaul(haul: HaulProcess, token: string, source: Buffe
     });
     up.start();
   });
-  let task = await api(haul, token, 'GET', `/drive/v1/tasks/${created.task.id}`);
+  let task = await api('GET', `/drive/v1/tasks/${created.task.id}`);
   while (task.phase !== 'PHASE_TYPE_COMPLETE') {
     if (task.phase === 'PHASE_TYPE_ERROR') throw new Error(`upload failed: ${task.message}`);
     await new Promise((r) => setTimeout(r, 50));
-    task = await api(haul, token, 'GET', `/drive/v1/tasks/${created.task.id}`);
+    task = await api('GET', `/drive/v1/tasks/${created.task.id}`);
   }
   const seconds = (performance.now() - t0) / 1000;
   const me = process.cpuUsage(me0);
   const serverCpu = cpuSecondsOf(haul.pid) - cpu0;
-  const file = await api(haul, token, 'GET', `/drive/v1/files/${task.file_id}`);
+  const file = await api('GET', `/drive/v1/files/${task.file_id}`);
   if (Number(file.size) !== size) throw new Error(`the stored file has ${file.size} bytes, not ${size}`);
   return { seconds, sentSeconds: ((stack.lastBodyEnd || performance.now()) - t0) / 1000, hash: file.hash, serverCpu, clientCpu: (me.user + me.system) / 1e6 };
 }
