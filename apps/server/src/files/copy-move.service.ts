@@ -6,7 +6,7 @@ import type { FileRow } from '../db/schema.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { addManyBlobRefs } from '../storage/blobs.repository.js';
-import { ancestorChain, freeName, inChunks, lockUser, requireFiles, requireTargetFolder, ROOT_ID, storageUsage, subtreeRows } from './files.repository.js';
+import { ancestorChain, freeName, inChunks, requireFiles, requireTargetFolder, ROOT_ID, roomFor, subtreeRows } from './files.repository.js';
 import { recordEvent } from '../events/events.repository.js';
 
 /** Refuses putting a folder inside itself or one of its descendants. */
@@ -59,13 +59,8 @@ export async function insertCopies(
 ): Promise<string[]> {
   const { rows, roots, toUserId: userId, targetId, now } = input;
   const added = rows.reduce((n, r) => n + (r.kind === FOLDER_KIND ? 0 : r.size), 0);
-  // Concurrent copies into one account would each count the space and pick names without the others.
-  await lockUser(trx, userId);
-  const [user, usage] = await Promise.all([
-    trx.selectFrom('users').select('storage_limit').where('id', '=', userId).executeTakeFirstOrThrow(),
-    storageUsage(trx, userId),
-  ]);
-  if (usage.total + added > user.storage_limit) {
+  // Also keeps concurrent copies into one account from picking the same free names (see roomFor).
+  if (!(await roomFor(trx, userId, added))) {
     throw new HttpError(403, 'file_space_not_enough', 'There is not enough storage space for this copy.');
   }
   const newIds = new Map(rows.map((r) => [r.id, newId()]));

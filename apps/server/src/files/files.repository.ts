@@ -133,15 +133,6 @@ export async function storageUsage(db: Db, userId: string): Promise<{ total: num
   return { total: Number(row.total), inTrash: Number(row.trash) };
 }
 
-/**
- * Takes the user's row lock for the rest of the transaction (PostgreSQL; SQLite has one writer anyway), so that
- * writes which count the user's free space, or pick free names, run one after another instead of each counting
- * without the others.
- */
-export async function lockUser(trx: Db, userId: string): Promise<void> {
-  await trx.updateTable('users').set((eb) => ({ storage_limit: eb.ref('storage_limit') })).where('id', '=', userId).execute();
-}
-
 /** Bytes the user may still fill: storage limit minus files (trash included) and uploads in flight. */
 export async function freeSpace(db: Db, userId: string): Promise<number> {
   const user = await db.selectFrom('users').select('storage_limit').where('id', '=', userId).executeTakeFirst();
@@ -151,4 +142,14 @@ export async function freeSpace(db: Db, userId: string): Promise<number> {
     db.selectFrom('uploads').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.val(0)).as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
   ]);
   return Math.max(0, user.storage_limit - usage.total - Number(pending.n));
+}
+
+/**
+ * Whether `size` more bytes fit in the user's free space, counted after any concurrent writer of this user has
+ * committed: the write takes the user's row lock for the rest of the transaction (PostgreSQL; SQLite has one writer
+ * anyway), so creations, copies and the free names they pick run one after another instead of each counting alone.
+ */
+export async function roomFor(trx: Db, userId: string, size: number): Promise<boolean> {
+  await trx.updateTable('users').set((eb) => ({ storage_limit: eb.ref('storage_limit') })).where('id', '=', userId).execute();
+  return size <= (await freeSpace(trx, userId));
 }

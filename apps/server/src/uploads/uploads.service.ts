@@ -7,7 +7,7 @@ import type { UploadRow } from '../db/schema.js';
 import { requireMonthlyRoom } from '../accounts/traffic.js';
 import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
-import { freeSpace, lockUser, requireTargetFolder } from '../files/files.repository.js';
+import { freeSpace, requireTargetFolder, roomFor } from '../files/files.repository.js';
 import { placeFileIn } from '../files/files.service.js';
 import { validName } from '../files/names.policy.js';
 import { HttpError, notFound } from '../http/errors.js';
@@ -46,12 +46,6 @@ async function checkSpace(db: Db, userId: string, size: number, now: number): Pr
   if (size > (await freeSpace(db, userId))) throw spaceNotEnough();
 }
 
-/** Checks the free space again inside the transaction that uses it, after any concurrent creation has committed. */
-async function holdSpace(trx: Db, userId: string, size: number): Promise<void> {
-  await lockUser(trx, userId);
-  if (size > (await freeSpace(trx, userId))) throw spaceNotEnough();
-}
-
 /** An upload task; `moved` is what it sends over the wire (nothing for a speed upload). */
 function newTask(db: Db, userId: string, name: string, size: number, moved: number, phase: string, now: number, fileId = ''): Promise<string> {
   return insertTask(db, { userId, type: 'upload', phase, name, params: { size: String(size) }, fileId, size: moved }, now);
@@ -69,7 +63,7 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
     if (await verifyProof(ctx, userId, input.hash, input.size, input.proof)) {
       const hash = input.hash;
       return ctx.db.transaction().execute(async (trx) => {
-        await holdSpace(trx, userId, input.size);
+        if (!(await roomFor(trx, userId, input.size))) throw spaceNotEnough();
         const file = await placeFileIn(trx, userId, { parentId: input.parentId, name, hash, size: input.size }, now);
         const taskId = await newTask(trx, userId, file.name, file.size, 0, PHASE.COMPLETE, now, file.id);
         return { kind: 'speed' as const, fileId: file.id, taskId };
@@ -91,8 +85,8 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
     expires_at: now + UPLOAD_TTL_MS,
   };
   await ctx.db.transaction().execute(async (trx) => {
-    // Creations of one user are counted one after another (see lockUser).
-    await holdSpace(trx, userId, input.size);
+    // Counted again inside the transaction that reserves the space (see roomFor).
+    if (!(await roomFor(trx, userId, input.size))) throw spaceNotEnough();
     upload.task_id = await newTask(trx, userId, name, input.size, input.size, PHASE.RUNNING, now);
     await trx.insertInto('uploads').values(upload).execute();
   });

@@ -68,7 +68,8 @@ export const FileCard = memo(function FileCard({ file, selected, keyword, locale
       <span className={`ficon big ${iconFor(file)}`}>
         <Icon name={iconFor(file)} size={48} />
         {file.thumbnail_link && (
-          // Drawn over the icon; a link that no longer works just uncovers it. Keyed by link: a card reused for another file must not keep a hidden (failed) image.
+          // Drawn over the icon; a link that no longer works just uncovers it. Keyed by link: a card reused for
+          // another file must not keep a hidden (failed) image.
           <img
             key={file.thumbnail_link}
             className="fthumb"
