@@ -15,6 +15,7 @@ export function ViewerHost() {
   const { pathname, search } = useLocation();
   useEffect(() => () => useViewer.getState().close(), [pathname, search]);
   useEffect(() => {
+    if (Viewer) return;
     let live = true;
     const take = () => void load().then((m) => live && setViewer(() => m.default));
     if (open) take();
@@ -22,6 +23,6 @@ export function ViewerHost() {
     return () => {
       live = false;
     };
-  }, [open]);
+  }, [open, Viewer]);
   return open && Viewer ? <Viewer /> : null;
 }
