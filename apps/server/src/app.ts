@@ -29,8 +29,17 @@ import { tusRoutes } from './uploads/tus.routes.js';
 import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { isAppRoute, webRoutes } from './web/web.routes.js';
 
+/** A registered route, as the route-walking tests (and the API reference) read the table. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  schema: Record<string, unknown> | undefined;
+}
+
 export interface Haul {
   app: FastifyInstance;
+  /** Every route of the server, in registration order (HEAD twins of GET routes left out). */
+  routes: RouteEntry[];
   ctx: AppContext;
   /** Offline downloads of this process; started by main.ts (and by tests that need it). */
   offline: OfflineWorker;
@@ -55,6 +64,10 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     logger: opts.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy.split(',').map((s) => s.trim()).filter(Boolean),
+  });
+  const routes: RouteEntry[] = [];
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: r.schema as RouteEntry['schema'] });
   });
   installValidators(app);
   installErrorHandlers(app);
@@ -90,6 +103,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
 
   return {
     app,
+    routes,
     ctx,
     offline,
     media,

@@ -3,8 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context.js';
 import { purgeExpired } from './files/trash.service.js';
 import { expireUploads } from './uploads/uploads.service.js';
+import { purgeSessions } from './accounts/tokens.js';
+import { forgetOldAttempts } from './limits/attempt-limiter.js';
 
-/** Expires abandoned uploads and purges the trash, at start and then hourly; returns a stop function. */
+/** Expires abandoned uploads, ended sessions and old attempt counts, and purges the trash, at start and then hourly; returns a stop function. */
 export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
   let running = false;
   const purge = async () => {
@@ -13,7 +15,9 @@ export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
     try {
       const uploads = await expireUploads(ctx, ctx.uploads);
       const r = await purgeExpired(ctx);
-      if (r.files || r.blobs || uploads) log.info({ purged: { ...r, uploads } }, 'purged expired trash and uploads');
+      const sessions = await purgeSessions(ctx);
+      await forgetOldAttempts(ctx.db, ctx.clock.now());
+      if (r.files || r.blobs || uploads || sessions) log.info({ purged: { ...r, uploads, sessions } }, 'purged expired trash, uploads and sessions');
     } catch (err) {
       log.error(err, 'trash purge failed');
     } finally {

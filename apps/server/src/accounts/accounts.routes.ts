@@ -1,12 +1,11 @@
 /** /v1/auth/* and /v1/user/* */
 import { Type, type Static } from '@sinclair/typebox';
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { requireAuth } from '../http/auth.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { refresh, signIn, signUp } from './accounts.service.js';
-import { revokeRefreshToken } from './tokens.js';
+import { endAllSessions, revokeRefreshToken, type ClientInfo } from './tokens.js';
 import { presentUser } from './user.presenter.js';
 import { findUserById } from './users.repository.js';
 
@@ -25,33 +24,17 @@ const TokenBody = Type.Object({
 });
 const RevokeBody = Type.Object({ token: Type.String({ maxLength: 200 }) });
 
-/** Password guessing is slowed per address and account; sign-up per address. (In-memory: per process.) */
-const tooMany = (_req: unknown, c: { ttl: number }) =>
-  new HttpError(429, 'too_many_requests', `Too many attempts. Please try again in ${Math.ceil(c.ttl / 1000)} seconds.`);
+/** The client a request comes from (its address as the trusted proxy names it). */
+const clientOf = (req: FastifyRequest): ClientInfo => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
 
 export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  // preHandler: the sign-in key needs the parsed body.
-  await app.register(rateLimit, { global: false, hook: 'preHandler', errorResponseBuilder: tooMany });
-
-  app.post<{ Body: Static<typeof SignUpBody> }>(
-    '/v1/auth/signup',
-    { schema: { body: SignUpBody }, config: { rateLimit: { max: 20, timeWindow: 60_000 } } },
-    async (req) => signUp(ctx, req.body),
+  // Sign-up and sign-in limits live in the database (accounts.service), so they hold across processes.
+  app.post<{ Body: Static<typeof SignUpBody> }>('/v1/auth/signup', { schema: { body: SignUpBody } }, async (req) =>
+    signUp(ctx, req.body, clientOf(req)),
   );
 
-  app.post<{ Body: Static<typeof SignInBody> }>(
-    '/v1/auth/signin',
-    {
-      schema: { body: SignInBody },
-      config: {
-        rateLimit: {
-          max: 10,
-          timeWindow: 60_000,
-          keyGenerator: (req) => `${req.ip}|${String((req.body as { username?: unknown })?.username ?? '').toLowerCase()}`,
-        },
-      },
-    },
-    async (req) => signIn(ctx, req.body.username, req.body.password),
+  app.post<{ Body: Static<typeof SignInBody> }>('/v1/auth/signin', { schema: { body: SignInBody } }, async (req) =>
+    signIn(ctx, req.body.username, req.body.password, clientOf(req)),
   );
 
   app.post<{ Body: Static<typeof TokenBody> }>('/v1/auth/token', { schema: { body: TokenBody } }, async (req) => {
@@ -72,6 +55,11 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       const user = await findUserById(ctx.db, req.userId);
       if (!user) throw notFound('The account no longer exists.');
       return presentUser(user, ctx.clock.now());
+    });
+    // Sign out everywhere: every session of the account ends, this one too, with its access tokens and download links.
+    scope.delete('/v1/user/sessions', async (req) => {
+      await endAllSessions(ctx.db, req.userId);
+      return {};
     });
   });
 }

@@ -5,8 +5,22 @@ import type { UserRow } from '../db/schema.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
-import { consumeRefreshToken, issueTokens } from './tokens.js';
-import { findUserByEmail } from './users.repository.js';
+import { clearAttempts, clientKey, refundAttempt, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
+import { endAllSessions, issueTokens, knownAddress, rotateRefreshToken, type ClientInfo } from './tokens.js';
+import { findUserByEmail, normalEmail } from './users.repository.js';
+
+const HOUR = 3600_000;
+/** Guesses at one account from one client: 10 free, then 1 s doubling to an hour. */
+const SIGNIN_PER_CLIENT: AttemptPolicy = { free: 10, baseDelayMs: 1000, maxDelayMs: HOUR, forgetMs: 24 * HOUR };
+/** One client guessing across many accounts. */
+const SIGNIN_PER_ADDRESS: AttemptPolicy = { free: 100, baseDelayMs: 1000, maxDelayMs: HOUR, forgetMs: 24 * HOUR };
+/**
+ * One account guessed at from many addresses: past 30 tries a day, addresses the account has no session from share a
+ * slow lane of one try per 10 s. It never closes, and the owner's own addresses skip it, so nobody is locked out.
+ */
+const SIGNIN_PER_ACCOUNT: AttemptPolicy = { free: 30, baseDelayMs: 10_000, maxDelayMs: 10_000, fixed: true, forgetMs: 24 * HOUR };
+const SIGNUP_PER_ADDRESS: AttemptPolicy = { free: 20, baseDelayMs: 60_000, maxDelayMs: HOUR, forgetMs: HOUR };
+
 
 function checkPassword(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH) throw badInput(`The password must have at least ${PASSWORD_MIN_LENGTH} characters.`);
@@ -18,7 +32,7 @@ export async function createUser(
   ctx: AppContext,
   input: { email: string; password: string; name?: string; isAdmin?: boolean },
 ): Promise<UserRow> {
-  const email = input.email.trim().toLowerCase();
+  const email = normalEmail(input.email);
   if (!isEmail(email)) throw badInput('Please enter a valid email address.');
   checkPassword(input.password);
   const name = (input.name ?? '').trim() || email.split('@')[0]!;
@@ -35,6 +49,8 @@ export async function createUser(
     premium_expire: null,
     created_at: now,
     password_updated_at: now,
+    disabled_at: null,
+    session_epoch: 0,
   };
   try {
     await ctx.db.insertInto('users').values(row).execute();
@@ -46,23 +62,44 @@ export async function createUser(
   return row;
 }
 
-export async function signUp(ctx: AppContext, input: { email: string; password: string; name?: string }): Promise<TokenResponse> {
+export async function signUp(ctx: AppContext, input: { email: string; password: string; name?: string }, client: ClientInfo): Promise<TokenResponse> {
   if (!ctx.config.registrationOpen) throw new HttpError(403, 'permission_denied', 'Registration is closed on this server.');
+  const wait = await takeAttempt(ctx.db, ctx.clock.now(), [[`signup|${clientKey(client.ip)}`, SIGNUP_PER_ADDRESS]]);
+  if (wait > 0) throw tooManyAttempts(wait, 'Too many sign-ups from your network.');
   const user = await createUser(ctx, input);
-  return issueTokens(ctx, user.id);
+  return issueTokens(ctx, user.id, client);
 }
 
-export async function signIn(ctx: AppContext, username: string, password: string): Promise<TokenResponse> {
-  const user = await findUserByEmail(ctx.db, username.trim());
+/**
+ * Checks a password. Every limit is keyed on what the lookup uses (the account when it exists, else the normalised
+ * address), counted before the check, and the same for known and unknown addresses, so neither the answer, its
+ * timing nor its limits tell which accounts exist.
+ */
+export async function signIn(ctx: AppContext, username: string, password: string, client: ClientInfo): Promise<TokenResponse> {
+  const email = normalEmail(username);
+  const user = await findUserByEmail(ctx.db, email);
+  const who = user ? `u:${user.id}` : `e:${email}`;
+  const from = clientKey(client.ip);
+  const keys: [string, AttemptPolicy][] = [
+    [`signin|${from}|${who}`, SIGNIN_PER_CLIENT],
+    [`signin|${from}`, SIGNIN_PER_ADDRESS],
+  ];
+  if (!user || !(await knownAddress(ctx.db, user.id, client.ip))) keys.push([`signin|${who}`, SIGNIN_PER_ACCOUNT]);
+  const wait = await takeAttempt(ctx.db, ctx.clock.now(), keys);
+  if (wait > 0) throw tooManyAttempts(wait, 'Too many sign-in attempts.');
   const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
   if (!user || !ok) throw new HttpError(400, 'invalid_grant', 'The email or password is incorrect.');
-  return issueTokens(ctx, user.id);
+  // A right password is no guess: this client starts over, and the account-wide count gets its try back.
+  await clearAttempts(ctx.db, [keys[0]![0]]);
+  if (keys[2]) await refundAttempt(ctx.db, keys[2][0], keys[2][1]);
+  if (user.disabled_at !== null) throw new HttpError(403, 'permission_denied', 'This account is disabled. Please contact the operator of this server.');
+  return issueTokens(ctx, user.id, client);
 }
 
 export async function refresh(ctx: AppContext, refreshToken: string): Promise<TokenResponse> {
-  const userId = await consumeRefreshToken(ctx, refreshToken);
-  if (!userId) throw new HttpError(401, 'invalid_grant', 'The refresh token is invalid or has expired. Please sign in again.');
-  return issueTokens(ctx, userId);
+  const tokens = await rotateRefreshToken(ctx, refreshToken);
+  if (!tokens) throw new HttpError(401, 'invalid_grant', 'The refresh token is invalid or has expired. Please sign in again.');
+  return tokens;
 }
 
 /** Sets a new password and ends every session of the account. */
@@ -71,6 +108,14 @@ export async function setPassword(ctx: AppContext, userId: string, password: str
   const hash = await hashPassword(password);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash, password_updated_at: ctx.clock.now() }).where('id', '=', userId).execute();
-    await trx.deleteFrom('refresh_tokens').where('user_id', '=', userId).execute();
+    await endAllSessions(trx, userId);
+  });
+}
+
+/** Disables an account (every session and link ends; it cannot sign in) or enables it again. */
+export async function setDisabled(ctx: AppContext, userId: string, disabled: boolean): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ disabled_at: disabled ? ctx.clock.now() : null }).where('id', '=', userId).execute();
+    if (disabled) await endAllSessions(trx, userId);
   });
 }

@@ -1,16 +1,37 @@
-/** Access tokens: short-lived HS256 JWTs (jose, algorithm allow-list). Refresh tokens: random, stored hashed, rotated. */
+/**
+ * Access tokens: short-lived HS256 JWTs (jose, algorithm allow-list) naming their session, which is checked on every
+ * call, so ending a session (sign-out, sign-out everywhere, a password change, a disabled account) ends its access
+ * tokens at once. Refresh tokens: random, stored hashed, rotated on each use inside their session; a second use of one
+ * is a replay (RFC 6819 §5.2.2.3) and ends the whole session, the token already issued from it included.
+ */
 import { SignJWT, jwtVerify } from 'jose';
 import type { TokenResponse } from '@haul/shared';
 import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
 import { newId, newSecret, sha256Hex } from '../lib/ids.js';
 import { unauthenticated } from '../http/errors.js';
+import { clientKey } from '../limits/attempt-limiter.js';
 
 const ISSUER = 'haul';
 const AUDIENCE = 'haul-api';
 
-export async function signAccessToken(ctx: AppContext, userId: string): Promise<string> {
+/** Who is calling, as a verified access token says. */
+export interface Caller {
+  userId: string;
+  sessionId: string;
+  /** The account's session epoch: download links are signed with it, so sign-out-everywhere ends them too. */
+  epoch: number;
+}
+
+/** Where a sign-in comes from: kept with its session (the address lets the owner past the account-wide slow lane). */
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+async function signAccessToken(ctx: AppContext, userId: string, sessionId: string): Promise<string> {
   const now = Math.floor(ctx.clock.now() / 1000);
-  return new SignJWT({})
+  return new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -21,56 +42,145 @@ export async function signAccessToken(ctx: AppContext, userId: string): Promise<
     .sign(ctx.secrets.tokenKey);
 }
 
-/** Returns the user id of a valid access token, or throws unauthenticated. */
-export async function verifyAccessToken(ctx: AppContext, token: string): Promise<string> {
+/** The caller of a valid access token whose session is live, or throws unauthenticated. */
+export async function verifyAccessToken(ctx: AppContext, token: string): Promise<Caller> {
+  let userId: string;
+  let sessionId: string;
   try {
     const { payload } = await jwtVerify(token, ctx.secrets.tokenKey, {
       algorithms: ['HS256'],
       issuer: ISSUER,
       audience: AUDIENCE,
+      requiredClaims: ['exp', 'iat', 'sub'],
       currentDate: new Date(ctx.clock.now()),
     });
-    if (!payload.sub) throw new Error('no subject');
-    return payload.sub;
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') throw new Error('no subject or session');
+    userId = payload.sub;
+    sessionId = payload.sid;
   } catch {
     throw unauthenticated('The access token is invalid or has expired.');
   }
+  const live = await ctx.db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select('users.session_epoch')
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.user_id', '=', userId)
+    .where('sessions.expires_at', '>', ctx.clock.now())
+    .where('users.disabled_at', 'is', null)
+    .executeTakeFirst();
+  if (!live) throw unauthenticated('You were signed out. Please sign in again.');
+  return { userId, sessionId, epoch: live.session_epoch };
 }
 
-/** Issues an access token and a new refresh token (stored as its SHA-256 only). */
-export async function issueTokens(ctx: AppContext, userId: string): Promise<TokenResponse> {
+async function newRefreshToken(ctx: AppContext, db: Db, userId: string, sessionId: string): Promise<string> {
   const refresh = newSecret();
   const now = ctx.clock.now();
-  await ctx.db
+  await db
     .insertInto('refresh_tokens')
-    .values({
-      id: newId(),
-      user_id: userId,
-      token_hash: sha256Hex(refresh),
-      expires_at: now + ctx.config.refreshTokenTtlSeconds * 1000,
-      created_at: now,
-    })
+    .values({ id: newId(), user_id: userId, session_id: sessionId, token_hash: sha256Hex(refresh), expires_at: now + ctx.config.refreshTokenTtlSeconds * 1000, created_at: now, used_at: null })
     .execute();
+  return refresh;
+}
+
+async function tokenResponse(ctx: AppContext, userId: string, sessionId: string, refresh: string): Promise<TokenResponse> {
   return {
     token_type: 'Bearer',
-    access_token: await signAccessToken(ctx, userId),
+    access_token: await signAccessToken(ctx, userId, sessionId),
     refresh_token: refresh,
     expires_in: ctx.config.accessTokenTtlSeconds,
     sub: userId,
   };
 }
 
-/** Consumes a refresh token (it works once) and returns its user id, or null when unknown or expired. */
-export async function consumeRefreshToken(ctx: AppContext, refresh: string): Promise<string | null> {
-  const row = await ctx.db
-    .deleteFrom('refresh_tokens')
-    .where('token_hash', '=', sha256Hex(refresh))
-    .returning(['user_id', 'expires_at'])
-    .executeTakeFirst();
-  if (!row || row.expires_at <= ctx.clock.now()) return null;
-  return row.user_id;
+/** Starts a session (a sign-in or sign-up) and issues its first tokens. */
+export async function issueTokens(ctx: AppContext, userId: string, client: ClientInfo): Promise<TokenResponse> {
+  const now = ctx.clock.now();
+  const sessionId = newId();
+  const refresh = await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('sessions')
+      .values({
+        id: sessionId,
+        user_id: userId,
+        ip: clientKey(client.ip),
+        user_agent: client.userAgent.slice(0, 300),
+        created_at: now,
+        last_used_at: now,
+        expires_at: now + ctx.config.refreshTokenTtlSeconds * 1000,
+      })
+      .execute();
+    return newRefreshToken(ctx, trx, userId, sessionId);
+  });
+  return tokenResponse(ctx, userId, sessionId, refresh);
 }
 
+/**
+ * Exchanges a refresh token for new tokens of the same session; null when it is unknown, expired, or its session is
+ * over. A token used before ends its session.
+ */
+export async function rotateRefreshToken(ctx: AppContext, refresh: string): Promise<TokenResponse | null> {
+  const now = ctx.clock.now();
+  const row = await ctx.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', sha256Hex(refresh)).executeTakeFirst();
+  if (!row) return null;
+  // Marking it used is the claim: of two uses at once, one wins and the other is the replay.
+  const claimed = row.used_at === null
+    ? await ctx.db.updateTable('refresh_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst()
+    : null;
+  if (!claimed || Number(claimed.numUpdatedRows) !== 1) {
+    await endSession(ctx.db, row.user_id, row.session_id);
+    return null;
+  }
+  if (row.expires_at <= now) return null;
+  const next = await ctx.db.transaction().execute(async (trx) => {
+    const live = await trx
+      .updateTable('sessions')
+      .set({ last_used_at: now, expires_at: now + ctx.config.refreshTokenTtlSeconds * 1000 })
+      .where('id', '=', row.session_id)
+      .where('expires_at', '>', now)
+      .where((eb) => eb.exists(eb.selectFrom('users').select('id').where('users.id', '=', row.user_id).where('users.disabled_at', 'is', null)))
+      .executeTakeFirst();
+    if (Number(live.numUpdatedRows) !== 1) return null;
+    return newRefreshToken(ctx, trx, row.user_id, row.session_id);
+  });
+  return next ? tokenResponse(ctx, row.user_id, row.session_id, next) : null;
+}
+
+/** Ends one session: its refresh tokens go with it (cascade) and its access tokens stop working. */
+export async function endSession(db: Db, userId: string, sessionId: string): Promise<void> {
+  await db.deleteFrom('refresh_tokens').where('session_id', '=', sessionId).where('user_id', '=', userId).execute();
+  await db.deleteFrom('sessions').where('id', '=', sessionId).where('user_id', '=', userId).execute();
+}
+
+/** Ends the session a refresh token belongs to (sign-out); unknown tokens change nothing. */
 export async function revokeRefreshToken(ctx: AppContext, refresh: string): Promise<void> {
-  await ctx.db.deleteFrom('refresh_tokens').where('token_hash', '=', sha256Hex(refresh)).execute();
+  const row = await ctx.db.selectFrom('refresh_tokens').select(['user_id', 'session_id']).where('token_hash', '=', sha256Hex(refresh)).executeTakeFirst();
+  if (row) await endSession(ctx.db, row.user_id, row.session_id);
+}
+
+/**
+ * Ends every session of an account and every download link signed for it. Run inside the transaction of what caused
+ * it (a password change, a disabled account) or alone (sign-out everywhere).
+ */
+export async function endAllSessions(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('refresh_tokens').where('user_id', '=', userId).execute();
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  await db.updateTable('users').set((eb) => ({ session_epoch: eb(eb.ref('session_epoch'), '+', 1) })).where('id', '=', userId).execute();
+}
+
+/** Whether the account has a live session begun from this client's address (per /64 for IPv6). */
+export async function knownAddress(db: Db, userId: string, ip: string): Promise<boolean> {
+  const row = await db.selectFrom('sessions').select('id').where('user_id', '=', userId).where('ip', '=', clientKey(ip)).limit(1).executeTakeFirst();
+  return !!row;
+}
+
+/** Drops expired sessions and used refresh tokens older than a refresh token's life; run by the hourly purge. */
+export async function purgeSessions(ctx: AppContext): Promise<number> {
+  const now = ctx.clock.now();
+  await ctx.db.deleteFrom('refresh_tokens').where('used_at', '<', now - ctx.config.refreshTokenTtlSeconds * 1000).execute();
+  await ctx.db.deleteFrom('refresh_tokens').where('expires_at', '<', now).where('used_at', 'is', null).execute();
+  const expired = ctx.db.selectFrom('sessions').select('id').where('expires_at', '<', now);
+  await ctx.db.deleteFrom('refresh_tokens').where('session_id', 'in', expired).execute();
+  const r = await ctx.db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }

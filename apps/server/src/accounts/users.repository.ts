@@ -2,8 +2,13 @@
 import type { Db } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
 
+/** The one form of an e-mail address that lookups, uniqueness and limits all use. */
+export function normalEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  return db.selectFrom('users').selectAll().where('email', '=', normalEmail(email)).executeTakeFirst();
 }
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {

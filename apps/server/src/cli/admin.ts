@@ -1,5 +1,6 @@
 /** Administration from the command line: `npm run haul-admin -- <command> ...` (same configuration as the server). */
-import { createUser, setPassword } from '../accounts/accounts.service.js';
+import { createUser, setDisabled, setPassword } from '../accounts/accounts.service.js';
+import { endAllSessions } from '../accounts/tokens.js';
 import { findUserByEmail } from '../accounts/users.repository.js';
 import { buildHaul } from '../app.js';
 import { loadConfig } from '../config.js';
@@ -8,6 +9,8 @@ import { purgeExpired } from '../files/trash.service.js';
 const USAGE = `usage: haul-admin <command>
   create-user <email> <password> [--admin] [--name NAME]   create an account
   reset-password <email> <new-password>                    set a password and end the account's sessions
+  sign-out <email>                                          end every session and download link of an account
+  disable-user <email>                                      refuse the account's sign-ins and tokens (enable-user undoes it)
   set-quota <email> <bytes>                                 set the storage limit of an account
   set-premium <email> <days>                                premium for that many days from now (0 ends it)
   purge                                                     purge expired trash and unreferenced blobs now`;
@@ -40,6 +43,19 @@ async function main(argv: string[]): Promise<number> {
         if (!args[1]) throw new Error(USAGE);
         await setPassword(ctx, u.id, args[1]);
         console.log(`password of ${u.email} reset; its sessions are signed out`);
+        return 0;
+      }
+      case 'sign-out': {
+        const u = await user(args[0]);
+        await endAllSessions(ctx.db, u.id);
+        console.log(`${u.email} is signed out everywhere`);
+        return 0;
+      }
+      case 'disable-user':
+      case 'enable-user': {
+        const u = await user(args[0]);
+        await setDisabled(ctx, u.id, command === 'disable-user');
+        console.log(command === 'disable-user' ? `${u.email} is disabled and signed out everywhere` : `${u.email} is enabled`);
         return 0;
       }
       case 'set-quota': {

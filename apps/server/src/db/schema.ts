@@ -11,6 +11,31 @@ export interface UsersTable {
   premium_expire: number | null;
   created_at: number;
   password_updated_at: number;
+  /** Set when an operator disabled the account: its tokens are refused and it cannot sign in. */
+  disabled_at: number | null;
+  /** Bumped by sign-out-everywhere, a password change or disabling: download links signed before then stop working. */
+  session_epoch: number;
+}
+
+/** One sign-in: its refresh tokens rotate inside it; access tokens name it, so ending it ends them at once. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  /** Client address at sign-in (per /64 for IPv6): known addresses keep the sign-in slow path open to the owner. */
+  ip: string;
+  user_agent: string;
+  created_at: number;
+  last_used_at: number;
+  expires_at: number;
+}
+
+/** Attempts at something guessable (sign-in, pass codes), counted per key in the database so every process sees them. */
+export interface AttemptLimitsTable {
+  key: string;
+  count: number;
+  /** No attempt is taken before this time. */
+  next_at: number;
+  last_at: number;
 }
 
 export interface RefreshTokensTable {
@@ -19,6 +44,9 @@ export interface RefreshTokensTable {
   token_hash: string;
   expires_at: number;
   created_at: number;
+  session_id: string;
+  /** When it was exchanged; a second use is a replay and ends the session. */
+  used_at: number | null;
 }
 
 export interface FilesTable {
@@ -215,6 +243,8 @@ export interface SystemKvTable {
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
+  sessions: SessionsTable;
+  attempt_limits: AttemptLimitsTable;
   files: FilesTable;
   file_tombstones: FileTombstonesTable;
   blobs: BlobsTable;

@@ -15,7 +15,7 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.get<{ Params: { id: string }; Querystring: { u?: string; e?: string; s?: string } }>(
     '/drive/v1/content/:id',
     async (req, reply) => {
-      if (!verifyDownloadLink(ctx, req.params.id, req.query)) return sendGone(reply);
+      if (!(await verifyDownloadLink(ctx, req.params.id, req.query))) return sendGone(reply);
       const file = await findFile(ctx.db, req.query.u!, req.params.id);
       if (!file || file.trashed || file.kind !== FILE_KIND || file.phase !== PHASE.COMPLETE || !file.hash) return sendGone(reply);
       return sendFileBytes(ctx, req, reply, file);

@@ -92,7 +92,7 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
     { schema: { params: IdParams, querystring: GetQuery } },
     async (req) => {
       const row = await requireFile(ctx.db, req.userId, req.params.id);
-      const link = row.kind === FOLDER_KIND || row.trashed ? '' : signDownloadLink(ctx, req.userId, row.id);
+      const link = row.kind === FOLDER_KIND || row.trashed ? '' : signDownloadLink(ctx, req.caller, row.id);
       const thumbnailLink = thumbnailLinker(ctx, req.userId, thumbnailSize(req.query.thumbnail_size), true);
       const file = present(row, { webContentLink: link, thumbnailLink });
       // Video, audio and image: how to play it (usage=PLAY starts a video's transcode) and what the probe found.

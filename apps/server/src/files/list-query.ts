@@ -3,11 +3,13 @@ import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kyse
 import type { SortOrder } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { Database, FileRow } from '../db/schema.js';
-import { decodePageToken, encodePageToken } from '../lib/page-token.js';
+import { decodePageToken, encodePageToken, type CursorType } from '../lib/page-token.js';
 import type { FileFilters } from './list-filters.js';
 
 type Col = 'modified_time' | 'name' | 'size' | 'file_extension' | 'id';
 type Dir = 'asc' | 'desc';
+
+const COLUMN_TYPES: Record<Col, CursorType> = { modified_time: 'number', name: 'string', size: 'number', file_extension: 'string', id: 'string' };
 
 const ORDER_COLUMNS: Record<SortOrder, [Col, Dir][]> = {
   MODIFY_TIME_DESC: [['modified_time', 'desc'], ['id', 'desc']],
@@ -90,7 +92,7 @@ export async function listFilesPage(ctx: AppContext, req: ListRequest): Promise<
   }
 
   if (req.pageToken) {
-    const values = decodePageToken(req.pageToken, req.order, cols.length);
+    const values = decodePageToken(req.pageToken, req.order, cols.map(([c]) => COLUMN_TYPES[c]));
     q = q.where((eb) => afterCursor(eb, cols, values));
   }
   for (const [c, d] of cols) q = q.orderBy(c, d);
@@ -113,7 +115,7 @@ export async function listFilesPage(ctx: AppContext, req: ListRequest): Promise<
  */
 async function listChangesPage(ctx: AppContext, req: ListRequest, now: number): Promise<ListPage> {
   const since = req.filters.changedAfter!;
-  const cursor = req.pageToken ? decodePageToken(req.pageToken, 'sync', 2) : null;
+  const cursor = req.pageToken ? decodePageToken(req.pageToken, 'sync', ['number', 'string']) : null;
   const n = req.limit + 1;
   // Two index walks from the cursor, (user, changed_time, id) and (user, deleted_time, file_id), each reading whole
   // rows, merged here: no union to sort, no second lookup of the rows by id.

@@ -1,12 +1,14 @@
 /** Bearer-token authentication: a hook for route scopes that need a signed-in user. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { verifyAccessToken } from '../accounts/tokens.js';
+import { verifyAccessToken, type Caller } from '../accounts/tokens.js';
 import { unauthenticated } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     userId: string;
+    /** The verified caller (session and the account's session epoch) on routes that require one. */
+    caller: Caller;
   }
 }
 
@@ -16,7 +18,8 @@ export function requireAuth(scope: FastifyInstance, ctx: AppContext): void {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
     if (!match) throw unauthenticated();
-    req.userId = await verifyAccessToken(ctx, match[1]!.trim());
+    req.caller = await verifyAccessToken(ctx, match[1]!.trim());
+    req.userId = req.caller.userId;
   });
 }
 
@@ -24,5 +27,5 @@ export function requireAuth(scope: FastifyInstance, ctx: AppContext): void {
 export async function optionalUserId(ctx: AppContext, req: FastifyRequest): Promise<string | undefined> {
   const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
   if (!match) return undefined;
-  return verifyAccessToken(ctx, match[1]!.trim()).catch(() => undefined);
+  return verifyAccessToken(ctx, match[1]!.trim()).then((c) => c.userId, () => undefined);
 }

@@ -10,6 +10,7 @@ import { isIP } from 'node:net';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse as parseDisposition } from 'content-disposition';
+import { cleanName } from '@haul/shared';
 import { resumeHasher } from '../storage/resumable-hash.js';
 import { BlockedAddressError, guardedLookup, isPublicAddress, parseHttpLink } from './network-guard.js';
 
@@ -67,8 +68,12 @@ function open(url: URL, headers: Record<string, string>, opts: FetchOptions): Pr
   });
 }
 
-/** File name from Content-Disposition, else the last path segment, else the host. */
+/** File name from Content-Disposition, else the last path segment, else the host; made a valid name (cleanName). */
 export function nameFrom(res: IncomingMessage, url: URL): string {
+  return cleanName(rawNameFrom(res, url), url.hostname);
+}
+
+function rawNameFrom(res: IncomingMessage, url: URL): string {
   const cd = res.headers['content-disposition'];
   if (cd) {
     try {

@@ -3,18 +3,11 @@
  * paths, backslashes or control characters. Each segment keeps what it can of its name; what cannot be a name is
  * dropped or replaced, so the file lands inside its task's folder under a readable name.
  */
-import { checkName, LIMITS } from '@haul/shared';
+import { checkName, cleanName } from '@haul/shared';
 
 function safeSegment(raw: string): string | null {
-  // eslint-disable-next-line no-control-regex
-  let s = raw
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .replace(/\\/g, '_')
-    .trim();
-  if (s === '' || s === '.' || s === '..') return null;
-  while (new TextEncoder().encode(s).length > LIMITS.nameMaxBytes) s = s.slice(0, -1);
-  return checkName(s).problem ? null : s;
+  const s = cleanName(raw, '');
+  return s === '' || checkName(s).problem ? null : s;
 }
 
 /** The segments of a torrent path as drive names; `index` names a file whose every segment was unusable. */

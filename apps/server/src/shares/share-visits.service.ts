@@ -9,6 +9,7 @@ import { listFilesPage } from '../files/list-query.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { toRfc3339 } from '../lib/time.js';
 import type { PassCodeGuard } from './pass-code-guard.js';
+import { tooManyAttempts } from '../limits/attempt-limiter.js';
 import { issuePassCodeToken, passCodeMatches, passCodeTokenValid, signShareContentLink } from './share-secrets.js';
 import { linkStatus, requireInShare, SHARE_STATUS_TEXT } from './share-scope.js';
 import { expirationLeft, presentSharedFile } from './shares.presenter.js';
@@ -59,17 +60,10 @@ export async function openShare(
     if (a.token && passCodeTokenValid(ctx, share, a.token)) token = a.token;
     else if (!a.passCode) return closed(SHARE_STATUS.PASS_CODE_EMPTY);
     else {
-      const wait = guard.waitMs(share.id, a.address);
-      if (wait > 0) {
-        throw new HttpError(429, 'too_many_requests', `Too many wrong pass codes. Please try again in ${Math.ceil(wait / 1000)} seconds.`, [
-          { retry_after_seconds: Math.ceil(wait / 1000) },
-        ]);
-      }
-      if (!passCodeMatches(share, a.passCode)) {
-        guard.failed(share.id, a.address);
-        return closed(SHARE_STATUS.PASS_CODE_ERROR);
-      }
-      guard.succeeded(share.id, a.address);
+      const wait = await guard.take(share.id, a.address);
+      if (wait > 0) throw tooManyAttempts(wait, 'Too many wrong pass codes.');
+      if (!passCodeMatches(share, a.passCode)) return closed(SHARE_STATUS.PASS_CODE_ERROR);
+      await guard.succeeded(share.id, a.address);
       token = issuePassCodeToken(ctx, share);
     }
   }
@@ -126,7 +120,8 @@ export async function viewShare(ctx: AppContext, guard: PassCodeGuard, a: ShareA
   const present = (r: FileRow): DriveFile => presentSharedFile(r, { retentionMs: 0 });
   Object.assign(view, {
     title: share.title,
-    user_info: { user_id: share.user_id, nickname: opened.ownerName },
+    // A visitor needs a name to trust, not an id to look the owner up by.
+    user_info: { user_id: '', nickname: opened.ownerName },
     create_time: toRfc3339(share.created_time),
     expiration_at: share.expires_at === null ? '-1' : toRfc3339(share.expires_at),
     expiration_left_seconds: expirationLeft(share.expires_at, now).seconds,

@@ -73,7 +73,7 @@ function idFilter(raw: string | undefined): string[] | undefined {
 }
 
 export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const guard = new PassCodeGuard(ctx.clock);
+  const guard = new PassCodeGuard(ctx);
   const access = async (
     req: FastifyRequest,
     q: { share_id: string; pass_code?: string; pass_code_token?: string },

@@ -1,7 +1,7 @@
 /** The tus endpoint (/drive/v1/uploads/{id}): only uploads created through POST files, only by their owner. */
 import type { FastifyInstance } from 'fastify';
 import { Server } from '@tus/server';
-import { errorBody } from '@haul/shared';
+import { errorBody, type ErrorName } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { verifyAccessToken } from '../accounts/tokens.js';
 import { HttpError } from '../http/errors.js';
@@ -10,8 +10,37 @@ import { finalizeUpload, findUpload } from './uploads.service.js';
 
 const PATH = '/drive/v1/uploads';
 
-function tusError(status: number, error: Parameters<typeof errorBody>[0], message: string) {
+function tusError(status: number, error: ErrorName, message: string) {
   return { status_code: status, body: JSON.stringify(errorBody(error, message)) };
+}
+
+const TUS_ERROR_NAMES: Record<number, ErrorName> = {
+  400: 'invalid_argument',
+  401: 'unauthenticated',
+  403: 'permission_denied',
+  404: 'file_not_found',
+  405: 'method_not_allowed',
+  409: 'failed_precondition',
+  410: 'file_not_found',
+  412: 'failed_precondition',
+  413: 'payload_too_large',
+};
+
+/**
+ * tus answers its own errors (a missing Tus-Resumable header, an offset that does not match, …) as plain text, some
+ * without passing through onResponseError; every one leaves here as the error object, like every other route. Server
+ * faults keep their details for the log, not the client.
+ */
+class TusServer extends Server {
+  override write(context: Parameters<Server['write']>[0], headers: Headers, status: number, body = '') {
+    if (status >= 400 && !body.startsWith('{')) {
+      const error = TUS_ERROR_NAMES[status] ?? (status >= 500 ? 'internal' : 'invalid_argument');
+      const text = status >= 500 ? 'Something went wrong on the server.' : body.trim().replace(/\.?$/, '.');
+      body = JSON.stringify(errorBody(error, text));
+    }
+    if (status >= 400) headers.set('Content-Type', 'application/json; charset=utf-8');
+    return super.write(context, headers, status, body);
+  }
 }
 
 export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: HashingFileStore): Promise<void> {
@@ -28,7 +57,7 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
     finishing.set(id, done);
     return done;
   };
-  const tus = new Server({
+  const tus = new TusServer({
     path: PATH,
     datastore: store,
     relativeLocation: true,
@@ -38,12 +67,17 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
       if (!auth) throw tusError(401, 'unauthenticated', 'Please sign in.');
       let userId: string;
       try {
-        userId = await verifyAccessToken(ctx, auth[1]!.trim());
+        userId = (await verifyAccessToken(ctx, auth[1]!.trim())).userId;
       } catch {
         throw tusError(401, 'unauthenticated', 'The access token is invalid or has expired.');
       }
       if (!uploadId || !(await findUpload(ctx.db, userId, uploadId))) throw tusError(404, 'file_not_found', 'The upload does not exist.');
       owner.set(req, userId);
+    },
+    async onResponseError(_req, err) {
+      // Faults of our own (not a tus answer): the client gets the error object, the log the details.
+      if (err instanceof Error && !('status_code' in err)) app.log.error(err, 'upload request failed');
+      return undefined;
     },
     async onUploadCreate() {
       throw tusError(405, 'method_not_allowed', 'Create uploads with POST /drive/v1/files (upload_type UPLOAD_TYPE_RESUMABLE).');

@@ -63,11 +63,18 @@ async function send(method: string, path: string, opts: RequestOptions, token: s
 
 let refreshing: Promise<string | null> | null = null;
 
-/** One refresh at a time; every caller waits for the same rotation (the old refresh token dies with it). */
+/**
+ * One refresh at a time, across this browser's tabs too: refresh tokens rotate, and the server takes a second use of
+ * one as a stolen token and ends the session. Inside the lock the session is read again from storage, so a tab whose
+ * neighbour already rotated uses the new tokens instead of replaying the old one.
+ */
 function refreshAccessToken(): Promise<string | null> {
-  refreshing ??= (async () => {
+  refreshing ??= withRefreshLock(async () => {
+    const before = useSessionStore.getState().session;
+    await useSessionStore.persist.rehydrate();
     const { session, signIn, signOut } = useSessionStore.getState();
     if (!session) return null;
+    if (before && session.refreshToken !== before.refreshToken && session.expiresAt - Date.now() > REFRESH_MARGIN_MS) return session.accessToken;
     const res = await send('POST', '/v1/auth/token', { body: { grant_type: 'refresh_token', refresh_token: session.refreshToken } }, null);
     if (!res.ok) {
       // Only a refused grant ends the session; a network failure leaves it for the next try.
@@ -77,10 +84,16 @@ function refreshAccessToken(): Promise<string | null> {
     const tokens = (await res.json()) as TokenResponse;
     signIn(tokens);
     return tokens.access_token;
-  })().finally(() => {
+  }).finally(() => {
     refreshing = null;
   });
   return refreshing;
+}
+
+/** Runs `fn` holding the browser-wide refresh lock (Web Locks), or alone where the browser has none. */
+function withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  return locks ? (locks.request('haul.refresh', fn) as Promise<T>) : fn();
 }
 
 /** A usable access token (refreshed when close to expiry), for clients that send their own requests (tus). */

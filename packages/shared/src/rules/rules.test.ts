@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { categoryOf, isAudio, isImage, isTorrent, isVideo } from './file-type.js';
 import { formatCount, formatDuration, formatSize } from './format.js';
-import { checkName, randomSuffix, withSuffix } from './names.js';
+import { checkName, cleanName, randomSuffix, withSuffix } from './names.js';
 import { matchesSearch } from './search.js';
 import { isEmail, isHttpUrl } from './validate.js';
 
@@ -50,6 +50,32 @@ describe('names', () => {
     expect(checkName('a\nb').problem).toBe('control');
     expect(checkName('\u00e9'.repeat(128)).problem).toBe('too_long');
     expect(checkName('\u00e9'.repeat(127)).problem).toBe(null);
+  });
+  it('refuses names that read as something else, and keeps the joiners scripts need', () => {
+    // "invoice\u202Egpj.exe" shows as "invoiceexe.jpg".
+    for (const c of ['\u202e', '\u202a', '\u2066', '\u2069', '\u200b', '\u2060', '\ufeff']) {
+      expect(checkName(`invoice${c}gpj.exe`).problem).toBe('invisible');
+    }
+    expect(checkName('\u0645\u06cc\u200c\u062e\u0648\u0627\u0645.txt').problem).toBe(null);
+    expect(checkName('\u{1F468}\u200d\u{1F469}\u200d\u{1F467}.png').problem).toBe(null);
+  });
+  it('cleans names from strangers into valid ones', () => {
+    expect(cleanName('invoice\u202egpj.exe', 'x')).toBe('invoicegpj.exe');
+    expect(cleanName('a/b\\c\n.txt', 'x')).toBe('a_b_c.txt');
+    expect(cleanName(' .. ', 'fallback')).toBe('fallback');
+    expect(cleanName('\u200b', 'fallback')).toBe('fallback');
+    const long = cleanName('\u{1F600}'.repeat(100), 'x');
+    expect(checkName(long).problem).toBe(null);
+    expect(Array.from(long).every((c) => c === '\u{1F600}')).toBe(true);
+  });
+  it('keeps a suffixed name within the byte limit, cutting whole characters from the base', () => {
+    const full = `${'\u00e9'.repeat(125)}.jpg`; // 254 bytes
+    const named = withSuffix(full, '12');
+    expect(new TextEncoder().encode(named).length).toBeLessThanOrEqual(255);
+    expect(named.endsWith('(12).jpg')).toBe(true);
+    expect(checkName(named).problem).toBe(null);
+    const hugeExt = withSuffix(`a.${'x'.repeat(252)}`, '3');
+    expect(checkName(hugeExt).problem).toBe(null);
   });
   it('adds the collision suffix before the extension', () => {
     expect(withSuffix('photo.jpg', 'A1F3')).toBe('photo(A1F3).jpg');

@@ -13,13 +13,18 @@ export const signUp = (email: string, password: string) =>
 export const getMe = () => api.get<UserInfo>('/v1/user/me');
 export const getAbout = () => api.get<About>('/drive/v1/about', { with_quotas: true });
 
-/** Revokes the refresh token on the server (best effort), then forgets the session and its local copy. */
-export async function signOut(): Promise<void> {
+/**
+ * Ends this session on the server (best effort), or with `everywhere` every session of the account, its download
+ * links included; then forgets the session and its local copy.
+ */
+export async function signOut(opts: { everywhere?: boolean } = {}): Promise<void> {
   const session = useSessionStore.getState().session;
-  useSessionStore.getState().signOut();
   if (!session) return;
+  // Everywhere must reach the server while this session can still ask; an error leaves the person signed in.
+  if (opts.everywhere) await api.delete('/v1/user/sessions');
+  useSessionStore.getState().signOut();
   await Promise.allSettled([
-    request('POST', '/v1/auth/revoke', { body: { token: session.refreshToken }, anonymous: true }),
+    opts.everywhere ? null : request('POST', '/v1/auth/revoke', { body: { token: session.refreshToken }, anonymous: true }),
     clearLocalUser(session.userId),
   ]);
 }

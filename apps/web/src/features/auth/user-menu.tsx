@@ -1,8 +1,10 @@
-/** The account button: who is signed in, and sign out. */
+/** The account button: who is signed in, sign out, and sign out on every device. */
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { errorMessage } from '../../lib/error-message';
 import { IconMenu } from '../../components/icon-menu';
 import { Icon } from '../layout/icon';
 import { getMe, signOut } from './auth-api';
@@ -12,8 +14,13 @@ export function UserMenu() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data: me } = useQuery({ queryKey: ['me'], queryFn: getMe, staleTime: 5 * 60_000 });
-  const out = async () => {
-    await signOut();
+  const out = async (everywhere = false) => {
+    try {
+      await signOut({ everywhere });
+    } catch (err) {
+      toast.error(errorMessage(err));
+      return;
+    }
     queryClient.clear();
     navigate('/login', { replace: true });
   };
@@ -22,6 +29,9 @@ export function UserMenu() {
       {me && <Menu.Label className="menu-label">{me.email}</Menu.Label>}
       <Menu.Item className="menu-item" onSelect={() => void out()}>
         {t('account.signOut')}
+      </Menu.Item>
+      <Menu.Item className="menu-item" onSelect={() => void out(true)}>
+        {t('account.signOutEverywhere')}
       </Menu.Item>
     </IconMenu>
   );

@@ -1,0 +1,121 @@
+/** Sessions: every way a session ends ends its access tokens, refresh tokens and download links at once. */
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setDisabled, setPassword } from '../src/accounts/accounts.service.js';
+import { startTestHaul, type TestHaul } from './helper.js';
+
+describe('sessions', () => {
+  let h: TestHaul;
+  beforeAll(async () => {
+    h = await startTestHaul();
+  });
+  afterAll(() => h.destroy());
+
+  const me = async (token: string) => (await h.api('GET', '/v1/user/me', token)).status;
+  /** A tus call with this token: 404 (no such upload) means the token was accepted. */
+  const tusHead = async (token: string) => {
+    const res = await h.app.inject({ method: 'HEAD', url: '/drive/v1/uploads/AAAAAAAAAAAAAAAAAAAA', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } });
+    return res.statusCode;
+  };
+  const refresh = (token: string) => h.api('POST', '/v1/auth/token', undefined, { grant_type: 'refresh_token', refresh_token: token });
+  const signIn = (email: string, password = 'correct horse') => h.api('POST', '/v1/auth/signin', undefined, { username: email, password });
+  const downloadLink = async (token: string) => {
+    const f = await h.putFile({ sub: (await h.api('GET', '/v1/user/me', token)).body.sub } as never, '', `f-${Math.random()}.txt`, 'bytes');
+    return (await h.api('GET', `/drive/v1/files/${f.id}`, token)).body.web_content_link as string;
+  };
+  const download = async (link: string) => (await h.app.inject({ method: 'GET', url: new URL(link).pathname + new URL(link).search })).statusCode;
+
+  it('sign-out everywhere ends access tokens (API and tus), refresh tokens and download links of every session at once', async () => {
+    const email = 'everywhere@example.com';
+    const first = await h.signUp(email);
+    const second = (await signIn(email)).body;
+    const link = await downloadLink(first.access_token);
+    expect([await me(first.access_token), await me(second.access_token), await tusHead(second.access_token), await download(link)]).toEqual([200, 200, 404, 200]);
+
+    expect((await h.api('DELETE', '/v1/user/sessions', second.access_token)).status).toBe(200);
+
+    expect(await me(first.access_token)).toBe(401);
+    expect(await me(second.access_token)).toBe(401);
+    expect(await tusHead(first.access_token)).toBe(401);
+    expect((await refresh(first.refresh_token)).status).toBe(401);
+    expect(await download(link)).toBe(404);
+    // A new sign-in works, and its links too.
+    const again = (await signIn(email)).body;
+    expect(await me(again.access_token)).toBe(200);
+    expect(await download(await downloadLink(again.access_token))).toBe(200);
+  });
+
+  it('a password change or a disabled account ends every session at once', async () => {
+    const a = await h.signUp('changed@example.com');
+    await setPassword(h.ctx, a.sub, 'a brand new password');
+    expect(await me(a.access_token)).toBe(401);
+    expect(await tusHead(a.access_token)).toBe(401);
+    expect((await refresh(a.refresh_token)).status).toBe(401);
+
+    const b = await h.signUp('disabled@example.com');
+    const link = await downloadLink(b.access_token);
+    await setDisabled(h.ctx, b.sub, true);
+    expect(await me(b.access_token)).toBe(401);
+    expect(await download(link)).toBe(404);
+    const refused = await signIn('disabled@example.com');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('permission_denied');
+    await setDisabled(h.ctx, b.sub, false);
+    expect((await signIn('disabled@example.com')).status).toBe(200);
+  });
+
+  it('signing out one session leaves the others', async () => {
+    const email = 'one-of-two@example.com';
+    const phone = await h.signUp(email);
+    const laptop = (await signIn(email)).body;
+    expect((await h.api('POST', '/v1/auth/revoke', undefined, { token: phone.refresh_token })).status).toBe(200);
+    expect(await me(phone.access_token)).toBe(401);
+    expect(await me(laptop.access_token)).toBe(200);
+  });
+
+  it('a replayed refresh token ends its whole session, the tokens issued from it included', async () => {
+    const t = await h.signUp();
+    const thief = await refresh(t.refresh_token);
+    expect(thief.status).toBe(200);
+    // The owner's client, still holding the old token, replays it: the server cannot tell who is who, so both lose.
+    const replay = await refresh(t.refresh_token);
+    expect(replay.status).toBe(401);
+    expect(replay.body.error).toBe('invalid_grant');
+    expect((await refresh(thief.body.refresh_token)).status).toBe(401);
+    expect(await me(thief.body.access_token)).toBe(401);
+    expect(await me(t.access_token)).toBe(401);
+  });
+
+  it('two uses of one refresh token at once: at most one gets tokens, and the session ends', async () => {
+    const t = await h.signUp();
+    const both = await Promise.all([refresh(t.refresh_token), refresh(t.refresh_token)]);
+    const won = both.filter((r) => r.status === 200);
+    expect(won.length).toBeLessThanOrEqual(1);
+    for (const w of won) expect(await me(w.body.access_token)).toBe(401);
+  });
+
+  it('refuses access tokens without an expiry or a session, even when signed with the right key', async () => {
+    const t = await h.signUp();
+    const sid = JSON.parse(Buffer.from(t.access_token.split('.')[1]!, 'base64url').toString()).sid as string;
+    const sign = (claims: Record<string, unknown>, exp: boolean) => {
+      let jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(t.sub).setIssuer('haul').setAudience('haul-api').setIssuedAt();
+      if (exp) jwt = jwt.setExpirationTime('1h');
+      return jwt.sign(h.ctx.secrets.tokenKey);
+    };
+    expect(await me(await sign({ sid }, true))).toBe(200);
+    expect(await me(await sign({ sid }, false))).toBe(401);
+    expect(await me(await sign({}, true))).toBe(401);
+    expect(await me(await sign({ sid: 'not-a-session' }, true))).toBe(401);
+  });
+
+  it('drops ended sessions and used refresh tokens in the hourly purge', async () => {
+    const { purgeSessions } = await import('../src/accounts/tokens.js');
+    const t = await h.signUp();
+    await refresh(t.refresh_token);
+    const before = await h.ctx.db.selectFrom('refresh_tokens').select('id').where('user_id', '=', t.sub).execute();
+    expect(before.length).toBe(2);
+    await h.ctx.db.updateTable('sessions').set({ expires_at: 1 }).where('user_id', '=', t.sub).execute();
+    expect(await purgeSessions(h.ctx)).toBeGreaterThanOrEqual(1);
+    expect(await h.ctx.db.selectFrom('refresh_tokens').select('id').where('user_id', '=', t.sub).execute()).toEqual([]);
+  });
+});
