@@ -10,10 +10,11 @@
  * The daemon holds one torrent per info hash, so a second task of the same torrent waits for the first; once that one
  * is stored, the second completes from the store.
  */
-import { lstat, realpath } from 'node:fs/promises';
+import { lstat, mkdir, realpath, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { QBittorrent, TorrentFilePriority, type Torrent } from '@ctrl/qbittorrent';
 import parseTorrent from 'parse-torrent';
+import { privateNetworksDat } from './daemon-ip-filter.js';
 import {
   chosenFiles,
   TorrentError,
@@ -38,7 +39,11 @@ export interface QbittorrentOptions {
   daemonRoot: string;
   /** Time between two looks at the daemon. */
   pollMs?: number;
+  /** Off: before its first torrent, the daemon is given an IP filter of every non-public address (daemon-ip-filter). */
+  allowPrivateNetwork: boolean;
 }
+
+const FILTER_FILE = 'private-networks.dat';
 
 /** States in which the daemon holds every wanted piece (`stoppedUP` is qBittorrent 5's name for `pausedUP`). */
 const COMPLETE = new Set(['uploading', 'stalledUP', 'pausedUP', 'stoppedUP', 'queuedUP', 'forcedUP']);
@@ -109,6 +114,26 @@ export class QbittorrentEngine implements TorrentEngine {
   constructor(private readonly opts: QbittorrentOptions) {
     this.client = new QBittorrent({ baseUrl: opts.url, username: opts.username, password: opts.password, timeout: 30_000 });
     this.pollMs = opts.pollMs ?? 500;
+  }
+
+  private guarded: Promise<void> | null = null;
+
+  /**
+   * The private-network rule, kept by the daemon: its IP filter blocks every non-public address for peers, web seeds
+   * and (applied to trackers) announces. Set once per process before the first torrent, and again after a failure.
+   */
+  private guard(): Promise<void> {
+    if (this.opts.allowPrivateNetwork) return Promise.resolve();
+    this.guarded ??= (async () => {
+      await mkdir(this.opts.localRoot, { recursive: true });
+      await writeFile(join(this.opts.localRoot, FILTER_FILE), privateNetworksDat());
+      const ok = await this.client.setPreferences({ ip_filter_enabled: true, ip_filter_path: join(this.opts.daemonRoot, FILTER_FILE), ip_filter_trackers: true });
+      if (!ok) throw new TorrentError('The torrent daemon refused the IP filter that keeps it off private networks.');
+    })().catch((err) => {
+      this.guarded = null;
+      throw err;
+    });
+    return this.guarded;
   }
 
   /** The file list of a torrent: a .torrent file is read here, a magnet link's comes from peers through the daemon. */
@@ -240,6 +265,7 @@ export class QbittorrentEngine implements TorrentEngine {
   }
 
   private async addFile(bytes: Buffer, savepath: string, hash: string): Promise<void> {
+    await this.guard();
     // Added stopped, so nothing is fetched before the unchosen files are taken out.
     await this.client.addTorrent(new Uint8Array(bytes), { savepath, paused: 'true', contentLayout: 'Original', tags: 'haul' });
     await this.added(hash);
@@ -248,6 +274,7 @@ export class QbittorrentEngine implements TorrentEngine {
   private async addMagnet(magnet: string, savepath: string, hash: string): Promise<void> {
     // The daemon stops the torrent once its metadata arrived: the files are chosen before any piece is fetched.
     const options = { savepath, paused: 'false', contentLayout: 'Original', tags: 'haul', stopCondition: 'MetadataReceived' } as const;
+    await this.guard();
     await this.client.addMagnet(magnet, options as Parameters<QBittorrent['addMagnet']>[1]);
     await this.added(hash);
   }

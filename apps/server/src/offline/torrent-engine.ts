@@ -1,21 +1,22 @@
 /**
- * The built-in BitTorrent engine (WebTorrent 3, TCP only): reads a torrent's file list from a magnet link or a
- * .torrent file, and downloads the chosen files into a task's own folder. Each task gets its own client, so two
- * tasks never share (or destroy) each other's torrent, and a stopped task leaves its pieces on disk: adding the
- * torrent again over the same folder re-checks them and fetches only what is missing.
- *
- * uTP is off: with it on, WebTorrent waits ~40 s before it tries TCP-only peers (aria2c, most daemons).
+ * The built-in BitTorrent engine: WebTorrent 3 in a thread of its own (torrent-thread.mjs), whose every socket goes
+ * through the network guard unless private networks are allowed, and whose piece checks and disk writes stay off the
+ * server's event loop. This side turns the engine interface into messages: a job per call, its metadata answered here
+ * (names made safe and files chosen here), progress relayed, aborts passed on. A thread that dies fails its jobs as
+ * worth retrying, and the next job starts a new one.
  */
 import { basename, dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import filenameReservedRegex from 'filename-reserved-regex';
-import WebTorrent, { type Instance, type Torrent } from 'webtorrent';
-import { chosenFiles, TorrentError, torrentInfoOf, type DownloadedFile, type TorrentDownload, type TorrentEngine, type TorrentInfo, type TorrentSource } from './torrent-types.js';
+import { chosenFiles, TorrentError, torrentInfoOf, type DownloadedFile, type TorrentDownload, type TorrentEngine, type TorrentInfo, type TorrentMeta, type TorrentSource } from './torrent-types.js';
 
 export { TorrentError, type DownloadedFile, type TorrentFileInfo, type TorrentInfo, type TorrentSource } from './torrent-types.js';
 
 export interface TorrentEngineOptions {
   /** The DHT finds peers without trackers; off in tests, where every peer is on loopback. */
   dht: boolean;
+  /** Let the engine reach loopback and private networks (trackers, peers, web seeds); off: every socket is guarded. */
+  allowPrivateNetwork: boolean;
 }
 
 /** Where WebTorrent's file store keeps a torrent file: under `dir`, its own name without reserved characters. */
@@ -23,91 +24,109 @@ export function diskPathOf(dir: string, torrentPath: string): string {
   return join(dir, dirname(torrentPath), basename(torrentPath).replace(filenameReservedRegex(), ''));
 }
 
-function newClient(opts: TorrentEngineOptions): Instance {
-  return new WebTorrent({ dht: opts.dht, lsd: false, utp: false, natUpnp: false, natPmp: false, webSeeds: true, tracker: { wrtc: false } });
-}
+type FromThread =
+  | { type: 'ready' }
+  | { id: number; type: 'meta'; meta: TorrentMeta }
+  | { id: number; type: 'progress'; received: number; total: number; speed: number }
+  | { id: number; type: 'done'; meta: TorrentMeta | null; paths?: string[] }
+  | { id: number; type: 'error'; message: string; retryable: boolean };
+type JobMessage = Exclude<FromThread, { type: 'ready' }>;
+type Reply = (msg: Record<string, unknown>) => void;
 
-/** Adds a torrent to a client and waits for its metadata, an error, the timeout or the abort. */
-function addAndWait(client: Instance, source: TorrentSource, path: string, signal: AbortSignal, timeoutMs: number): Promise<Torrent> {
-  return new Promise<Torrent>((resolve, reject) => {
-    const fail = (err: Error) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      reject(err);
-    };
-    const onAbort = () => fail(new TorrentError('Stopped.'));
-    const timer = setTimeout(
-      () => fail(new TorrentError("No peer sent the torrent's file list in time; check the link or try again later.")),
-      timeoutMs,
-    );
-    signal.addEventListener('abort', onAbort, { once: true });
-    client.on('error', (err) => fail(new TorrentError(`BitTorrent: ${(err as Error).message ?? err}`)));
-    try {
-      const t = client.add(source, { path, deselect: true }, (ready) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve(ready);
-      });
-      t.on('error', (err) => fail(new TorrentError(`BitTorrent: ${(err as Error).message ?? err}`)));
-    } catch (err) {
-      fail(new TorrentError(`Not a valid torrent: ${(err as Error).message}`, false));
-    }
-  });
-}
-
-/** The built-in engine: one WebTorrent client per call, in this process. */
+/** The built-in engine: jobs run in one shared thread, each with its own WebTorrent client. */
 export class BuiltinTorrentEngine implements TorrentEngine {
+  private worker: Worker | null = null;
+  private readonly jobs = new Map<number, (m: JobMessage) => void>();
+  private ids = 0;
+
   constructor(private readonly opts: TorrentEngineOptions) {}
 
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL('./torrent-thread.mjs', import.meta.url), {
+      execArgv: [],
+      workerData: { dht: this.opts.dht, allowPrivateNetwork: this.opts.allowPrivateNetwork },
+    });
+    worker.on('message', (m: FromThread) => {
+      if (m.type !== 'ready') this.jobs.get(m.id)?.(m);
+    });
+    const lost = (why: string) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      for (const [id, on] of this.jobs) on({ id, type: 'error', message: `The BitTorrent engine stopped (${why}); the task will be tried again.`, retryable: true });
+    };
+    worker.on('error', (err) => lost(err.message));
+    worker.on('exit', (code) => lost(`exit code ${code}`));
+    // Held only while a job runs, so an idle engine never keeps the process alive.
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Runs one job in the thread; `onMessage` sees its metadata and progress, and makes the result from 'done'. */
+  private job<T>(start: Record<string, unknown>, signal: AbortSignal, onMessage: (m: JobMessage, reply: Reply) => Promise<T | undefined> | T | undefined): Promise<T> {
+    const worker = this.thread();
+    const id = ++this.ids;
+    const reply: Reply = (msg) => worker.postMessage({ ...msg, id });
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reply({ op: 'abort' });
+      const end = (err: Error | null, value?: T) => {
+        if (!this.jobs.delete(id)) return;
+        signal.removeEventListener('abort', onAbort);
+        if (this.jobs.size === 0) worker.unref();
+        if (err) reject(err);
+        else resolve(value as T);
+      };
+      this.jobs.set(id, (m) => {
+        if (m.type === 'error') return end(new TorrentError(m.message, m.retryable));
+        Promise.resolve()
+          .then(() => onMessage(m, reply))
+          .then(
+            (value) => {
+              if (m.type === 'done') end(null, value);
+            },
+            (err: Error) => {
+              // A refusal from this side (too large, a bad choice of files) stops the job in the thread too.
+              reply({ op: 'abort' });
+              end(err);
+            },
+          );
+      });
+      if (signal.aborted) return end(new TorrentError('Stopped.'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      worker.ref();
+      reply(start);
+    });
+  }
+
   /** The file list of a torrent, for the person to choose from; nothing is downloaded. */
-  async inspect(source: TorrentSource, scratchDir: string, signal: AbortSignal, timeoutMs = 60_000): Promise<TorrentInfo> {
-    const client = newClient(this.opts);
-    try {
-      return torrentInfoOf(await addAndWait(client, source, scratchDir, signal, timeoutMs));
-    } finally {
-      await new Promise<void>((r) => client.destroy(() => r()));
-    }
+  inspect(source: TorrentSource, scratchDir: string, signal: AbortSignal, timeoutMs = 60_000): Promise<TorrentInfo> {
+    return this.job<TorrentInfo>({ op: 'inspect', source, dir: scratchDir, timeoutMs }, signal, (m) =>
+      m.type === 'done' && m.meta ? torrentInfoOf(m.meta) : undefined,
+    );
   }
 
   /**
    * Downloads the chosen files (all when `fileIds` is empty) into `dir`. `onMeta` sees the file list first and may
    * stop the download by returning false (content already stored, too large for the quota).
    */
-  async download(input: TorrentDownload): Promise<{ info: TorrentInfo; files: DownloadedFile[] } | null> {
-    const client = newClient(this.opts);
-    try {
-      const t = await addAndWait(client, input.source, input.dir, input.signal, input.metadataTimeoutMs ?? 120_000);
-      const info = torrentInfoOf(t);
-      const chosen = chosenFiles(info, input.fileIds);
-      if (!(await input.onMeta(info, chosen))) return null;
-      const files = chosen.map((c) => t.files[c.index]!);
-      files.forEach((f) => f.select());
-      const total = chosen.reduce((n, f) => n + f.size, 0);
-      await new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (files.every((f) => f.done)) finish();
-        };
-        const timer = setInterval(() => {
-          const received = files.reduce((n, f) => n + Math.min(f.length, f.downloaded), 0);
-          input.onProgress(received, total, Math.round(t.downloadSpeed));
-          check();
-        }, 1000);
-        const onAbort = () => finish(new TorrentError('Stopped.'));
-        const finish = (err?: Error) => {
-          clearInterval(timer);
-          input.signal.removeEventListener('abort', onAbort);
-          t.removeListener('download', check);
-          if (err) reject(err);
-          else resolve();
-        };
-        input.signal.addEventListener('abort', onAbort, { once: true });
-        t.on('download', check);
-        t.on('error', (err) => finish(new TorrentError(`BitTorrent: ${(err as Error).message ?? err}`)));
-        check();
-      });
-      return { info, files: chosen.map((c) => ({ ...c, diskPath: diskPathOf(input.dir, t.files[c.index]!.path) })) };
-    } finally {
-      await new Promise<void>((r) => client.destroy(() => r()));
-    }
+  download(input: TorrentDownload): Promise<{ info: TorrentInfo; files: DownloadedFile[] } | null> {
+    let info: TorrentInfo | null = null;
+    const start = { op: 'download', source: input.source, dir: input.dir, timeoutMs: input.metadataTimeoutMs ?? 120_000 };
+    return this.job(start, input.signal, async (m, reply) => {
+      if (m.type === 'meta') {
+        info = torrentInfoOf(m.meta);
+        const chosen = chosenFiles(info, input.fileIds);
+        const go = await input.onMeta(info, chosen);
+        reply({ op: 'answer', indexes: go ? chosen.map((c) => c.index) : null });
+      } else if (m.type === 'progress') {
+        input.onProgress(m.received, m.total, m.speed);
+      } else if (m.type === 'done') {
+        if (!m.meta || !m.paths || !info) return null;
+        const chosen = chosenFiles(info, input.fileIds);
+        return { info, files: chosen.map((c, i) => ({ ...c, diskPath: diskPathOf(input.dir, m.paths![i]!) })) };
+      }
+      return undefined;
+    });
   }
 }

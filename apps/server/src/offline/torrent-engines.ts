@@ -15,7 +15,8 @@ export function createTorrentEngine(config: Config): TorrentEngine {
       password: config.torrentDaemonPassword,
       localRoot,
       daemonRoot: config.torrentDaemonDir ?? localRoot,
+      allowPrivateNetwork: config.allowPrivateNetwork,
     });
   }
-  return new BuiltinTorrentEngine({ dht: config.torrentDht });
+  return new BuiltinTorrentEngine({ dht: config.torrentDht, allowPrivateNetwork: config.allowPrivateNetwork });
 }

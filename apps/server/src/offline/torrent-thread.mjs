@@ -1,0 +1,145 @@
+/**
+ * The built-in BitTorrent engine's thread: WebTorrent 3 (TCP only) runs here, away from the server's event loop, and
+ * — unless private networks are allowed — with every socket of the thread behind the network guard
+ * (address-guard.mjs): trackers over HTTP and UDP, peers from any source (tracker replies, peer exchange, `x.pe` hints,
+ * the DHT), web seeds and `xs` sources alike. Nothing here ever connects for Haul itself, so guarding the whole thread
+ * is exact, and a connection made by a code path nobody thought of is guarded too.
+ *
+ * Each job gets its own client, so two jobs never share (or destroy) each other's torrent; a stopped job leaves its
+ * pieces on disk, and adding the torrent again over the same folder re-checks them and fetches only what is missing.
+ * uTP is off: with it on, WebTorrent waits ~40 s before it tries TCP-only peers (aria2c, most daemons).
+ *
+ * Plain JavaScript so that it runs the same under tsx, Vitest and plain node, with no loader. The protocol is in
+ * torrent-engine.ts, the side that talks to it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { guardThreadSockets } from './address-guard.mjs';
+
+if (!workerData.allowPrivateNetwork) guardThreadSockets();
+// Loaded after the guard, so that nothing WebTorrent sets up at load time slips past it.
+const { default: WebTorrent } = await import('webtorrent');
+
+/** Jobs under way, by id: their client, abort and metadata answer hooks. */
+const jobs = new Map();
+
+const post = (m) => parentPort.postMessage(m);
+
+function newClient() {
+  return new WebTorrent({
+    dht: workerData.dht,
+    lsd: false,
+    utp: false,
+    natUpnp: false,
+    natPmp: false,
+    webSeeds: true,
+    tracker: { wrtc: false },
+  });
+}
+
+/** What the server side needs of a torrent's metadata (it makes the names safe itself). */
+function metaOf(t) {
+  return {
+    infoHash: t.infoHash,
+    name: t.name,
+    torrentFile: new Uint8Array(t.torrentFile),
+    files: t.files.map((f) => ({ path: f.path, length: f.length })),
+  };
+}
+
+class JobError extends Error {
+  constructor(message, retryable = true) {
+    super(message);
+    this.retryable = retryable;
+  }
+}
+
+/** Adds a torrent and waits for its metadata, an error, the timeout or the abort. */
+function addAndWait(job, source, path, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new JobError("No peer sent the torrent's file list in time; check the link or try again later.")),
+      timeoutMs,
+    );
+    job.onAbort = () => {
+      clearTimeout(timer);
+      reject(new JobError('Stopped.'));
+    };
+    const fail = (err) => {
+      clearTimeout(timer);
+      reject(new JobError(`BitTorrent: ${err?.message ?? err}`));
+    };
+    job.client.on('error', fail);
+    try {
+      const t = job.client.add(typeof source === 'string' ? source : Buffer.from(source), { path, deselect: true }, (ready) => {
+        clearTimeout(timer);
+        resolve(ready);
+      });
+      t.on('error', fail);
+    } catch (err) {
+      clearTimeout(timer);
+      reject(new JobError(`Not a valid torrent: ${err.message}`, false));
+    }
+  });
+}
+
+/** Downloads the chosen files of a torrent whose metadata is in, reporting progress each second. */
+function downloadChosen(job, t, indexes) {
+  const files = indexes.map((i) => t.files[i]);
+  files.forEach((f) => f.select());
+  const total = files.reduce((n, f) => n + f.length, 0);
+  return new Promise((resolve, reject) => {
+    const finish = (err) => {
+      clearInterval(timer);
+      t.removeListener('download', check);
+      if (err) reject(err);
+      else resolve();
+    };
+    const check = () => {
+      if (files.every((f) => f.done)) finish();
+    };
+    const timer = setInterval(() => {
+      const received = files.reduce((n, f) => n + Math.min(f.length, f.downloaded), 0);
+      post({ id: job.id, type: 'progress', received, total, speed: Math.round(t.downloadSpeed) });
+      check();
+    }, 1000);
+    job.onAbort = () => finish(new JobError('Stopped.'));
+    t.on('download', check);
+    t.on('error', (err) => finish(new JobError(`BitTorrent: ${err?.message ?? err}`)));
+    check();
+  });
+}
+
+async function run(m) {
+  const job = { id: m.id, client: newClient(), onAbort: () => {}, answer: null };
+  jobs.set(m.id, job);
+  try {
+    const t = await addAndWait(job, m.source, m.dir, m.timeoutMs);
+    if (m.op === 'inspect') return post({ id: m.id, type: 'done', meta: metaOf(t) });
+    // The server decides what to fetch (and whether at all) from the metadata.
+    const indexes = await new Promise((resolve, reject) => {
+      job.answer = resolve;
+      job.onAbort = () => reject(new JobError('Stopped.'));
+      post({ id: m.id, type: 'meta', meta: metaOf(t) });
+    });
+    if (!indexes) return post({ id: m.id, type: 'done', meta: null });
+    await downloadChosen(job, t, indexes);
+    post({ id: m.id, type: 'done', meta: metaOf(t), paths: indexes.map((i) => t.files[i].path) });
+  } catch (err) {
+    post({ id: m.id, type: 'error', message: err.message, retryable: err.retryable ?? true });
+  } finally {
+    jobs.delete(m.id);
+    await new Promise((r) => job.client.destroy(() => r()));
+  }
+}
+
+parentPort.on('message', (m) => {
+  if (m.op === 'inspect' || m.op === 'download') void run(m);
+  else if (m.op === 'answer') jobs.get(m.id)?.answer?.(m.indexes);
+  else if (m.op === 'abort') jobs.get(m.id)?.onAbort();
+});
+
+// Strangers' peers and trackers reach this thread: an error nobody caught fails its job, not the thread.
+process.on('uncaughtException', (err) => {
+  console.warn(`BitTorrent thread: ${err?.message ?? err}`);
+});
+post({ type: 'ready' });
