@@ -6,7 +6,7 @@ import type { FileRow } from '../db/schema.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { addManyBlobRefs } from '../storage/blobs.repository.js';
-import { ancestorChain, freeName, inChunks, requireFiles, requireTargetFolder, ROOT_ID, roomFor, subtreeRows } from './files.repository.js';
+import { ancestorChain, freeName, inChunks, requireFiles, requireTargetFolder, requireRoom, ROOT_ID, subtreeRows } from './files.repository.js';
 import { recordEvent } from '../events/events.repository.js';
 
 /** Refuses putting a folder inside itself or one of its descendants. */
@@ -60,9 +60,7 @@ export async function insertCopies(
   const { rows, roots, toUserId: userId, targetId, now } = input;
   const added = rows.reduce((n, r) => n + (r.kind === FOLDER_KIND ? 0 : r.size), 0);
   // Also keeps concurrent copies into one account from picking the same free names (see roomFor).
-  if (!(await roomFor(trx, userId, added))) {
-    throw new HttpError(403, 'file_space_not_enough', 'There is not enough storage space for this copy.');
-  }
+  await requireRoom(trx, userId, added, 'There is not enough storage space for this copy.');
   const newIds = new Map(rows.map((r) => [r.id, newId()]));
   const rootIds = new Set(roots.map((r) => r.id));
   const copies: FileRow[] = [];

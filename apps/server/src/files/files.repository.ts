@@ -153,3 +153,11 @@ export async function roomFor(trx: Db, userId: string, size: number): Promise<bo
   await trx.updateTable('users').set((eb) => ({ storage_limit: eb.ref('storage_limit') })).where('id', '=', userId).execute();
   return size <= (await freeSpace(trx, userId));
 }
+
+/** The 403 of a drive that is full, saying what did not fit. */
+export const spaceNotEnough = (message = 'There is not enough storage space for this file.') => new HttpError(403, 'file_space_not_enough', message);
+
+/** roomFor, or spaceNotEnough with `message`. */
+export async function requireRoom(trx: Db, userId: string, size: number, message?: string): Promise<void> {
+  if (!(await roomFor(trx, userId, size))) throw spaceNotEnough(message);
+}

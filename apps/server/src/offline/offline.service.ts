@@ -7,7 +7,7 @@ import { PHASE } from '@haul/shared';
 import { planLimits } from '../accounts/plan-limits.js';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
-import { requireTargetFolder } from '../files/files.repository.js';
+import { requireRoom, requireTargetFolder } from '../files/files.repository.js';
 import { makeFolderIn, placeFileIn } from '../files/files.service.js';
 import { parseParams } from '../files/files.presenter.js';
 import { requireMonthlyRoom } from '../accounts/traffic.js';
@@ -185,6 +185,12 @@ export async function setOfflinePhase(ctx: AppContext, userId: string, id: strin
 }
 
 /** The fetched content becomes a file in the task's folder; the task completes in the same transaction (also when paused meanwhile: it is done). */
+/**
+ * Space is checked when a download starts (it bounds what is fetched) and again when it is placed, under the user's
+ * lock (requireRoom): downloads that ran side by side each fitted alone, and only those that still fit land.
+ */
+const NO_ROOM_ANYMORE = 'The download no longer fits in your drive: other files took the space while it ran.';
+
 export async function completeOfflineTask(
   ctx: AppContext,
   task: TaskRow,
@@ -195,6 +201,7 @@ export async function completeOfflineTask(
   return ctx.db.transaction().execute(async (trx) => {
     // Deleted by its owner while the last bytes arrived: nothing is placed.
     if (!(await trx.selectFrom('tasks').select('id').where('id', '=', task.id).executeTakeFirst())) return null;
+    await requireRoom(trx, task.user_id, content.size, NO_ROOM_ANYMORE);
     const file = await placeFileIn(
       trx,
       task.user_id,
@@ -230,6 +237,7 @@ export async function completeTorrentTask(
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     if (!(await trx.selectFrom('tasks').select('id').where('id', '=', task.id).executeTakeFirst())) return null;
+    await requireRoom(trx, task.user_id, content.files.reduce((n, f) => n + f.size, 0), NO_ROOM_ANYMORE);
     const folders = new Map<string, string>();
     const folderFor = async (segments: string[]): Promise<string> => {
       let parent = params.parent_id ?? '';

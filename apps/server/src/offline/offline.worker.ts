@@ -9,7 +9,7 @@ import parseTorrent from 'parse-torrent';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { formatSize, PHASE } from '@haul/shared';
+import { formatSize, PHASE, type ErrorName } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { parseParams } from '../files/files.presenter.js';
@@ -21,7 +21,7 @@ import { completeOfflineTask, completeTorrentTask, dropOfflineBytes, OFFLINE, of
 import { TorrentError, type TorrentEngine, type TorrentInfo } from './torrent-types.js';
 import { createTorrentEngine } from './torrent-engines.js';
 import { createContentHasher } from '../storage/content-hash.js';
-import { badInput } from '../http/errors.js';
+import { badInput, HttpError } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 
 const MAX_ATTEMPTS = 5;
@@ -135,8 +135,14 @@ export class OfflineWorker {
     return now?.phase === PHASE.PAUSED ? 'paused' : 'gone';
   }
 
-  private async fail(task: TaskRow, message: string): Promise<void> {
-    await this.ctx.db.updateTable('tasks').set({ phase: PHASE.ERROR, message, updated_time: this.ctx.clock.now() }).where('id', '=', task.id).execute();
+  /** Ends a task in error; a limit it hit is named in `params.error` (file_space_not_enough, …) for the client to act on. */
+  private async fail(task: TaskRow, message: string, error?: string): Promise<void> {
+    const params = error ? JSON.stringify({ ...parseParams(task.params), error }) : undefined;
+    await this.ctx.db
+      .updateTable('tasks')
+      .set({ phase: PHASE.ERROR, message, updated_time: this.ctx.clock.now(), ...(params ? { params } : {}) })
+      .where('id', '=', task.id)
+      .execute();
   }
 
   private async run(task: TaskRow, signal: AbortSignal): Promise<void> {
@@ -162,20 +168,21 @@ export class OfflineWorker {
       });
     };
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !stopped; attempt++) {
+      let room: Room | null = null;
       try {
         const [space, month, plan] = await Promise.all([
           freeSpace(this.ctx.db, task.user_id),
           monthlyLeft(this.ctx, task.user_id, 'offline'),
           planLimits(this.ctx, task.user_id),
         ]);
-        const room = {
+        const limit = plan.taskBytes < Math.min(space, month) ? 'plan' : month < space ? 'month' : 'space';
+        room = {
           maxBytes: Math.min(space, month, plan.taskBytes),
-          tooLarge:
-            plan.taskBytes < Math.min(space, month)
-              ? `The download is larger than ${formatSize(plan.taskBytes)}, the most one cloud download of a free account may fetch.`
-              : month < space
-                ? "The download is larger than what is left of this month's cloud download limit."
-                : 'The download is larger than the space left in your drive.',
+          ...{
+            plan: { tooLarge: `The download is larger than ${formatSize(plan.taskBytes)}, the most one cloud download of a free account may fetch.`, error: 'file_size_too_large' as const },
+            month: { tooLarge: "The download is larger than what is left of this month's cloud download limit.", error: 'monthly_cloud_download_size_exceeded' as const },
+            space: { tooLarge: 'The download is larger than the space left in your drive.', error: 'file_space_not_enough' as const },
+          }[limit],
         };
         if (torrent) await this.runTorrent(task, params, room, signal, onProgress);
         else await this.runHttp(task, params, room, signal, onProgress);
@@ -185,7 +192,7 @@ export class OfflineWorker {
         const retryable = err instanceof FetchError ? err.retryable : err instanceof TorrentError ? err.retryable : false;
         const message = (err as Error).message;
         if (!retryable || attempt === MAX_ATTEMPTS) {
-          await this.fail(task, message);
+          await this.fail(task, message, err instanceof HttpError ? err.error : message === room?.tooLarge ? room.error : undefined);
           await dropOfflineBytes(this.ctx.config.dataDir, task.id);
           return;
         }
@@ -301,9 +308,11 @@ export class OfflineWorker {
   }
 }
 
+/** What a download may fetch, and what to say (and which limit to name) when it is larger. */
 interface Room {
   maxBytes: number;
   tooLarge: string;
+  error: ErrorName;
 }
 type Progress = (received: number, total: number | null, speed?: number) => void;
 

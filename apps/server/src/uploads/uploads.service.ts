@@ -7,7 +7,7 @@ import type { UploadRow } from '../db/schema.js';
 import { requireMonthlyRoom } from '../accounts/traffic.js';
 import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
-import { freeSpace, requireTargetFolder, roomFor } from '../files/files.repository.js';
+import { freeSpace, requireRoom, requireTargetFolder, spaceNotEnough } from '../files/files.repository.js';
 import { placeFileIn } from '../files/files.service.js';
 import { validName } from '../files/names.policy.js';
 import { HttpError, notFound } from '../http/errors.js';
@@ -33,7 +33,6 @@ export type CreateUploadResult =
 
 const UPLOAD_TTL_MS = 7 * 86_400_000;
 
-const spaceNotEnough = () => new HttpError(403, 'file_space_not_enough', 'There is not enough storage space for this file.');
 
 /** Refuses sizes over the limits and beyond the free space, counting uploads still in flight. */
 async function checkSpace(db: Db, userId: string, size: number, now: number): Promise<void> {
@@ -63,7 +62,7 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
     if (await verifyProof(ctx, userId, input.hash, input.size, input.proof)) {
       const hash = input.hash;
       return ctx.db.transaction().execute(async (trx) => {
-        if (!(await roomFor(trx, userId, input.size))) throw spaceNotEnough();
+        await requireRoom(trx, userId, input.size);
         const file = await placeFileIn(trx, userId, { parentId: input.parentId, name, hash, size: input.size }, now);
         const taskId = await newTask(trx, userId, file.name, file.size, 0, PHASE.COMPLETE, now, file.id);
         return { kind: 'speed' as const, fileId: file.id, taskId };
@@ -86,7 +85,7 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
   };
   await ctx.db.transaction().execute(async (trx) => {
     // Counted again inside the transaction that reserves the space (see roomFor).
-    if (!(await roomFor(trx, userId, input.size))) throw spaceNotEnough();
+    await requireRoom(trx, userId, input.size);
     upload.task_id = await newTask(trx, userId, name, input.size, input.size, PHASE.RUNNING, now);
     await trx.insertInto('uploads').values(upload).execute();
   });
