@@ -76,6 +76,8 @@ export async function startE2E(): Promise<E2E> {
     ],
   });
   const contexts: BrowserContext[] = [];
+  // The page policy (CSP) must never have to refuse anything the app itself does: any refusal fails the file.
+  const refused: string[] = [];
   return {
     haul,
     base,
@@ -84,6 +86,9 @@ export async function startE2E(): Promise<E2E> {
       const context = await browser.newContext({ baseURL: base, locale: 'en-US', ...opts });
       contexts.push(context);
       const page = await context.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) refused.push(`${page.url()}: ${m.text()}`);
+      });
       return { page, context };
     },
     seedFile: async (userId, parentId, name, content) => {
@@ -95,6 +100,7 @@ export async function startE2E(): Promise<E2E> {
       await browser.close();
       await haul.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (refused.length) throw new Error(`The page policy refused what the app did:\n${refused.join('\n')}`);
     },
   };
 }

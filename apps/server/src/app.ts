@@ -28,6 +28,7 @@ import { HashingFileStore } from './uploads/hashing-file-store.js';
 import { tusRoutes } from './uploads/tus.routes.js';
 import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { isAppRoute, webRoutes } from './web/web.routes.js';
+import { installSecurityHeaders } from './web/security-headers.js';
 
 /** A registered route, as the route-walking tests (and the API reference) read the table. */
 export interface RouteEntry {
@@ -71,6 +72,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   });
   installValidators(app);
   installErrorHandlers(app);
+  installSecurityHeaders(app, { indexHtml: join(config.webDir, 'index.html'), publicUrl: config.publicUrl });
   // History-mode routes of the web app fall back to index.html; everything else is a JSON 404.
   const indexHtml = join(config.webDir, 'index.html');
   app.setNotFoundHandler((req, reply) => {
