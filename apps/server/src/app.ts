@@ -1,7 +1,7 @@
 /** Builds the HTTP server with every route area; main.ts and the tests both start here. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { errorBody } from '@haul/shared';
 import { aboutRoutes } from './about/about.routes.js';
 import { accountsRoutes } from './accounts/accounts.routes.js';
@@ -65,6 +65,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     logger: opts.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy.split(',').map((s) => s.trim()).filter(Boolean),
+    // A path the router cannot read (bad percent-encoding, an overlong id) is bad input like any other.
+    frameworkErrors: (err, _req, reply) => (reply as unknown as FastifyReply).status(400).send(errorBody('invalid_argument', `The address is not valid: ${err.message}`)),
   });
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (r) => {

@@ -49,6 +49,12 @@ const ViewQuery = Type.Object({
   thumbnail_size: Type.Optional(Type.String({ maxLength: 40 })),
 });
 const FileInfoQuery = Type.Object({ share_id: ShareId, file_id: Id, pass_code_token: Type.Optional(Token) });
+/** A share download link: the share, its expiry and its signature (share-secrets). */
+const ShareContentQuery = Type.Object({
+  share_id: Type.Optional(ShareId),
+  e: Type.Optional(Type.String({ maxLength: 20 })),
+  s: Type.Optional(Type.String({ maxLength: 200 })),
+});
 const RestoreBody = Type.Object({
   share_id: ShareId,
   pass_code_token: Type.Optional(Token),
@@ -104,8 +110,9 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
     }),
   );
 
-  app.get<{ Params: { id: string }; Querystring: { share_id?: string; e?: string; s?: string } }>(
+  app.get<{ Params: { id: string }; Querystring: Static<typeof ShareContentQuery> }>(
     '/drive/v1/share/content/:id',
+    { schema: { querystring: ShareContentQuery } },
     async (req, reply) => {
       if (!req.query.share_id) return sendGone(reply);
       // The signature is bound to the pass code, so the link is its proof; the share must still be open.
