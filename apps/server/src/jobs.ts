@@ -2,17 +2,34 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context.js';
 import { purgeExpired } from './files/trash.service.js';
-import { expireUploads } from './uploads/uploads.service.js';
+import { expireUploads, finishStrandedUploads } from './uploads/uploads.service.js';
+import { reconcileOrphans } from './storage/reconcile.js';
 import { purgeSessions } from './accounts/tokens.js';
 import { forgetOldAttempts } from './limits/attempt-limiter.js';
 
-/** Expires abandoned uploads, ended sessions and old attempt counts, and purges the trash, at start and then hourly; returns a stop function. */
+/** Hours between two reconciliation passes (they walk the whole blob folder). */
+const RECONCILE_EVERY = 6;
+
+/**
+ * At start: finishes uploads whose last byte arrived before a crash, then reconciles the data folder. Then hourly:
+ * expires abandoned uploads, ended sessions and old attempt counts, purges the trash, and every few hours reconciles
+ * again. Returns a stop function.
+ */
 export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
   let running = false;
+  let runs = 0;
   const purge = async () => {
     if (running) return;
     running = true;
     try {
+      if (runs === 0) {
+        const finished = await finishStrandedUploads(ctx, ctx.uploads, log);
+        if (finished) log.info({ finished }, 'finished uploads stranded by a stop');
+      }
+      if (runs++ % RECONCILE_EVERY === 0) {
+        const removed = await reconcileOrphans(ctx);
+        if (Object.values(removed).some(Boolean)) log.info({ removed }, 'removed files no row explains (left by a crash)');
+      }
       const uploads = await expireUploads(ctx, ctx.uploads);
       const r = await purgeExpired(ctx);
       const sessions = await purgeSessions(ctx);

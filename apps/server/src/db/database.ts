@@ -12,6 +12,7 @@ import * as taskSize from './migrations/2026-11-22-0004-task-size.js';
 import * as shares from './migrations/2026-11-23-0005-shares.js';
 import * as media from './migrations/2026-11-23-0006-media.js';
 import * as sessions from './migrations/2026-11-24-0007-sessions.js';
+import * as uploadKeys from './migrations/2026-11-24-0008-upload-keys.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-0005-shares': shares,
   '2026-11-23-0006-media': media,
   '2026-11-24-0007-sessions': sessions,
+  '2026-11-24-0008-upload-keys': uploadKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -132,7 +132,10 @@ export interface UploadsTable {
   size: number;
   /** The hash the client announced, checked against what arrived; '' when none was given. */
   declared_hash: string;
+  /** The client's id of this upload (parent, name, size, type, path hashed); '' when it sent none. */
+  client_key: string;
   created_at: number;
+  /** Pushed forward by each PATCH (idle limit), never past the upload's longest life. */
   expires_at: number;
 }
 

@@ -1,5 +1,5 @@
 /** The tus file store, hashing bytes as they arrive (storage/resumable-hash.ts) so finishing needs no second read. */
-import { rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
@@ -45,6 +45,16 @@ export class HashingFileStore extends FileStore {
     } finally {
       hasher.close();
     }
+  }
+
+  /** Bytes received so far, or null when the data file is gone (moved into the store, or never made). */
+  async bytesOnDisk(id: string): Promise<number | null> {
+    return stat(this.dataPath(id)).then((s) => s.size, () => null);
+  }
+
+  /** How many bytes the saved hasher state has seen (0 when there is none). */
+  async hashedUpTo(id: string): Promise<number> {
+    return readFile(this.statePath(id), 'utf8').then((t) => Number((JSON.parse(t) as { offset?: unknown }).offset) || 0, () => 0);
   }
 
   /** Forgets an upload: its bytes (unless already moved away), hash state and tus metadata. */

@@ -1,12 +1,14 @@
 /** The tus endpoint (/drive/v1/uploads/{id}): only uploads created through POST files, only by their owner. */
-import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@tus/server';
 import { errorBody, type ErrorName } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { verifyAccessToken } from '../accounts/tokens.js';
 import { HttpError } from '../http/errors.js';
 import type { HashingFileStore } from './hashing-file-store.js';
-import { finalizeUpload, findUpload } from './uploads.service.js';
+import type { UploadRow } from '../db/schema.js';
+import { allBytesArrived, findUpload, finishUpload, touchUpload } from './uploads.service.js';
 
 const PATH = '/drive/v1/uploads';
 
@@ -44,18 +46,20 @@ class TusServer extends Server {
 }
 
 export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: HashingFileStore): Promise<void> {
-  const owner = new WeakMap<object, string>();
-  // tus releases its lock before onUploadFinish, so a second PATCH at the final offset (a client that missed the first
-  // answer) can arrive while the first is still finishing: it shares that finalisation instead of placing a copy.
-  const finishing = new Map<string, Promise<{ fileId: string; taskId: string }>>();
-  const finish = (userId: string, id: string) => {
-    const done = (async () => {
-      const row = await findUpload(ctx.db, userId, id);
-      if (!row) throw new HttpError(404, 'file_not_found', 'The upload does not exist.');
-      return { fileId: await finalizeUpload(ctx, store, row), taskId: row.task_id };
-    })().finally(() => finishing.delete(id));
-    finishing.set(id, done);
-    return done;
+  const rows = new WeakMap<object, UploadRow>();
+  /** The caller's upload named by the request, or a tus error answer. */
+  const uploadOf = async (authorization: string | null, uploadId: string | undefined): Promise<UploadRow> => {
+    const auth = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
+    if (!auth) throw tusError(401, 'unauthenticated', 'Please sign in.');
+    let userId: string;
+    try {
+      userId = (await verifyAccessToken(ctx, auth[1]!.trim())).userId;
+    } catch {
+      throw tusError(401, 'unauthenticated', 'The access token is invalid or has expired.');
+    }
+    const row = uploadId ? await findUpload(ctx.db, userId, uploadId) : undefined;
+    if (!row) throw tusError(404, 'file_not_found', 'The upload does not exist.');
+    return row;
   };
   const tus = new TusServer({
     path: PATH,
@@ -63,16 +67,9 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
     relativeLocation: true,
     respectForwardedHeaders: true,
     async onIncomingRequest(req, uploadId) {
-      const auth = /^Bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '');
-      if (!auth) throw tusError(401, 'unauthenticated', 'Please sign in.');
-      let userId: string;
-      try {
-        userId = (await verifyAccessToken(ctx, auth[1]!.trim())).userId;
-      } catch {
-        throw tusError(401, 'unauthenticated', 'The access token is invalid or has expired.');
-      }
-      if (!uploadId || !(await findUpload(ctx.db, userId, uploadId))) throw tusError(404, 'file_not_found', 'The upload does not exist.');
-      owner.set(req, userId);
+      const row = await uploadOf(req.headers.get('authorization'), uploadId);
+      rows.set(req, row);
+      if (req.method === 'PATCH') await touchUpload(ctx, row);
     },
     async onResponseError(_req, err) {
       // Faults of our own (not a tus answer): the client gets the error object, the log the details.
@@ -83,9 +80,13 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
       throw tusError(405, 'method_not_allowed', 'Create uploads with POST /drive/v1/files (upload_type UPLOAD_TYPE_RESUMABLE).');
     },
     async onUploadFinish(req, upload) {
+      const row = rows.get(req);
       try {
-        const { fileId, taskId } = await (finishing.get(upload.id) ?? finish(owner.get(req) ?? '', upload.id));
-        return { headers: { 'Haul-File-Id': fileId, 'Haul-Task-Id': taskId } };
+        if (!row) throw new HttpError(404, 'file_not_found', 'The upload does not exist.');
+        // tus releases its lock before this, so a repeated final PATCH (a client that missed the first answer) shares
+        // the finalisation already running instead of placing a copy.
+        const fileId = await finishUpload(ctx, store, row);
+        return { headers: { 'Haul-File-Id': fileId, 'Haul-Task-Id': row.task_id } };
       } catch (err) {
         if (err instanceof HttpError) throw tusError(err.status, err.error, err.message);
         throw err;
@@ -93,9 +94,34 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
     },
   });
 
+  /**
+   * A HEAD that finds every byte there (the server died between the last byte and placing the file) finishes the
+   * upload first and answers the full offset: a client that then sends nothing, as tus clients do, still gets its file.
+   */
+  const finishedHead = async (raw: IncomingMessage): Promise<{ size: number; fileId: string; taskId: string } | null> => {
+    const id = (raw.url ?? '').split('?')[0]!.split('/').pop();
+    const row = await uploadOf(String(raw.headers.authorization ?? ''), id).catch(() => null);
+    if (!row || !raw.headers['tus-resumable'] || !(await allBytesArrived(store, row))) return null;
+    return { size: row.size, fileId: await finishUpload(ctx, store, row), taskId: row.task_id };
+  };
+
   // tus reads the request body itself.
   app.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
-  const handle = (req: { raw: import('node:http').IncomingMessage }, reply: { hijack(): void; raw: import('node:http').ServerResponse }) => {
+  const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.method === 'HEAD') {
+      const done = await finishedHead(req.raw).catch(() => null);
+      if (done) {
+        return reply
+          .status(200)
+          .headers({ 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(done.size), 'Upload-Length': String(done.size), 'Cache-Control': 'no-store', 'Haul-File-Id': done.fileId, 'Haul-Task-Id': done.taskId })
+          .send();
+      }
+    }
+    // Hijacked answers skip Fastify's own log line, so each upload request logs its status and time here.
+    const started = process.hrtime.bigint();
+    reply.raw.once('finish', () => {
+      req.log.info({ req: { method: req.method, url: req.url }, res: { statusCode: reply.raw.statusCode }, responseTime: Number(process.hrtime.bigint() - started) / 1e6 }, 'request completed');
+    });
     reply.hijack();
     return tus.handle(req.raw, reply.raw);
   };

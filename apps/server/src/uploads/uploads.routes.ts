@@ -16,6 +16,8 @@ export const UploadFields = {
   hash: Type.Optional(Type.String({ maxLength: 128 })),
   resumable: Type.Optional(Type.Object({ provider: Type.Optional(Type.String({ maxLength: 40 })) })),
   proof: Type.Optional(Type.Object({ challenge: Type.String({ maxLength: 2000 }), answer: Type.String({ maxLength: 128 }) })),
+  /** The client's id of the upload (the seeds' upload store id): asked again, the same upload answers. */
+  id: Type.Optional(Type.String({ maxLength: 64 })),
 };
 
 /** Handles POST files for a resumable upload; answers the seed's {upload_type, file, task, resumable}. */
@@ -23,12 +25,12 @@ export async function startUpload(
   ctx: AppContext,
   store: HashingFileStore,
   userId: string,
-  body: { name?: string; parent_id?: string; size?: string | number; hash?: string; proof?: { challenge: string; answer: string } },
+  body: { name?: string; parent_id?: string; size?: string | number; hash?: string; proof?: { challenge: string; answer: string }; id?: string },
 ) {
   if (body.size === undefined) throw badInput('size is required for an upload.');
   const hash = body.hash ? body.hash.toLowerCase() : undefined;
   if (hash && !isContentHash(hash)) throw badInput('hash must be the 64-digit hex BLAKE3 hash of the file.');
-  const result = await createUpload(ctx, store, userId, { name: body.name ?? '', size: Number(body.size), hash, parentId: body.parent_id ?? '', proof: body.proof });
+  const result = await createUpload(ctx, store, userId, { name: body.name ?? '', size: Number(body.size), hash, parentId: body.parent_id ?? '', proof: body.proof, clientKey: body.id });
   const retentionMs = ctx.config.trashRetentionDays * 86_400_000;
   const base = { upload_type: 'UPLOAD_TYPE_RESUMABLE', file: null, task: null, resumable: null } as Record<string, unknown>;
   if (result.kind === 'prove') return { ...base, proof_of_possession: result.challenge };

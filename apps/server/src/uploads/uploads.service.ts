@@ -7,7 +7,7 @@ import type { UploadRow } from '../db/schema.js';
 import { requireMonthlyRoom } from '../accounts/traffic.js';
 import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
-import { freeSpace, requireRoom, requireTargetFolder, spaceNotEnough } from '../files/files.repository.js';
+import { freeSpace, requireRoom, requireTargetFolder, roomFor, spaceNotEnough } from '../files/files.repository.js';
 import { placeFileIn } from '../files/files.service.js';
 import { validName } from '../files/names.policy.js';
 import { HttpError, notFound } from '../http/errors.js';
@@ -24,6 +24,8 @@ export interface CreateUploadInput {
   hash?: string;
   parentId: string;
   proof?: { challenge: string; answer: string };
+  /** The client's own id of the upload: the same id again, for the same file, is the same upload. */
+  clientKey?: string;
 }
 
 export type CreateUploadResult =
@@ -31,7 +33,13 @@ export type CreateUploadResult =
   | { kind: 'prove'; challenge: ProofChallenge }
   | { kind: 'resumable'; upload: UploadRow };
 
+/** An upload nobody sends bytes to for this long gives its reserved space back. */
+const UPLOAD_IDLE_MS = 86_400_000;
+/** The longest an upload may take, however active. */
 const UPLOAD_TTL_MS = 7 * 86_400_000;
+
+/** The expiry of an upload that just received bytes (or was created) at `now`. */
+const expiryAt = (createdAt: number, now: number) => Math.min(createdAt + UPLOAD_TTL_MS, now + UPLOAD_IDLE_MS);
 
 
 /** Refuses sizes over the limits and beyond the free space, counting uploads still in flight. */
@@ -80,17 +88,44 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
     name,
     size: input.size,
     declared_hash: input.hash ?? '',
+    client_key: input.clientKey ?? '',
     created_at: now,
-    expires_at: now + UPLOAD_TTL_MS,
+    expires_at: expiryAt(now, now),
   };
-  await ctx.db.transaction().execute(async (trx) => {
+  const same = await ctx.db.transaction().execute(async (trx) => {
+    // The user's lock first (roomFor), so that two identical creations at once find each other.
+    await roomFor(trx, userId, 0);
+    // A creation whose answer was lost (a crash, a dropped connection) is asked again: the same upload answers.
+    const earlier = upload.client_key ? await sameUpload(trx, upload) : undefined;
+    if (earlier) return earlier;
     // Counted again inside the transaction that reserves the space (see roomFor).
     await requireRoom(trx, userId, input.size);
     upload.task_id = await newTask(trx, userId, name, input.size, input.size, PHASE.RUNNING, now);
     await trx.insertInto('uploads').values(upload).execute();
+    return undefined;
   });
+  if (same) return { kind: 'resumable', upload: same };
   await store.create(new Upload({ id: upload.id, size: input.size, offset: 0, metadata: {}, creation_date: new Date(now).toISOString() }));
   return { kind: 'resumable', upload };
+}
+
+/** An unfinished upload of the same client id, folder, name, size and hash. */
+function sameUpload(db: Db, u: UploadRow): Promise<UploadRow | undefined> {
+  return db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('user_id', '=', u.user_id)
+    .where('client_key', '=', u.client_key)
+    .where('parent_id', '=', u.parent_id)
+    .where('name', '=', u.name)
+    .where('size', '=', u.size)
+    .where('declared_hash', '=', u.declared_hash)
+    .executeTakeFirst();
+}
+
+/** Bytes are coming in: the upload keeps its reservation another idle period (within its longest life). */
+export async function touchUpload(ctx: AppContext, upload: UploadRow): Promise<void> {
+  await ctx.db.updateTable('uploads').set({ expires_at: expiryAt(upload.created_at, ctx.clock.now()) }).where('id', '=', upload.id).execute();
 }
 
 /** The upload of this user with this id, or null. */
@@ -111,8 +146,10 @@ async function failTask(db: Db, taskId: string, message: string, now: number): P
 }
 
 /**
- * All bytes arrived: check them against the announced hash, move them into the blob store and make
- * the file visible, in one transaction with the task. Throws an HttpError when nothing was kept.
+ * All bytes arrived: check them against the announced hash, move them into the blob store and make the file visible,
+ * in one transaction with the task. Throws an HttpError when nothing was kept. Safe to run again after a crash at any
+ * step, and twice at once (two processes, a client's repeated PATCH and a recovery): the transaction claims the upload
+ * row first, and whoever finds it gone returns the file the other placed.
  */
 export async function finalizeUpload(ctx: AppContext, store: HashingFileStore, upload: UploadRow): Promise<string> {
   const hash = await store.digest(upload.id, upload.size);
@@ -123,18 +160,20 @@ export async function finalizeUpload(ctx: AppContext, store: HashingFileStore, u
     await store.forget(upload.id);
     throw new HttpError(400, 'file_hash_mismatch', 'The uploaded bytes do not match the file\'s hash; nothing was kept.');
   }
-  await ctx.blobs.adopt(store.dataPath(upload.id), hash);
+  // A run that died after this step left the bytes in the store already.
+  if ((await store.bytesOnDisk(upload.id)) !== null || !(await ctx.blobs.has(hash))) await ctx.blobs.adopt(store.dataPath(upload.id), hash);
   const cid = upload.size > CID_THRESHOLD_BYTES ? await sampleId(ctx, hash, upload.size) : '';
   try {
     const fileId = await ctx.db.transaction().execute(async (trx) => {
+      const claimed = await trx.deleteFrom('uploads').where('id', '=', upload.id).executeTakeFirst();
+      if (Number(claimed.numDeletedRows) !== 1) return null;
       const file = await placeFileIn(trx, upload.user_id, { parentId: upload.parent_id, name: upload.name, hash, size: upload.size }, now);
       if (cid) await setBlobCid(trx, hash, cid);
       await trx.updateTable('tasks').set({ phase: PHASE.COMPLETE, progress: 100, file_id: file.id, name: file.name, updated_time: now }).where('id', '=', upload.task_id).execute();
-      await trx.deleteFrom('uploads').where('id', '=', upload.id).execute();
       return file.id;
     });
     await store.forget(upload.id);
-    return fileId;
+    return fileId ?? (await placedBy(ctx.db, upload));
   } catch (err) {
     // The target folder went to the trash or the account filled up meanwhile: say so on the task.
     await failTask(ctx.db, upload.task_id, (err as Error).message, now);
@@ -142,6 +181,49 @@ export async function finalizeUpload(ctx: AppContext, store: HashingFileStore, u
     await store.forget(upload.id);
     throw err;
   }
+}
+
+/** The file another finalisation of this upload placed (it claimed the row first), or a 404 when it placed none. */
+async function placedBy(db: Db, upload: UploadRow): Promise<string> {
+  const task = await db.selectFrom('tasks').select(['phase', 'file_id', 'message']).where('id', '=', upload.task_id).executeTakeFirst();
+  if (task?.phase === PHASE.COMPLETE && task.file_id) return task.file_id;
+  throw new HttpError(404, 'file_not_found', task?.message || 'The upload does not exist.');
+}
+
+/** Finalisations under way in this process, so a repeated PATCH or a HEAD shares the one already running. */
+const finishing = new Map<string, Promise<string>>();
+
+/** finalizeUpload, once at a time per upload in this process. */
+export function finishUpload(ctx: AppContext, store: HashingFileStore, upload: UploadRow): Promise<string> {
+  let done = finishing.get(upload.id);
+  if (!done) {
+    done = finalizeUpload(ctx, store, upload).finally(() => finishing.delete(upload.id));
+    finishing.set(upload.id, done);
+  }
+  return done;
+}
+
+/** Whether every byte of an upload is on disk (or was, before a crash moved them into the store). */
+export async function allBytesArrived(store: HashingFileStore, upload: UploadRow): Promise<boolean> {
+  return (await store.bytesOnDisk(upload.id)) === upload.size || (await store.hashedUpTo(upload.id)) === upload.size;
+}
+
+/**
+ * Uploads whose last byte arrived but whose file was never placed (the server died in between): placed now, without
+ * the client's help. Run at start-up; returns how many were finished.
+ */
+export async function finishStrandedUploads(ctx: AppContext, store: HashingFileStore, log: { warn: (o: object, m: string) => void }): Promise<number> {
+  let done = 0;
+  for (const upload of await ctx.db.selectFrom('uploads').selectAll().execute()) {
+    if (!(await allBytesArrived(store, upload))) continue;
+    try {
+      await finishUpload(ctx, store, upload);
+      done++;
+    } catch (err) {
+      log.warn({ upload: upload.id, err: (err as Error).message }, 'a stranded upload could not be finished');
+    }
+  }
+  return done;
 }
 
 /** Stops an upload and forgets its bytes (cancel, or expiry). */

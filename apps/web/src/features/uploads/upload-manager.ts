@@ -164,13 +164,13 @@ async function run(id: string): Promise<void> {
         base = UPLOAD.hashShare * 100;
       }
       signal.throwIfAborted();
-      let answer = await createUpload({ parentId: t.parentId, name: t.name, size: file.size, hash });
+      let answer = await createUpload({ parentId: t.parentId, name: t.name, size: file.size, hash, id });
       if (answer.proof_of_possession && hash) {
         const proof = {
           challenge: answer.proof_of_possession.challenge,
           answer: await hashRanges(file, answer.proof_of_possession.ranges, signal),
         };
-        answer = await createUpload({ parentId: t.parentId, name: t.name, size: file.size, hash, proof });
+        answer = await createUpload({ parentId: t.parentId, name: t.name, size: file.size, hash, proof, id });
       }
       if (answer.file) {
         // Speed upload: the content was already stored.
@@ -195,6 +195,8 @@ async function run(id: string): Promise<void> {
     // A stale upload URL (expired on the server) starts over from a new one.
     const gone =
       isApiError(err, 'file_not_found') || (err as { originalResponse?: { getStatus(): number } })?.originalResponse?.getStatus() === 404;
+    // An upload URL that is gone may be gone because the server finished it (after a restart): the task says so.
+    if (gone && t.task_id && (await finishedOnServer(id, t.task_id))) return;
     if (!isFinal(err) && t.attempts < UPLOAD.retries) {
       patch(id, { status: S.PAUSE, attempts: t.attempts + 1, ...(gone ? { uploadUrl: '', task_id: '' } : {}) });
       await sleep(UPLOAD.retryDelayMs);
@@ -238,6 +240,15 @@ function send(id: string, file: File, base: number, signal: AbortSignal): Promis
     signal.addEventListener('abort', () => void upload.abort(false));
     upload.start();
   });
+}
+
+/** Whether the server already placed this upload's file (then the task is marked complete here too). */
+async function finishedOnServer(id: string, taskId: string): Promise<boolean> {
+  const task = await getTask(taskId).catch(() => null);
+  if (task?.phase !== 'PHASE_TYPE_COMPLETE') return false;
+  patch(id, { status: S.COMPLETE, progress: 100, speed: 0, fileId: task.file_id ?? '' });
+  void settleFileChanges();
+  return true;
 }
 
 /** After the last byte the server checks and stores the file; poll its task until it says so. */

@@ -25,9 +25,12 @@ export function createUpload(input: {
   size: number;
   hash?: string;
   proof?: { challenge: string; answer: string };
+  /** The upload's own id (folder, name, size, type, path): asked again after a lost answer, the same upload answers. */
+  id: string;
 }): Promise<CreateUploadAnswer> {
   return api.post<CreateUploadAnswer>('/drive/v1/files', {
     kind: FILE_KIND,
+    id: input.id,
     parent_id: input.parentId,
     name: input.name,
     size: String(input.size),
