@@ -112,9 +112,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     offline,
     media,
     async close() {
-      await offline.stop();
-      await media.stop();
-      await app.close();
+      // Requests in flight finish while the jobs park.
+      await Promise.all([offline.stop(), media.stop(), app.close()]);
       await stopHashThread();
       await db.destroy();
     },

@@ -46,6 +46,8 @@ export interface Config {
   // --- end BitTorrent engine ---
   /** A running task whose worker has not reported for this long is taken over (after a crash). */
   taskLeaseSeconds: number;
+  /** On SIGTERM/SIGINT: how long requests and jobs in flight get to finish or park before the process exits anyway. */
+  stopTimeoutSeconds: number;
   /** Directory of the built web app, served under /drive. */
   webDir: string;
   // --- media ---
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     torrentDht: bool(get('HAUL_TORRENT_DHT'), true),
     ...torrentEngineConfig(get),
     taskLeaseSeconds: int(get('HAUL_TASK_LEASE_SECONDS'), 60, 'HAUL_TASK_LEASE_SECONDS'),
+    stopTimeoutSeconds: int(get('HAUL_STOP_TIMEOUT'), 30, 'HAUL_STOP_TIMEOUT'),
     transcode: transcodeMode(get('HAUL_TRANSCODE')),
     mediaConcurrency: Math.max(1, int(get('HAUL_MEDIA_CONCURRENCY'), 1, 'HAUL_MEDIA_CONCURRENCY')),
     ffmpegPath: get('HAUL_FFMPEG_PATH') || null,

@@ -82,6 +82,16 @@ export class HaulProcess {
     this.child = null;
   }
 
+  /** SIGTERM: the graceful stop; resolves with the exit code. */
+  async stop(): Promise<number | null> {
+    const child = this.child!;
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    const code = await exited;
+    this.child = null;
+    return code;
+  }
+
   /** Calls the API; a non-2xx answer throws with its body. */
   async call(method: string, path: string, token?: string, body?: unknown): Promise<any> {
     const res = await fetch(`${this.base}${path}`, {

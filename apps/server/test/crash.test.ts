@@ -15,6 +15,7 @@ import { Server as Tracker } from 'bittorrent-tracker';
 import { spawnAria2Seeder } from './bt-peers.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort, startQbittorrentDaemon, type QbittorrentDaemon } from '../src/offline/qbittorrent-daemon.js';
+import { openDatabase } from '../src/db/database.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { database, HaulProcess, need, sha256Of, until, watchListing } from './child-server.js';
 
@@ -183,5 +184,41 @@ describe('kill -9 during a cloud download', { timeout: 240_000 }, () => {
     const watched = await stopWatching();
     expect(watched.looks).toBeGreaterThan(10);
     expect(watched.partial).toEqual([]);
+  });
+});
+
+describe('a graceful stop (SIGTERM)', { timeout: 180_000 }, () => {
+  it('parks a running download and exits in time; the next start takes it up at once, from the bytes it had', async () => {
+    const content = randomBytes(SIZE);
+    const { server, ranges } = slowOrigin(content);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    server.on('connection', (s) => cleanups.push(() => void s.destroy()));
+    // A lease of ten minutes: only parking can let the next start take the task up at once.
+    const haul = await newHaul({ HAUL_TASK_LEASE_SECONDS: '600', HAUL_STOP_TIMEOUT: '10' });
+    await haul.start();
+    const t = await haul.call('POST', '/v1/auth/signup', undefined, { email: 'graceful@example.com', password: 'correct horse' });
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/parked.img`;
+    const created = await haul.call('POST', '/drive/v1/files', t.access_token, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url }, parent_id: '' });
+    await until(() => haul.call('GET', `/drive/v1/tasks/${created.task.id}`, t.access_token), (x) => x.progress >= 15);
+
+    const stopping = Date.now();
+    expect(await haul.stop()).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(10_000);
+    const { db } = await openDatabase({ databaseUrl: haul.env.DATABASE_URL || null, dataDir: haul.env.HAUL_DATA_DIR! });
+    const parked = await db.selectFrom('tasks').select('phase').where('id', '=', created.task.id).executeTakeFirstOrThrow();
+    await db.destroy();
+    expect(parked.phase).toBe('PHASE_TYPE_PENDING');
+
+    await haul.start();
+    const done = await until(
+      () => haul.call('GET', `/drive/v1/tasks/${created.task.id}`, t.access_token),
+      (x) => x.phase === 'PHASE_TYPE_COMPLETE' || x.phase === 'PHASE_TYPE_ERROR',
+      60_000,
+    );
+    expect(done, done.message).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE' });
+    expect(Math.max(...ranges.slice(1).map((r) => Number(/^bytes=(\d+)-$/.exec(r)?.[1] ?? 0)))).toBeGreaterThan(SIZE * 0.1);
+    const file = await haul.call('GET', `/drive/v1/files/${done.file_id}`, t.access_token);
+    expect(await sha256Of(file.web_content_link)).toBe(createHash('sha256').update(content).digest('hex'));
   });
 });

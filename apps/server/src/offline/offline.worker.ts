@@ -206,6 +206,10 @@ export class OfflineWorker {
     }
     // Stopped: the owner deleted the task (drop the bytes), paused it or this process is shutting down (keep them to resume).
     if (gone) await dropOfflineBytes(this.ctx.config.dataDir, task.id);
+    // Shutting down: back in the queue, so the next start (or another process) takes it up without waiting for its lease.
+    else if (!stopped && this.stopped) {
+      await this.ctx.db.updateTable('tasks').set({ phase: PHASE.PENDING }).where('id', '=', task.id).where('phase', '=', PHASE.RUNNING).execute();
+    }
   }
 
   /** An http(s) link: one file, hashed while it streams, resumed with Range. */
