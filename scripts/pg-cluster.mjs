@@ -29,7 +29,7 @@ function freePort() {
   });
 }
 
-/** Starts a private cluster; returns { url, stop }. PostgreSQL refuses to run as root, so root runs it as "postgres". */
+/** Starts a private cluster; returns { url, pause, resume, stop }. PostgreSQL refuses to run as root, so root runs it as "postgres". */
 export async function startPgCluster() {
   const bin = findBinDir();
   if (!bin) throw new Error(INSTALL_HINT);
@@ -44,9 +44,14 @@ export async function startPgCluster() {
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  run('pg_ctl', ['-D', dataDir, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
+  const start = () => run('pg_ctl', ['-D', dataDir, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    pause() {
+      run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+    },
+    resume: start,
     stop() {
       try {
         run('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop']);

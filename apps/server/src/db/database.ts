@@ -46,7 +46,8 @@ export interface OpenedDb {
  * The pool drops the broken connection and opens a new one on the next query.
  */
 function pgPool(connectionString: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+  // A database that is down fails requests within seconds (503) instead of holding them until it returns.
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
   pool.on('error', (err) => console.warn(`database connection closed while idle: ${err.message}`));
   return pool;
 }

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { verifyAccessToken, type Caller } from '../accounts/tokens.js';
-import { unauthenticated } from './errors.js';
+import { HttpError, unauthenticated } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,5 +27,12 @@ export function requireAuth(scope: FastifyInstance, ctx: AppContext): void {
 export async function optionalUserId(ctx: AppContext, req: FastifyRequest): Promise<string | undefined> {
   const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
   if (!match) return undefined;
-  return verifyAccessToken(ctx, match[1]!.trim()).then((c) => c.userId, () => undefined);
+  return verifyAccessToken(ctx, match[1]!.trim()).then(
+    (c) => c.userId,
+    (err) => {
+      // A bad token reads as signed out; a database that is away is an error of its own.
+      if (err instanceof HttpError) return undefined;
+      throw err;
+    },
+  );
 }

@@ -17,6 +17,24 @@ export const badInput = (message: string) => new HttpError(400, 'invalid_argumen
 export const notFound = (message = 'The file does not exist.') => new HttpError(404, 'file_not_found', message);
 export const unauthenticated = (message = 'Please sign in.') => new HttpError(401, 'unauthenticated', message);
 
+/** PostgreSQL codes of a server that is going away or not there yet (admin shutdown, crash, starting up, too many clients). */
+const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
+const NET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'SQLITE_BUSY', 'SQLITE_LOCKED']);
+
+/**
+ * Whether a failure means the database cannot be reached right now (restarting, failing over, a dropped connection,
+ * SQLite busy past its timeout): the request is worth repeating, and nothing was changed by it.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = String(e?.code ?? '');
+  if (PG_UNAVAILABLE.has(code) || NET_UNAVAILABLE.has(code) || code.startsWith('08')) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i.test(String(e?.message ?? ''));
+}
+
+/** The 503 answer of a database that is away. */
+export const databaseUnavailable = () => new HttpError(503, 'unavailable', 'The server cannot reach its database right now. Please try again in a moment.');
+
 /** Installs the error handler that answers every failure with the error object. */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
@@ -34,6 +52,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (e.statusCode === 413) return reply.status(413).send(errorBody('payload_too_large', 'The request body is too large.'));
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       return reply.status(e.statusCode).send(errorBody('invalid_argument', e.message));
+    }
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err: (err as Error).message }, 'database unavailable');
+      const away = databaseUnavailable();
+      return reply.status(503).header('Retry-After', '5').send(errorBody(away.error, away.message));
     }
     req.log.error(err);
     return reply.status(500).send(errorBody('internal', 'Something went wrong on the server.'));

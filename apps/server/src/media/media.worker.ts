@@ -87,7 +87,10 @@ export class MediaWorker {
         if (!job) break;
         const ctrl = new AbortController();
         this.running.set(job.hash, ctrl);
-        void this.run(job, ctrl.signal).finally(() => this.running.delete(job.hash));
+        void this.run(job, ctrl.signal)
+          // A job whose end could not be written (the database is away) is taken up again after its lease.
+          .catch((err) => this.log.error(err, 'transcode stopped without its end being recorded'))
+          .finally(() => this.running.delete(job.hash));
       }
     } catch (err) {
       this.log.error(err, 'media worker tick failed');

@@ -86,7 +86,10 @@ export class OfflineWorker {
         if (!task) break;
         const ctrl = new AbortController();
         this.running.set(task.id, ctrl);
-        void this.run(task, ctrl.signal).finally(() => this.running.delete(task.id));
+        void this.run(task, ctrl.signal)
+          // A task whose end could not be written (the database is away) stays RUNNING and is taken up after its lease.
+          .catch((err) => this.log.error(err, 'offline task stopped without its end being recorded'))
+          .finally(() => this.running.delete(task.id));
       }
     } catch (err) {
       this.log.error(err, 'offline worker tick failed');
@@ -160,12 +163,15 @@ export class OfflineWorker {
       lastReport = now;
       lastBytes = received;
       const progress = total ? Math.min(99, Math.floor((received * 100) / total)) : 0;
-      void this.report(task, { progress, params: { received: String(received), size: total === null ? '' : String(total), speed: String(rate) } }).then((state) => {
-        if (state === 'running') return;
-        gone = state === 'gone';
-        stopped = true;
-        this.running.get(task.id)?.abort();
-      });
+      void this.report(task, { progress, params: { received: String(received), size: total === null ? '' : String(total), speed: String(rate) } })
+        .then((state) => {
+          if (state === 'running') return;
+          gone = state === 'gone';
+          stopped = true;
+          this.running.get(task.id)?.abort();
+        })
+        // Not recorded (the database is away): the next report tries again, and the lease covers a long absence.
+        .catch(() => undefined);
     };
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !stopped; attempt++) {
       let room: Room | null = null;

@@ -5,7 +5,7 @@ import { Server } from '@tus/server';
 import { errorBody, type ErrorName } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { verifyAccessToken } from '../accounts/tokens.js';
-import { HttpError } from '../http/errors.js';
+import { databaseUnavailable, HttpError, isDatabaseUnavailable } from '../http/errors.js';
 import type { HashingFileStore } from './hashing-file-store.js';
 import type { UploadRow } from '../db/schema.js';
 import { allBytesArrived, findUpload, finishUpload, touchUpload } from './uploads.service.js';
@@ -54,8 +54,10 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
     let userId: string;
     try {
       userId = (await verifyAccessToken(ctx, auth[1]!.trim())).userId;
-    } catch {
-      throw tusError(401, 'unauthenticated', 'The access token is invalid or has expired.');
+    } catch (err) {
+      // Only a refused token is a 401: a database that is away must not sign the client out.
+      if (err instanceof HttpError) throw tusError(err.status, err.error, err.message);
+      throw err;
     }
     const row = uploadId ? await findUpload(ctx.db, userId, uploadId) : undefined;
     if (!row) throw tusError(404, 'file_not_found', 'The upload does not exist.');
@@ -72,6 +74,10 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
       if (req.method === 'PATCH') await touchUpload(ctx, row);
     },
     async onResponseError(_req, err) {
+      if (isDatabaseUnavailable(err)) {
+        const away = databaseUnavailable();
+        return tusError(away.status, away.error, away.message);
+      }
       // Faults of our own (not a tus answer): the client gets the error object, the log the details.
       if (err instanceof Error && !('status_code' in err)) app.log.error(err, 'upload request failed');
       return undefined;
