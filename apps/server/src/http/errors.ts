@@ -35,6 +35,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 /** The 503 answer of a database that is away. */
 export const databaseUnavailable = () => new HttpError(503, 'unavailable', 'The server cannot reach its database right now. Please try again in a moment.');
 
+/** Whether a failure is the server's disk (or its database's) running out of space. */
+export function isDiskFull(err: unknown): boolean {
+  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100';
+}
+
+/** The 507 answer of a server whose disk is full: nothing was kept, and the same request works once space is freed. */
+export const diskFull = () =>
+  new HttpError(507, 'resource_exhausted', "The server's disk is full, so nothing more can be stored right now. Reading files still works; try again once space is freed.");
+
 /** Installs the error handler that answers every failure with the error object. */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
@@ -52,6 +62,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (e.statusCode === 413) return reply.status(413).send(errorBody('payload_too_large', 'The request body is too large.'));
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       return reply.status(e.statusCode).send(errorBody('invalid_argument', e.message));
+    }
+    if (isDiskFull(err)) {
+      req.log.error({ err: (err as Error).message }, 'disk full');
+      const full = diskFull();
+      return reply.status(full.status).send(errorBody(full.error, full.message));
     }
     if (isDatabaseUnavailable(err)) {
       req.log.warn({ err: (err as Error).message }, 'database unavailable');

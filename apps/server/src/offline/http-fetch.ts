@@ -11,6 +11,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse as parseDisposition } from 'content-disposition';
 import { cleanName } from '@haul/shared';
+import { isDiskFull } from '../http/errors.js';
 import { resumeHasher } from '../storage/resumable-hash.js';
 import { BlockedAddressError, guardedLookup, isPublicAddress, parseHttpLink } from './network-guard.js';
 
@@ -178,7 +179,7 @@ export async function fetchToFile(opts: FetchOptions): Promise<FetchResult | nul
       if (status === 416) res.resume();
       else await pipeline(res, tap, createWriteStream(opts.partPath, { flags: offset > 0 ? 'a' : 'w' }));
     } catch (err) {
-      if (err instanceof FetchError) throw err;
+      if (err instanceof FetchError || isDiskFull(err)) throw err;
       if (opts.signal?.aborted) throw new FetchError('Stopped.', true);
       throw new FetchError('The connection dropped; the download will continue from where it stopped.', true);
     }

@@ -21,7 +21,7 @@ import { completeOfflineTask, completeTorrentTask, dropOfflineBytes, OFFLINE, of
 import { TorrentError, type TorrentEngine, type TorrentInfo } from './torrent-types.js';
 import { createTorrentEngine } from './torrent-engines.js';
 import { createContentHasher } from '../storage/content-hash.js';
-import { badInput, HttpError } from '../http/errors.js';
+import { badInput, diskFull, HttpError, isDiskFull } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 
 const MAX_ATTEMPTS = 5;
@@ -195,11 +195,14 @@ export class OfflineWorker {
         return;
       } catch (err) {
         if (signal.aborted || stopped) break;
-        const retryable = err instanceof FetchError ? err.retryable : err instanceof TorrentError ? err.retryable : false;
-        const message = (err as Error).message;
+        // The server's disk filled up (here, or in the BitTorrent thread): the task fails and gives its space back.
+        const full = isDiskFull(err) || /\bENOSPC\b/.test(String((err as Error).message));
+        const retryable = full ? false : err instanceof FetchError ? err.retryable : err instanceof TorrentError ? err.retryable : false;
+        const message = full ? diskFull().message : (err as Error).message;
         if (!retryable || attempt === MAX_ATTEMPTS) {
-          await this.fail(task, message, err instanceof HttpError ? err.error : message === room?.tooLarge ? room.error : undefined);
+          // Bytes first: on a full disk the database may need that space to record the failure.
           await dropOfflineBytes(this.ctx.config.dataDir, task.id);
+          await this.fail(task, message, err instanceof HttpError ? err.error : message === room?.tooLarge ? room.error : undefined);
           return;
         }
         const state = await this.report(task, { message });

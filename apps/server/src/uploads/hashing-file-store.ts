@@ -1,5 +1,5 @@
 /** The tus file store, hashing bytes as they arrive (storage/resumable-hash.ts) so finishing needs no second read. */
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
@@ -29,12 +29,22 @@ export class HashingFileStore extends FileStore {
       });
       readable.on('error', (err) => tap.destroy(err));
       readable.pipe(tap);
-      const newOffset = await super.write(tap, id, offset);
+      const newOffset = await super.write(tap, id, offset).catch(async (err: unknown) => {
+        // The file store reports every write failure alike; a full disk is told apart here, as it calls for a
+        // different answer (retry once space is freed) than a broken one.
+        throw (await this.diskIsFull()) ? Object.assign(new Error('no space left on the device'), { code: 'ENOSPC' }) : err;
+      });
       await saveHasher(this.statePath(id), hasher, newOffset);
       return newOffset;
     } finally {
       hasher.close();
     }
+  }
+
+  /** Whether the disk of the uploads folder has (almost) no space left. */
+  private async diskIsFull(): Promise<boolean> {
+    const fs = await statfs(this.dir).catch(() => null);
+    return fs !== null && fs.bavail * fs.bsize < 1024 * 1024;
   }
 
   /** The BLAKE3 hash of the first `size` bytes received. */

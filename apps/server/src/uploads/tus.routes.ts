@@ -5,7 +5,7 @@ import { Server } from '@tus/server';
 import { errorBody, type ErrorName } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { verifyAccessToken } from '../accounts/tokens.js';
-import { databaseUnavailable, HttpError, isDatabaseUnavailable } from '../http/errors.js';
+import { databaseUnavailable, diskFull, HttpError, isDatabaseUnavailable, isDiskFull } from '../http/errors.js';
 import type { HashingFileStore } from './hashing-file-store.js';
 import type { UploadRow } from '../db/schema.js';
 import { allBytesArrived, findUpload, finishUpload, touchUpload } from './uploads.service.js';
@@ -74,9 +74,11 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
       if (req.method === 'PATCH') await touchUpload(ctx, row);
     },
     async onResponseError(_req, err) {
-      if (isDatabaseUnavailable(err)) {
-        const away = databaseUnavailable();
-        return tusError(away.status, away.error, away.message);
+      // The bytes written before the disk filled stay: the upload continues from them once space is freed.
+      const known = isDiskFull(err) ? diskFull() : isDatabaseUnavailable(err) ? databaseUnavailable() : null;
+      if (known) {
+        app.log.warn({ err: (err as Error).message }, 'upload request failed');
+        return tusError(known.status, known.error, known.message);
       }
       // Faults of our own (not a tus answer): the client gets the error object, the log the details.
       if (err instanceof Error && !('status_code' in err)) app.log.error(err, 'upload request failed');
