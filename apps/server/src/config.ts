@@ -46,6 +46,10 @@ export interface Config {
   // --- end BitTorrent engine ---
   /** A running task whose worker has not reported for this long is taken over (after a crash). */
   taskLeaseSeconds: number;
+  /** An origin or peer silent this long (connecting, or mid-transfer) is given up on and tried again. */
+  networkTimeoutSeconds: number;
+  /** A cloud download that received nothing for this long (every peer quiet) stops its attempt and is tried again. */
+  stallTimeoutSeconds: number;
   /** On SIGTERM/SIGINT: how long requests and jobs in flight get to finish or park before the process exits anyway. */
   stopTimeoutSeconds: number;
   /** Directory of the built web app, served under /drive. */
@@ -139,6 +143,8 @@ export function loadConfig(env: Env = process.env): Config {
     ...torrentEngineConfig(get),
     taskLeaseSeconds: int(get('HAUL_TASK_LEASE_SECONDS'), 60, 'HAUL_TASK_LEASE_SECONDS'),
     stopTimeoutSeconds: int(get('HAUL_STOP_TIMEOUT'), 30, 'HAUL_STOP_TIMEOUT'),
+    networkTimeoutSeconds: Math.max(1, int(get('HAUL_NETWORK_TIMEOUT'), 30, 'HAUL_NETWORK_TIMEOUT')),
+    stallTimeoutSeconds: Math.max(1, int(get('HAUL_STALL_TIMEOUT'), 600, 'HAUL_STALL_TIMEOUT')),
     transcode: transcodeMode(get('HAUL_TRANSCODE')),
     mediaConcurrency: Math.max(1, int(get('HAUL_MEDIA_CONCURRENCY'), 1, 'HAUL_MEDIA_CONCURRENCY')),
     ffmpegPath: get('HAUL_FFMPEG_PATH') || null,

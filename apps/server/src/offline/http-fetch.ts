@@ -42,6 +42,8 @@ export interface FetchOptions {
   /** Where the bytes go (appended to when it already holds some). */
   partPath: string;
   allowPrivateNetwork: boolean;
+  /** An origin silent this long (connecting, or mid-body) is given up on, worth a retry. Default 30 s. */
+  timeoutMs?: number;
   /** Refuse content larger than this many bytes, saying why. */
   maxBytes: number;
   tooLarge?: string;
@@ -62,7 +64,7 @@ function open(url: URL, headers: Record<string, string>, opts: FetchOptions): Pr
   if (isIP(literal) && !opts.allowPrivateNetwork && !isPublicAddress(literal)) return Promise.reject(new BlockedAddressError(literal));
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers, lookup: guardedLookup(opts.allowPrivateNetwork), signal: opts.signal, timeout: 30_000 }, resolve);
+    const req = request(url, { headers, lookup: guardedLookup(opts.allowPrivateNetwork), signal: opts.signal, timeout: opts.timeoutMs ?? 30_000 }, resolve);
     req.on('timeout', () => req.destroy(new FetchError('The server did not answer in time.', true)));
     req.on('error', (err) => reject(err instanceof FetchError ? err : Object.assign(err, { retryable: !('address' in err) })));
     req.end();

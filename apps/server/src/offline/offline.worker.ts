@@ -20,6 +20,7 @@ import { planLimits } from '../accounts/plan-limits.js';
 import { completeOfflineTask, completeTorrentTask, dropOfflineBytes, OFFLINE, offlinePartPath, torrentDir } from './offline.service.js';
 import { TorrentError, type TorrentEngine, type TorrentInfo } from './torrent-types.js';
 import { createTorrentEngine } from './torrent-engines.js';
+import { StallWatch } from './stall-watch.js';
 import { createContentHasher } from '../storage/content-hash.js';
 import { badInput, diskFull, HttpError, isDiskFull } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
@@ -155,8 +156,10 @@ export class OfflineWorker {
     let lastBytes = 0;
     let gone = false;
     let stopped = false;
+    let watch: StallWatch | null = null;
     // Progress at most once a second; the answer tells whether the owner paused or deleted the task meanwhile.
     const onProgress = (received: number, total: number | null, speed?: number) => {
+      watch?.saw(received);
       const now = Date.now();
       if (now - lastReport < PROGRESS_EVERY_MS) return;
       const rate = speed ?? Math.round(((received - lastBytes) * 1000) / Math.max(1, now - lastReport));
@@ -175,6 +178,7 @@ export class OfflineWorker {
     };
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !stopped; attempt++) {
       let room: Room | null = null;
+      watch = new StallWatch(signal, this.ctx.config.stallTimeoutSeconds * 1000);
       try {
         const [space, month, plan] = await Promise.all([
           freeSpace(this.ctx.db, task.user_id),
@@ -190,15 +194,15 @@ export class OfflineWorker {
             space: { tooLarge: 'The download is larger than the space left in your drive.', error: 'file_space_not_enough' as const },
           }[limit],
         };
-        if (torrent) await this.runTorrent(task, params, room, signal, onProgress);
-        else await this.runHttp(task, params, room, signal, onProgress);
+        if (torrent) await this.runTorrent(task, params, room, watch.signal, onProgress);
+        else await this.runHttp(task, params, room, watch.signal, onProgress);
         return;
       } catch (err) {
         if (signal.aborted || stopped) break;
         // The server's disk filled up (here, or in the BitTorrent thread): the task fails and gives its space back.
         const full = isDiskFull(err) || /\bENOSPC\b/.test(String((err as Error).message));
-        const retryable = full ? false : err instanceof FetchError ? err.retryable : err instanceof TorrentError ? err.retryable : false;
-        const message = full ? diskFull().message : (err as Error).message;
+        const retryable = full ? false : watch.stalled || (err instanceof FetchError ? err.retryable : err instanceof TorrentError ? err.retryable : false);
+        const message = full ? diskFull().message : watch.stalled ? watch.reason : (err as Error).message;
         if (!retryable || attempt === MAX_ATTEMPTS) {
           // Bytes first: on a full disk the database may need that space to record the failure.
           await dropOfflineBytes(this.ctx.config.dataDir, task.id);
@@ -211,6 +215,8 @@ export class OfflineWorker {
           break;
         }
         await new Promise((r) => setTimeout(r, Math.min(30_000, 500 * 2 ** attempt)));
+      } finally {
+        watch.stop();
       }
     }
     // Stopped: the owner deleted the task (drop the bytes), paused it or this process is shutting down (keep them to resume).
@@ -229,6 +235,7 @@ export class OfflineWorker {
       url: params.url ?? '',
       partPath,
       allowPrivateNetwork: this.ctx.config.allowPrivateNetwork,
+      timeoutMs: this.ctx.config.networkTimeoutSeconds * 1000,
       maxBytes: room.maxBytes,
       tooLarge: room.tooLarge,
       signal,

@@ -39,6 +39,8 @@ export interface QbittorrentOptions {
   daemonRoot: string;
   /** Time between two looks at the daemon. */
   pollMs?: number;
+  /** A daemon that does not answer a call within this long is taken as down (default 30 s). */
+  timeoutMs?: number;
   /** Off: before its first torrent, the daemon is given an IP filter of every non-public address (daemon-ip-filter). */
   allowPrivateNetwork: boolean;
 }
@@ -112,7 +114,7 @@ export class QbittorrentEngine implements TorrentEngine {
   private readonly pollMs: number;
 
   constructor(private readonly opts: QbittorrentOptions) {
-    this.client = new QBittorrent({ baseUrl: opts.url, username: opts.username, password: opts.password, timeout: 30_000 });
+    this.client = new QBittorrent({ baseUrl: opts.url, username: opts.username, password: opts.password, timeout: opts.timeoutMs ?? 30_000 });
     this.pollMs = opts.pollMs ?? 500;
   }
 

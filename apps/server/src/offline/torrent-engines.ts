@@ -16,6 +16,7 @@ export function createTorrentEngine(config: Config): TorrentEngine {
       localRoot,
       daemonRoot: config.torrentDaemonDir ?? localRoot,
       allowPrivateNetwork: config.allowPrivateNetwork,
+      timeoutMs: config.networkTimeoutSeconds * 1000,
     });
   }
   return new BuiltinTorrentEngine({ dht: config.torrentDht, allowPrivateNetwork: config.allowPrivateNetwork });
