@@ -4,6 +4,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { connect, createServer, type Server } from 'node:net';
+import { Transform } from 'node:stream';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { newId } from '../src/lib/ids.js';
@@ -140,4 +143,61 @@ export async function sha256Of(url: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) h.update(chunk);
   return h.digest('hex');
+}
+
+/** Delays each chunk so that no more than `rate` bytes a second pass. */
+class Throttle extends Transform {
+  constructor(private readonly rate: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: (err: null, data: Buffer) => void) {
+    setTimeout(() => cb(null, chunk), (chunk.length / this.rate) * 1000);
+  }
+}
+
+/** A TCP proxy on loopback to `port` that throttles what clients send; it outlives the server behind it. */
+export async function throttledProxy(port: number, rate: number): Promise<{ base: string; server: Server }> {
+  const server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(new Throttle(rate)).pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { base: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server };
+}
+
+/** An origin on loopback with Range support that sends `rate` bytes a second; it logs the Range of each request. */
+export function slowOrigin(content: Buffer, rate: number): { server: HttpServer; ranges: string[] } {
+  const ranges: string[] = [];
+  const server = createHttpServer((req, res) => {
+    const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+    ranges.push(req.headers.range ?? '');
+    const start = m ? Number(m[1]) : 0;
+    res.writeHead(m ? 206 : 200, {
+      'content-length': content.length - start,
+      'accept-ranges': 'bytes',
+      etag: '"crash-1"',
+      'content-type': 'application/octet-stream',
+      ...(m ? { 'content-range': `bytes ${start}-${content.length - 1}/${content.length}` } : {}),
+    });
+    const chunk = 64 * 1024;
+    let at = start;
+    const timer = setInterval(() => {
+      if (res.destroyed) return clearInterval(timer);
+      const part = content.subarray(at, at + chunk);
+      at += part.length;
+      if (at >= content.length) {
+        clearInterval(timer);
+        res.end(part);
+      } else res.write(part);
+    }, (1000 * chunk) / rate);
+    res.on('close', () => clearInterval(timer));
+  });
+  return { server, ranges };
 }

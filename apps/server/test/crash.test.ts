@@ -8,7 +8,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server as Tracker } from 'bittorrent-tracker';
@@ -17,42 +16,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort, startQbittorrentDaemon, type QbittorrentDaemon } from '../src/offline/qbittorrent-daemon.js';
 import { openDatabase } from '../src/db/database.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
-import { database, HaulProcess, need, sha256Of, until, watchListing } from './child-server.js';
+import { database, HaulProcess, need, sha256Of, slowOrigin, until, watchListing } from './child-server.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 32 * MiB;
 /** Bytes a second the seeder and the origin send: the whole file takes ~8 s, so a kill at 15–70 % is surely mid-way. */
 const RATE = 4 * MiB;
-
-/** An origin on loopback with Range support that sends RATE bytes a second; it logs the Range of each request. */
-function slowOrigin(content: Buffer): { server: Server; ranges: string[] } {
-  const ranges: string[] = [];
-  const server = createServer((req, res) => {
-    const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
-    ranges.push(req.headers.range ?? '');
-    const start = m ? Number(m[1]) : 0;
-    res.writeHead(m ? 206 : 200, {
-      'content-length': content.length - start,
-      'accept-ranges': 'bytes',
-      etag: '"crash-1"',
-      'content-type': 'application/octet-stream',
-      ...(m ? { 'content-range': `bytes ${start}-${content.length - 1}/${content.length}` } : {}),
-    });
-    const chunk = 64 * 1024;
-    let at = start;
-    const timer = setInterval(() => {
-      if (res.destroyed) return clearInterval(timer);
-      const part = content.subarray(at, at + chunk);
-      at += part.length;
-      if (at >= content.length) {
-        clearInterval(timer);
-        res.end(part);
-      } else res.write(part);
-    }, (1000 * chunk) / RATE);
-    res.on('close', () => clearInterval(timer));
-  });
-  return { server, ranges };
-}
 
 const work = mkdtempSync(join(tmpdir(), 'haul-crash-'));
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -156,7 +125,7 @@ describe('kill -9 during a cloud download', { timeout: 240_000 }, () => {
 
   it('finishes an HTTP download after the server is killed half-way, from the bytes it had', async () => {
     const content = randomBytes(SIZE);
-    const { server, ranges } = slowOrigin(content);
+    const { server, ranges } = slowOrigin(content, RATE);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
     server.on('connection', (s) => cleanups.push(() => void s.destroy()));
@@ -190,7 +159,7 @@ describe('kill -9 during a cloud download', { timeout: 240_000 }, () => {
 describe('a graceful stop (SIGTERM)', { timeout: 180_000 }, () => {
   it('parks a running download and exits in time; the next start takes it up at once, from the bytes it had', async () => {
     const content = randomBytes(SIZE);
-    const { server, ranges } = slowOrigin(content);
+    const { server, ranges } = slowOrigin(content, RATE);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
     server.on('connection', (s) => cleanups.push(() => void s.destroy()));

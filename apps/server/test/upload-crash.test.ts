@@ -6,48 +6,19 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
 import * as tus from 'tus-js-client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { freeLoopbackPort } from '../src/offline/qbittorrent-daemon.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
-import { database, HaulProcess, sha256Of, sleep, until, watchListing } from './child-server.js';
+import { database, HaulProcess, sha256Of, sleep, throttledProxy, until, watchListing } from './child-server.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 48 * MiB;
 /** Bytes a second the proxy lets through towards the server: the file takes ~3 s, so the kill lands mid-way. */
 const RATE = 16 * MiB;
-
-/** Delays each chunk so that no more than `rate` bytes a second pass. */
-class Throttle extends Transform {
-  constructor(private readonly rate: number) {
-    super();
-  }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: (err: null, data: Buffer) => void) {
-    setTimeout(() => cb(null, chunk), (chunk.length / this.rate) * 1000);
-  }
-}
-
-/** A TCP proxy on loopback to `port` that throttles what clients send; it outlives the server behind it. */
-async function throttledProxy(port: number, rate: number): Promise<{ base: string; server: Server }> {
-  const server = createServer((client) => {
-    const upstream = connect(port, '127.0.0.1');
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(new Throttle(rate)).pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server };
-}
 
 const work = mkdtempSync(join(tmpdir(), 'haul-upload-crash-'));
 const cleanups: (() => Promise<void> | void)[] = [];
