@@ -1,14 +1,16 @@
 /**
  * A full disk, for real: the data folder lives on a small tmpfs. An upload that does not fit fails with the error
  * object (507), shows nothing, and continues from its bytes once space is freed; a cloud download that does not fit
- * fails saying so and gives its bytes back; reads keep working throughout.
+ * fails saying so and gives its bytes back; a thumbnail that cannot be stored is not taken for content without a
+ * picture; reads keep working throughout.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
 import { contentHashOf } from '../src/storage/content-hash.js';
@@ -105,5 +107,31 @@ describe('a full disk', { timeout: 120_000 }, () => {
     expect(task.message).toMatch(/disk is full/);
     expect(readdirSync(join(disk, 'data', 'offline')).filter((f) => f.startsWith(task.id))).toEqual([]);
     expect(await names()).toEqual(['big.bin', 'kept.bin'].sort());
+  });
+
+  it('answers a thumbnail it cannot store with 507, records nothing, and makes it once space is freed', async () => {
+    const png = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    const photo = await h.putFile(t, '', 'photo.png', png);
+    // Fill what is left of the disk.
+    const filler = join(disk, 'filler');
+    const fd = openSync(filler, 'w');
+    try {
+      for (;;) writeSync(fd, Buffer.alloc(256 * 1024));
+    } catch (err) {
+      expect((err as { code?: string }).code).toBe('ENOSPC');
+    } finally {
+      closeSync(fd);
+    }
+    const got = await h.api('GET', `/drive/v1/files/${photo.id}`, t.access_token);
+    expect(got.status, JSON.stringify(got.body)).toBe(200);
+    const link = got.body.thumbnail_link.replace('http://haul.test', '');
+    const full = await h.api('GET', link);
+    expect(full.status).toBe(507);
+    expect(full.body).toMatchObject({ error: 'resource_exhausted' });
+    expect(readdirSync(join(disk, 'data', 'blobs', 'tmp'))).toEqual([]);
+    rmSync(filler);
+    const made = await h.api('GET', link);
+    expect(made.status).toBe(200);
+    expect(made.headers['content-type']).toBe('image/webp');
   });
 });

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Config } from '../config.js';
+import { isDiskFull } from '../http/errors.js';
 
 export interface MediaTools {
   ffmpeg: string;
@@ -25,8 +26,10 @@ const TRANSIENT = /not installed|not found at|Could not run|took too long|Cancel
 
 /** True for failures that say nothing about the content (a missing tool, a time-out, a cancel): worth trying again. */
 export function isTransient(err: unknown): boolean {
+  // A full disk says nothing about the content either: try again once space is freed.
+  if (isDiskFull(err)) return true;
   const message = typeof err === 'string' ? err : err instanceof MediaToolError ? err.message : '';
-  return (err instanceof MediaToolError && err.timedOut) || TRANSIENT.test(message);
+  return (err instanceof MediaToolError && err.timedOut) || TRANSIENT.test(message) || /No space left on device/i.test(message);
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Probing stored content once: the result (or why it failed) is remembered by content hash. */
 import type { AppContext } from '../context.js';
+import { isDatabaseUnavailable, isDiskFull } from '../http/errors.js';
 import { withBlobFile } from './media-blobs.js';
 import { probeAudio, probeImage, probeVideo, type MediaProbe } from './media-probe.js';
 import { findProbe, saveProbe, type StoredProbe } from './media.repository.js';
@@ -35,7 +36,10 @@ export function probeContent(ctx: AppContext, hash: string, kind: 'video' | 'aud
         if (isTransient(err)) return { probe: null, error: err.message };
         result = { probe: null, error: err.message };
       }
-      await saveProbe(ctx.db, hash, kind, result, ctx.clock.now());
+      // Remembering it is a saving, not a need: a full disk or an absent database must not fail the read that asked.
+      await saveProbe(ctx.db, hash, kind, result, ctx.clock.now()).catch((err: unknown) => {
+        if (!isDiskFull(err) && !isDatabaseUnavailable(err)) throw err;
+      });
       return result;
     })().finally(() => inFlight.delete(key));
     inFlight.set(key, p);

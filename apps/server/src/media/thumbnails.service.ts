@@ -55,7 +55,9 @@ async function makeThumbnails(ctx: AppContext, hash: string, kind: 'video' | 'im
   let thumbs: NewThumbnail[];
   try {
     thumbs = source ? await encodeSizes(ctx, source, sizes) : [];
-  } catch {
+  } catch (err) {
+    // A full disk is not the content's fault: nothing is recorded, and the next request tries again.
+    if (isTransient(err)) throw err;
     thumbs = [];
   }
   if (thumbs.length === 0) thumbs = sizes.map((size) => ({ size, thumb_hash: '', mime_type: '', width: 0, height: 0, bytes: 0 }));
