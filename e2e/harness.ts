@@ -18,7 +18,7 @@ export interface E2E {
   browser: Browser;
   newPage: (opts?: Parameters<Browser['newContext']>[0]) => Promise<{ page: Page; context: BrowserContext }>;
   /** Stores bytes as a file of the user's, as the end of an upload does. */
-  seedFile: (userId: string, parentId: string, name: string, content: string) => Promise<{ id: string }>;
+  seedFile: (userId: string, parentId: string, name: string, content: string | Buffer) => Promise<{ id: string }>;
   close: () => Promise<void>;
 }
 
@@ -34,7 +34,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startE2E(): Promise<E2E> {
+/** How a test file wants its server and browser. */
+export interface E2EOptions {
+  /** Pin links to the base URL (HAUL_PUBLIC_URL), as most files assume; false: links follow the address the page used. */
+  pinPublicUrl?: boolean;
+  /** More Chromium switches, e.g. --host-resolver-rules to open Haul under another name. */
+  browserArgs?: string[];
+}
+
+export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
   if (!existsSync(CHROMIUM))
     throw new Error(`Chromium not found at ${CHROMIUM}: install it with "apt-get install -y chromium" (or set HAUL_CHROMIUM).`);
   if (!existsSync(join(WEB_DIR, 'index.html'))) throw new Error('The web app is not built: run "npm run build -w @haul/web" first.');
@@ -53,6 +61,7 @@ export async function startE2E(): Promise<E2E> {
       host: '127.0.0.1',
       port,
       publicUrl: base,
+      publicUrlPinned: opts.pinPublicUrl ?? true,
       allowPrivateNetwork: true,
       torrentDht: false,
     },
@@ -73,6 +82,7 @@ export async function startE2E(): Promise<E2E> {
       '--disable-sync',
       // Players start on open, as after the click that opened them; headless runs have no user to click.
       '--autoplay-policy=no-user-gesture-required',
+      ...(opts.browserArgs ?? []),
     ],
   });
   const contexts: BrowserContext[] = [];
@@ -137,4 +147,10 @@ export async function listView(page: Page): Promise<void> {
 /** Names of the rows the list shows, in order. */
 export function rowNames(page: Page): Promise<string[]> {
   return page.getByRole('row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+}
+
+/** Picks one of the "+ New" menu's entries (Cloud download, Upload files, Upload folder, New folder). */
+export async function addNew(page: Page, entry: 'Cloud download' | 'Upload files' | 'Upload folder' | 'New folder'): Promise<void> {
+  await page.getByRole('button', { name: 'New', exact: true }).click();
+  await page.getByRole('menuitem', { name: entry }).click();
 }

@@ -16,6 +16,7 @@ import { filesRoutes } from './files/files.routes.js';
 import { sharesRoutes } from './shares/shares.routes.js';
 import { requireAuth } from './http/auth.js';
 import { installErrorHandlers } from './http/errors.js';
+import { installLinkBase } from './http/public-url.js';
 import { installValidators } from './http/validation.js';
 import { loadSecrets } from './lib/secrets.js';
 import { systemClock, type Clock } from './lib/time.js';
@@ -74,7 +75,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   });
   installValidators(app);
   installErrorHandlers(app);
-  installSecurityHeaders(app, { indexHtml: join(config.webDir, 'index.html'), publicUrl: config.publicUrl });
+  installSecurityHeaders(app, { indexHtml: join(config.webDir, 'index.html'), config });
+  installLinkBase(app, config);
   // History-mode routes of the web app fall back to index.html; everything else is a JSON 404.
   const indexHtml = join(config.webDir, 'index.html');
   app.setNotFoundHandler((req, reply) => {

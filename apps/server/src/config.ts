@@ -8,7 +8,10 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL when set; otherwise SQLite at dataDir/haul.db. */
   databaseUrl: string | null;
+  /** Base of absolute links when no request names one (background work), and of every link when pinned. */
   publicUrl: string;
+  /** HAUL_PUBLIC_URL was set: links use it whatever address a request came to (see http/public-url.ts). */
+  publicUrlPinned: boolean;
   registrationOpen: boolean;
   defaultQuotaBytes: number;
   trashRetentionDays: number;
@@ -125,7 +128,8 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir: resolve(get('HAUL_DATA_DIR') ?? './data'),
     databaseUrl: get('DATABASE_URL') || null,
-    publicUrl: (get('HAUL_PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl: (get('HAUL_PUBLIC_URL') || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrlPinned: !!get('HAUL_PUBLIC_URL'),
     registrationOpen: get('HAUL_REGISTRATION') ? get('HAUL_REGISTRATION') === 'open' : true,
     defaultQuotaBytes: int(get('HAUL_DEFAULT_QUOTA_BYTES'), 10 * GiB, 'HAUL_DEFAULT_QUOTA_BYTES'),
     trashRetentionDays: int(get('HAUL_TRASH_RETENTION_DAYS'), 30, 'HAUL_TRASH_RETENTION_DAYS'),

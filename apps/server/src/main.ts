@@ -1,6 +1,7 @@
 /** Starts Haul on the configured database and port. */
 import { buildHaul } from './app.js';
 import { loadConfig } from './config.js';
+import { reachableUrls } from './http/reachable-urls.js';
 import { startJobs } from './jobs.js';
 
 const config = loadConfig();
@@ -26,4 +27,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await haul.app.listen({ port: config.port, host: config.host });
 const where = config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`;
-console.log(`Haul is running at ${config.publicUrl}/drive/ (metadata: ${where})`);
+// Every address, so a phone or another computer on the network can be pointed at one (links follow the one used).
+console.log(`Haul is running (metadata: ${where}); open it at:\n${reachableUrls(config).map((u) => `  ${u}`).join('\n')}`);

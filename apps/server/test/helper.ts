@@ -59,7 +59,9 @@ export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clo
     ...loadConfig({}),
     dataDir,
     databaseUrl: pgDb?.url ?? null,
+    // Pinned, so links read http://haul.test/... whatever Host inject sends (test/public-url.test.ts unpins it).
     publicUrl: 'http://haul.test',
+    publicUrlPinned: true,
     webDir: join(dataDir, 'no-web'),
     // Every peer of a test is on loopback, found through its tracker.
     torrentDht: false,

@@ -4,6 +4,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.js';
+import { publicUrl } from '../http/public-url.js';
 
 function signature(ctx: AppContext, userId: string, epoch: number, fileId: string, expires: number): string {
   return createHmac('sha256', ctx.secrets.linkKey).update(`${userId}.${epoch}.${fileId}.${expires}`).digest('base64url');
@@ -13,7 +14,7 @@ export function signDownloadLink(ctx: AppContext, caller: { userId: string; epoc
   const { userId } = caller;
   const expires = Math.floor(ctx.clock.now() / 1000) + ctx.config.downloadLinkTtlSeconds;
   const sig = signature(ctx, userId, caller.epoch, fileId, expires);
-  return `${ctx.config.publicUrl}/drive/v1/content/${encodeURIComponent(fileId)}?u=${encodeURIComponent(userId)}&e=${expires}&s=${sig}`;
+  return `${publicUrl(ctx)}/drive/v1/content/${encodeURIComponent(fileId)}?u=${encodeURIComponent(userId)}&e=${expires}&s=${sig}`;
 }
 
 /** True when the query carries a valid, unexpired signature for this file, made since the account last signed out everywhere. */

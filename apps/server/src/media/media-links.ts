@@ -4,6 +4,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.js';
+import { publicUrl } from '../http/public-url.js';
 import { toRfc3339 } from '../lib/time.js';
 import type { ThumbnailSize } from './playback.policy.js';
 
@@ -63,11 +64,11 @@ export function verifyQuery(ctx: AppContext, purpose: LinkPurpose, fileId: strin
 /** The signed thumbnail URL of a file at a size. */
 export function thumbnailLink(ctx: AppContext, userId: string, fileId: string, size: ThumbnailSize): string {
   const { query } = signQuery(ctx, 'thumb', userId, fileId);
-  return `${ctx.config.publicUrl}/drive/v1/thumbnails/${encodeURIComponent(fileId)}?size=${size}&${query}`;
+  return `${publicUrl(ctx)}/drive/v1/thumbnails/${encodeURIComponent(fileId)}?size=${size}&${query}`;
 }
 
 /** A signed media URL under /drive/v1/media/{fileId}/ (`rest` is "origin" or "{mediaId}/index.m3u8"). */
 export function mediaLink(ctx: AppContext, userId: string, fileId: string, rest: string): { url: string; expire: string } {
   const { query, expires } = signQuery(ctx, 'media', userId, fileId);
-  return { url: `${ctx.config.publicUrl}/drive/v1/media/${encodeURIComponent(fileId)}/${rest}?${query}`, expire: toRfc3339(expires * 1000) };
+  return { url: `${publicUrl(ctx)}/drive/v1/media/${encodeURIComponent(fileId)}/${rest}?${query}`, expire: toRfc3339(expires * 1000) };
 }

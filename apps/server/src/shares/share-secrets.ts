@@ -6,6 +6,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { ShareRow } from '../db/schema.js';
+import { publicUrl } from '../http/public-url.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** A visitor's access after a correct pass code, before the code is asked again. */
@@ -59,7 +60,7 @@ export function passCodeTokenValid(ctx: AppContext, share: ShareRow, token: stri
 export function signShareContentLink(ctx: AppContext, share: ShareRow, fileId: string): string {
   const expires = Math.floor(ctx.clock.now() / 1000) + ctx.config.downloadLinkTtlSeconds;
   const sig = mac(ctx, 'share-content', share.id, share.pass_code, fileId, expires);
-  return `${ctx.config.publicUrl}/drive/v1/share/content/${encodeURIComponent(fileId)}?share_id=${share.id}&e=${expires}&s=${sig}`;
+  return `${publicUrl(ctx)}/drive/v1/share/content/${encodeURIComponent(fileId)}?share_id=${share.id}&e=${expires}&s=${sig}`;
 }
 
 export function shareContentLinkValid(ctx: AppContext, share: ShareRow, fileId: string, q: { e?: string; s?: string }): boolean {

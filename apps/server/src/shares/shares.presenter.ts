@@ -5,7 +5,8 @@ import { presentFile, type PresentOptions } from '../files/files.presenter.js';
 import { toRfc3339 } from '../lib/time.js';
 import { SHARE_STATUS_TEXT } from './share-scope.js';
 
-export const shareUrl = (publicUrl: string, id: string) => `${publicUrl}/s/${id}`;
+/** The address of a share's page under `base`, the link base of the request (see http/public-url.ts). */
+export const shareUrl = (base: string, id: string) => `${base}/s/${id}`;
 
 /** Time left before a share expires: ('-1', '-1') for never, else whole days rounded up and seconds. */
 export function expirationLeft(expiresAt: number | null, now: number): { days: string; seconds: string } {
@@ -14,11 +15,11 @@ export function expirationLeft(expiresAt: number | null, now: number): { days: s
   return { days: String(Math.ceil(seconds / 86400)), seconds: String(seconds) };
 }
 
-export function presentShareEntry(share: ShareRow, fileIds: string[], status: ShareStatus, now: number, publicUrl: string): ShareEntry {
+export function presentShareEntry(share: ShareRow, fileIds: string[], status: ShareStatus, now: number, base: string): ShareEntry {
   const left = expirationLeft(share.expires_at, now);
   return {
     share_id: share.id,
-    share_url: shareUrl(publicUrl, share.id),
+    share_url: shareUrl(base, share.id),
     share_to: share.kind as ShareKind,
     pass_code: share.pass_code,
     title: share.title,

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import type { ShareRow } from '../db/schema.js';
 import { requireFiles } from '../files/files.repository.js';
 import { HttpError, badInput } from '../http/errors.js';
+import { publicUrl } from '../http/public-url.js';
 import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
 import { newPassCode, newShareId, PASS_CODE_PATTERN } from './share-secrets.js';
 import { linkStatus, visible } from './share-scope.js';
@@ -57,7 +58,7 @@ async function entryOf(ctx: AppContext, share: ShareRow): Promise<ShareEntry> {
     roots.map((r) => r.id),
     status,
     now,
-    ctx.config.publicUrl,
+    publicUrl(ctx),
   );
 }
 

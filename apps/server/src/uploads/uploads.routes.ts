@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { presentFile } from '../files/files.presenter.js';
 import { requireFile } from '../files/files.repository.js';
 import { badInput } from '../http/errors.js';
+import { publicUrl } from '../http/public-url.js';
 import { isContentHash } from '../storage/blob-store.js';
 import { requireTask } from '../tasks/tasks.repository.js';
 import { presentTask } from '../tasks/tasks.presenter.js';
@@ -47,7 +48,7 @@ export async function startUpload(
       provider: 'PROVIDER_TUS',
       params: {
         key: upload.id,
-        upload_url: `${ctx.config.publicUrl}/drive/v1/uploads/${upload.id}`,
+        upload_url: `${publicUrl(ctx)}/drive/v1/uploads/${upload.id}`,
         expires_at: new Date(upload.expires_at).toISOString(),
       },
     },

@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { linkBase, requestOrigin } from '../http/public-url.js';
 
 /** The one page other origins may frame: the browser extension's. */
 export const FRAMEABLE_PATHS = new Set(['/drive/landing']);
@@ -21,12 +23,13 @@ export function inlineScriptHashes(html: string): string[] {
   return hashes;
 }
 
-/** The page policy: `extra` origins (the public URL when it is another origin) may serve media, pictures and calls. */
+/** The page policy: `extra` origins (the pinned public URL when it is another origin) may serve media, pictures and calls. */
 export function pagePolicy(scriptHashes: string[], extra: string[], frameable: boolean): string {
   const more = extra.length ? ` ${extra.join(' ')}` : '';
   return [
     "default-src 'self'",
-    `script-src 'self' ${scriptHashes.join(' ')}`.trim(),
+    // WebAssembly (hash-wasm: the upload id and content hashes) may compile; JavaScript eval stays refused.
+    `script-src 'self' ${scriptHashes.join(' ')} 'wasm-unsafe-eval'`.replace(/\s+/g, ' '),
     // Radix and sonner add <style> elements; no script can come in through a style.
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob:${more}`,
@@ -43,9 +46,8 @@ export function pagePolicy(scriptHashes: string[], extra: string[], frameable: b
 }
 
 /** Adds the headers to every answer of `app`; `indexHtml` is the built page whose inline scripts are allowed. */
-export function installSecurityHeaders(app: FastifyInstance, opts: { indexHtml: string; publicUrl: string }): void {
+export function installSecurityHeaders(app: FastifyInstance, opts: { indexHtml: string; config: Config }): void {
   const hashes = existsSync(opts.indexHtml) ? inlineScriptHashes(readFileSync(opts.indexHtml, 'utf8')) : [];
-  const publicOrigin = new URL(opts.publicUrl).origin;
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
@@ -54,9 +56,11 @@ export function installSecurityHeaders(app: FastifyInstance, opts: { indexHtml: 
     if (type.startsWith('text/html') && !reply.hasHeader('content-security-policy')) {
       const path = req.url.split('?')[0]!;
       const frameable = FRAMEABLE_PATHS.has(path);
-      // A page at another origin than the public URL (a LAN address) still loads the links the API hands out.
-      const here = `${req.protocol}://${req.host}`;
-      reply.header('Content-Security-Policy', pagePolicy(hashes, here === publicOrigin ? [] : [publicOrigin], frameable));
+      // The page loads the links the API hands it: same-origin unless a public URL is pinned and the page was opened
+      // at another address (a LAN address, say).
+      const here = requestOrigin(req);
+      const links = new URL(linkBase(opts.config, req)).origin;
+      reply.header('Content-Security-Policy', pagePolicy(hashes, here === links ? [] : [links], frameable));
       if (!frameable) reply.header('X-Frame-Options', 'DENY');
       reply.header('Cross-Origin-Opener-Policy', 'same-origin');
     }

@@ -41,9 +41,13 @@ export function actionFor(status: UploadStatus): UploadAction {
   return 'pause';
 }
 
-/** The 24-character id of an upload: the same file picked again for the same folder is the same task. */
+/**
+ * The 24-character id of an upload: the same file picked again for the same folder is the same task. SHA-256 from
+ * hash-wasm, not crypto.subtle, which browsers withhold from pages not on HTTPS or localhost (Haul opened at its LAN
+ * address); the digests are the same.
+ */
 export async function uploadTaskId(parentId: string, name: string, size: number, type: string, relativePath: string): Promise<string> {
-  const data = new TextEncoder().encode(JSON.stringify([parentId, name, size, type, relativePath]));
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data));
-  return Array.from(digest.slice(0, 12), (b) => b.toString(16).padStart(2, '0')).join('');
+  const { sha256 } = await import('hash-wasm');
+  const hex = await sha256(new TextEncoder().encode(JSON.stringify([parentId, name, size, type, relativePath])));
+  return hex.slice(0, 24);
 }
