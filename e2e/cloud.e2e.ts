@@ -8,7 +8,7 @@ import { Server as Tracker } from 'bittorrent-tracker';
 import WebTorrent from 'webtorrent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { type E2E, listView, rowNames, signUpInBrowser, startE2E } from './harness.js';
+import { addNew, listView, rowNames, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 /** An origin on loopback with Range and an ETag; `slow` sends 64 KiB every 100 ms so a download can be paused. */
 function origin(content: Buffer) {
@@ -82,7 +82,7 @@ describe('cloud download', () => {
   it('refuses lines that are not links, in the dialog, creating nothing', async () => {
     const { page } = await e2e.newPage();
     await signUpInBrowser(page);
-    await page.getByRole('button', { name: 'Cloud download' }).click();
+    await addNew(page, 'Cloud download');
     await page.getByLabel('Links').fill(`${link}\nnot a link`);
     await page.getByRole('button', { name: 'Download', exact: true }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('not a link');
@@ -95,7 +95,7 @@ describe('cloud download', () => {
     await listView(page);
     const folder = (await api(page, 'POST', '/drive/v1/files', { kind: 'drive#folder', name: 'Films', parent_id: '' })).file;
 
-    await page.getByRole('button', { name: 'Cloud download' }).click();
+    await addNew(page, 'Cloud download');
     await page.getByLabel('Links').fill(link);
     await page.getByRole('button', { name: 'Change' }).click();
     await page.getByRole('option', { name: 'Films' }).click();
@@ -154,7 +154,7 @@ describe('cloud download', () => {
     const { page } = await e2e.newPage();
     await signUpInBrowser(page);
     await listView(page);
-    await page.getByRole('button', { name: 'Cloud download' }).click();
+    await addNew(page, 'Cloud download');
     await page.getByLabel('Links').fill(magnet);
     await page.getByRole('button', { name: 'Choose files' }).click();
     await page.getByRole('checkbox', { name: /cover\.jpg/ }).uncheck();

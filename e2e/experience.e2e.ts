@@ -1,7 +1,7 @@
 /** Search, keyboard and drag, theme and language, the phone layout. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { addNew, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -52,7 +52,7 @@ describe('working in the drive', () => {
     const uid = await sessionUserId(page);
     for (const n of ['a.txt', 'b.txt', 'c.txt', 'd.txt']) await e2e.seedFile(uid, '', n, n);
     await page.reload();
-    await page.getByRole('button', { name: 'New folder' }).first().click();
+    await addNew(page, 'New folder');
     await page.getByRole('dialog').getByLabel('Name').fill('Box');
     await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);

@@ -1,7 +1,7 @@
 /** The file manager end to end: folders, rename, move, copy, star, trash and restore, isolation between accounts. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { type E2E, listView, newEmail, PASSWORD, rowNames, signUpInBrowser, startE2E } from './harness.js';
+import { addNew, listView, newEmail, PASSWORD, rowNames, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -14,7 +14,7 @@ afterAll(async () => {
 const item = (page: Page, name: string) => page.getByRole('row', { name, exact: true });
 
 async function createFolder(page: Page, name: string) {
-  await page.getByRole('button', { name: 'New folder' }).first().click();
+  await addNew(page, 'New folder');
   const input = page.getByRole('dialog').getByLabel('Name');
   await input.fill(name);
   await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();

@@ -9,7 +9,7 @@ export type DialogState =
   | { type: 'confirm'; title: string; body: string; confirmLabel: string; danger?: boolean; onConfirm: () => Promise<unknown> | void }
   | { type: 'details'; file: DriveFile }
   /** Links to fetch into a folder; `path` is that folder's chain from the root (empty for the root). */
-  | { type: 'cloud-download'; path: Breadcrumb[] }
+  | { type: 'cloud-download'; path: Breadcrumb[]; /** Links to start with (pasted into the file list). */ text?: string }
   | { type: 'remove-cloud-tasks'; tasks: DriveTask[] }
   | { type: 'share'; files: DriveFile[] }
   /** An existing link: copy its text again, change its validity or pass code. */

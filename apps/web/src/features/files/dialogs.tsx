@@ -23,6 +23,7 @@ function NameDialog({
   title: string;
   initial: string;
   submitLabel: string;
+  /** Truthy when it worked; falsy (after its own toast) when it did not. */
   onSubmit: (name: string) => Promise<unknown>;
 }) {
   const { t } = useTranslation();
@@ -37,7 +38,8 @@ function NameDialog({
     setBusy(true);
     const ok = await onSubmit(name);
     setBusy(false);
-    if (ok !== false) close();
+    // A failure (offline, a server error) keeps the dialog and what was typed, so the person can try again.
+    if (ok) close();
   };
   // Select the name without its extension, as file managers do, so typing replaces just the name.
   const selectStem = (el: HTMLInputElement | null) => {

@@ -1,6 +1,6 @@
 /** All files and Starred (seed 000 §2): a folder or the starred items, with search mode, from the local database first. */
 import * as ContextMenu from '@radix-ui/react-context-menu';
-import { useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { DriveFile } from '@haul/shared';
@@ -10,7 +10,8 @@ import { useSessionStore } from '../auth/session-store';
 import { Icon } from '../layout/icon';
 import { SearchFilters } from '../search/search-filters';
 import { readSearch } from '../search/search-state';
-import { UploadButton } from '../uploads/upload-button';
+import { useUploadPicker } from '../uploads/upload-picker';
+import { NewMenu, pastedLinks, type AddActions } from './new-menu';
 import type { View } from './actions';
 import { Breadcrumbs, useAncestors } from './breadcrumbs';
 import { useDialog } from './dialog-store';
@@ -85,6 +86,31 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
 
   const dropInto = (moved: DriveFile[], folder: DriveFile) => void moveFiles(moved, folder.id);
 
+  const picker = useUploadPicker(folderId);
+  const path = id ? (ancestors.data ?? []) : [];
+  const add: AddActions = {
+    cloudDownload: () => openDialog({ type: 'cloud-download', path }),
+    pickFiles: picker.pickFiles,
+    pickFolder: picker.pickFolder,
+    newFolder: () => openDialog({ type: 'create-folder', parentId: folderId }),
+  };
+  // A link pasted anywhere in the file list (not into a field) opens the cloud download dialog with it.
+  const pathRef = useRef(path);
+  pathRef.current = path;
+  useEffect(() => {
+    if (!canCreate) return;
+    const onPaste = (e: ClipboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (target?.closest('input, textarea, [contenteditable=""], [contenteditable="true"], [role="dialog"]')) return;
+      const links = pastedLinks(e.clipboardData?.getData('text/plain') ?? '');
+      if (!links.length) return;
+      e.preventDefault();
+      useDialog.getState().open({ type: 'cloud-download', path: pathRef.current, text: links.join('\n') });
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  }, [canCreate]);
+
   // Files dragged in from the desktop upload into the folder on screen.
   const [dropping, setDropping] = useState(false);
   const osFiles = (e: DragEvent) => canCreate && e.dataTransfer.types.includes('Files');
@@ -105,9 +131,17 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
   };
 
   const backgroundMenu = canCreate ? (
-    <ContextMenu.Item className="menu-item" onSelect={() => openDialog({ type: 'create-folder', parentId: folderId })}>
-      {t('files.newFolder')}
-    </ContextMenu.Item>
+    <>
+      <ContextMenu.Item className="menu-item" onSelect={add.cloudDownload}>
+        {t('cloud.title')}
+      </ContextMenu.Item>
+      <ContextMenu.Item className="menu-item" onSelect={add.pickFiles}>
+        {t('uploads.files')}
+      </ContextMenu.Item>
+      <ContextMenu.Item className="menu-item" onSelect={add.newFolder}>
+        {t('files.newFolder')}
+      </ContextMenu.Item>
+    </>
   ) : (
     <ContextMenu.Item className="menu-item" onSelect={() => files && useSelection.getState().selectAll(files.map((f) => f.id))}>
       {t('selection.all')}
@@ -133,11 +167,18 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
     ) : view === 'star' && !id ? (
       <EmptyState icon="star" title={t('star.empty')} hint={t('star.emptyHint')} />
     ) : (
-      <EmptyState icon="folder" title={t('files.emptyFolder')} hint={t('files.emptyFolderHint')}>
+      <EmptyState icon="folder" title={t('files.emptyFolder')} hint={canCreate ? t('files.emptyFolderHint') : undefined}>
         {canCreate && (
-          <button className="btn primary" onClick={() => openDialog({ type: 'create-folder', parentId: folderId })}>
-            {t('files.newFolder')}
-          </button>
+          <div className="empty-actions">
+            <button className="btn primary" onClick={add.cloudDownload}>
+              <Icon name="link" size={18} />
+              {t('cloud.title')}
+            </button>
+            <button className="btn" onClick={add.pickFiles}>
+              <Icon name="upload" size={18} />
+              {t('uploads.files')}
+            </button>
+          </div>
         )}
       </EmptyState>
     );
@@ -171,27 +212,8 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
           <Breadcrumbs root={root} rootLabel={rootLabel} chain={id ? (ancestors.data ?? []) : []} />
         )}
         <div className="toolbar-end">
-          {canCreate && (
-            <button
-              className="btn"
-              aria-label={t('cloud.title')}
-              onClick={() => openDialog({ type: 'cloud-download', path: id ? (ancestors.data ?? []) : [] })}
-            >
-              <Icon name="link" size={18} />
-              <span className="hide-mobile">{t('cloud.add')}</span>
-            </button>
-          )}
-          {canCreate && <UploadButton parentId={folderId} />}
-          {canCreate && (
-            <button
-              className="btn primary"
-              aria-label={t('files.newFolder')}
-              onClick={() => openDialog({ type: 'create-folder', parentId: folderId })}
-            >
-              <Icon name="plus" size={18} />
-              <span className="hide-mobile">{t('files.newFolder')}</span>
-            </button>
-          )}
+          {canCreate && <NewMenu actions={add} />}
+          {canCreate && picker.inputs}
           <DisplayControls modeKey={modeKey} mode={mode} />
         </div>
         <SelectionBar files={selectedFiles} view={search ? 'search' : view} />

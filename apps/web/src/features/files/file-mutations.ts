@@ -36,13 +36,14 @@ export async function runChange(work: () => Promise<unknown>, success?: string):
   try {
     await track(work);
     if (success) toast.success(success);
+    await settleFileChanges();
     return true;
   } catch (err) {
     const msg = errorMessage(err);
     if (msg) toast.error(msg);
+    // Not awaited: offline, the sync waits for the network, and the person must get the dialog back at once.
+    void settleFileChanges().catch(() => undefined);
     return false;
-  } finally {
-    await settleFileChanges();
   }
 }
 

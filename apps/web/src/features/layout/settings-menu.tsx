@@ -14,7 +14,7 @@ function ThemeMenu() {
   const { t } = useTranslation();
   const { choice, setChoice } = useThemeStore();
   return (
-    <IconMenu label={t('settings.theme')} button={<Icon name={choice === 'dark' ? 'moon' : choice === 'light' ? 'sun' : 'settings'} />}>
+    <IconMenu label={t('settings.theme')} button={<Icon name={choice === 'dark' ? 'moon' : choice === 'light' ? 'sun' : 'contrast'} />}>
       <Menu.Label className="menu-label">{t('settings.theme')}</Menu.Label>
       <Menu.RadioGroup value={choice} onValueChange={(v) => setChoice(v as ThemeChoice)}>
         {THEMES.map((th) => (

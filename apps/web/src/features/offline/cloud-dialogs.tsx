@@ -28,7 +28,7 @@ import { FormError } from '../../components/form-error';
 export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cloud-download' }> }) {
   const { t } = useTranslation();
   const close = useDialog((s) => s.close);
-  const [text, setText] = useState('');
+  const [text, setText] = useState(d.text ?? '');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const [path, setPath] = useState<Breadcrumb[]>(d.path);

@@ -78,7 +78,8 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
       progress={done ? null : task.progress}
       buttons={[
         { label, icon: ICONS[action], onClick: run },
-        { label: done ? t('cloud.remove') : t('cloud.cancel'), icon: 'close', onClick: remove },
+        // A failed download has nothing left to cancel: it is removed from the list.
+        { label: done || task.phase === PHASE.ERROR ? t('cloud.remove') : t('cloud.cancel'), icon: 'close', onClick: remove },
       ]}
     />
   );

@@ -1,7 +1,7 @@
 /** Share selected items as a link (public or with a pass code, for a chosen time), then copy the ready text. */
 import './shares.css';
 import * as Dialog from '@radix-ui/react-dialog';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { SHARE_EXPIRATION_DAYS, type ShareEntry, type ShareKind } from '@haul/shared';
@@ -10,7 +10,7 @@ import { Frame } from '../files/dialog-frame';
 import type { DialogState } from '../files/dialog-store';
 import { settleShares } from './use-shares';
 import { copyText, expiryLeft, shareMessage } from './share-format';
-import { createShare, updateShare } from './shares-api';
+import { createShare, existingShare, updateShare } from './shares-api';
 import { FormError } from '../../components/form-error';
 
 /** "7 days", "Forever": the validity choices. */
@@ -41,6 +41,23 @@ export function useExpiryText() {
 export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | 'share-manage' }> }) {
   const { t } = useTranslation();
   const [entry, setEntry] = useState<ShareEntry | null>(d.type === 'share-manage' ? d.entry : null);
+  // Items shared before show their link (and code) first; a second link is made only when asked for.
+  const [looking, setLooking] = useState(d.type === 'share');
+  const [fresh, setFresh] = useState(false);
+  useEffect(() => {
+    if (d.type !== 'share') return;
+    const ctrl = new AbortController();
+    existingShare(
+      d.files.map((f) => f.id),
+      ctrl.signal,
+    )
+      .then((found) => {
+        if (found && !ctrl.signal.aborted) setEntry(found);
+      })
+      .catch(() => undefined)
+      .finally(() => setLooking(false));
+    return () => ctrl.abort();
+  }, [d]);
   const [kind, setKind] = useState<ShareKind>('encryptedlink');
   const [days, setDays] = useState(7);
   const [busy, setBusy] = useState(false);
@@ -62,20 +79,29 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
   const create = (e: FormEvent) => {
     e.preventDefault();
     if (d.type === 'share')
-      void run(() =>
-        createShare(
+      void run(async () => {
+        const made = await createShare(
           d.files.map((f) => f.id),
           kind,
           days,
-        ),
-      );
+        );
+        setFresh(false);
+        return made;
+      });
   };
 
   const title = d.type === 'share' && d.files.length === 1 ? t('share.titleOne', { name: d.files[0]!.name }) : t('share.title');
   return (
     <Frame title={title}>
-      {entry ? (
-        <ShareResult entry={entry} busy={busy} onChange={(change) => run(() => updateShare(entry.share_id, change))} />
+      {looking ? (
+        <p className="muted">{t('common.loading')}</p>
+      ) : entry && !fresh ? (
+        <ShareResult
+          entry={entry}
+          busy={busy}
+          onChange={(change) => run(() => updateShare(entry.share_id, change))}
+          onNewLink={d.type === 'share' ? () => setFresh(true) : undefined}
+        />
       ) : (
         <form onSubmit={create}>
           <fieldset className="field radio-group">
@@ -116,10 +142,13 @@ function ShareResult({
   entry,
   busy,
   onChange,
+  onNewLink,
 }: {
   entry: ShareEntry;
   busy: boolean;
   onChange: (change: { kind?: ShareKind; expirationDays?: number; passCode?: string }) => void;
+  /** Offered when the link shown was made before: make another one instead. */
+  onNewLink?: () => void;
 }) {
   const { t } = useTranslation();
   const expiry = useExpiryText();
@@ -153,6 +182,11 @@ function ShareResult({
         </select>
       </label>
       <div className="dialog-actions">
+        {onNewLink && (
+          <button type="button" className="btn link-left" onClick={onNewLink}>
+            {t('share.newLink')}
+          </button>
+        )}
         <Dialog.Close className="btn" type="button">
           {t('common.close')}
         </Dialog.Close>

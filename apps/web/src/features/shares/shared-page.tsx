@@ -127,7 +127,7 @@ function ShareList() {
                   <Icon name="link" />
                 </button>
                 <button className="icon-btn" aria-label={t('share.manageOf', { name: s.title })} onClick={() => actions.manage(s)}>
-                  <Icon name="settings" />
+                  <Icon name="edit" />
                 </button>
               </span>
             </div>

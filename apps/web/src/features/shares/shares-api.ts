@@ -21,6 +21,20 @@ export const getShareEntry = async (shareId: string, signal?: AbortSignal) =>
   (await api.get<{ data: ShareEntry[] }>('/drive/v1/share/list', { limit: 1, filters: JSON.stringify({ id: { in: shareId } }) }, signal))
     .data[0] ?? null;
 
+/** The live share link that exposes exactly these items, if the owner made one before (share/status/files). */
+export async function existingShare(fileIds: string[], signal?: AbortSignal): Promise<ShareEntry | null> {
+  const { file_statuses } = await api.post<{ file_statuses: { file_id: string; share_id: string }[] }>('/drive/v1/share/status/files', { file_ids: fileIds });
+  const wanted = new Set(fileIds);
+  const candidates = [...new Set(file_statuses.map((s) => s.share_id))].filter((id) =>
+    fileIds.every((f) => file_statuses.some((s) => s.share_id === id && s.file_id === f)),
+  );
+  for (const id of candidates) {
+    const entry = await getShareEntry(id, signal);
+    if (entry && entry.file_ids.length === wanted.size && entry.file_ids.every((f) => wanted.has(f))) return entry;
+  }
+  return null;
+}
+
 export const cancelShares = (ids: string[]) => api.post('/drive/v1/share:batchDelete', { ids });
 
 export interface ShareAccess {

@@ -91,11 +91,16 @@ export function TransferPanel() {
   const total = uploading.reduce((n, x) => n + x.size, 0);
   const done = uploading.reduce((n, x) => n + (x.size * x.progress) / 100, 0);
   const fetching = cloudOpen.filter((x) => x.phase === PHASE.PENDING || x.phase === PHASE.RUNNING).length;
+  const failed = cloudOpen.filter((x) => x.phase === PHASE.ERROR).length + uploading.filter((x) => x.status === S.FAILED).length;
   const summary = uploading.length
     ? t('uploads.summary', { count: uploading.length, percent: total ? Math.floor((done / total) * 100) : 0 })
     : fetching
       ? t('cloud.summary', { count: fetching })
-      : t('uploads.allDone');
+      : failed
+        ? t('uploads.failedSummary', { count: failed })
+        : t('uploads.allDone');
+  // The list opens on a tab that has something, not on an empty one.
+  const shown: TransferTab = counts[tab] > 0 ? tab : ((['cloud', 'uploading', 'completed'] as const).find((k) => counts[k] > 0) ?? tab);
   const clearCompleted = async () => {
     if (completed.length) await manager().then((m) => m.clearCompleted());
     if (cloudDone.length) await runChange(clearFinishedCloudTasks);
@@ -103,21 +108,22 @@ export function TransferPanel() {
 
   return (
     <aside className={`transfer-panel${panelOpen ? ' open' : ''}`} aria-label={t('uploads.title')}>
-      <button className="transfer-head" onClick={() => setPanelOpen(!panelOpen)} aria-expanded={panelOpen}>
-        <Icon name={uploading.length || !fetching ? 'upload' : 'download'} size={18} />
+      <button className={`transfer-head${failed ? ' has-failed' : ''}`} onClick={() => setPanelOpen(!panelOpen)} aria-expanded={panelOpen}>
+        <Icon name={failed && !uploading.length && !fetching ? 'alert' : uploading.length || !fetching ? 'upload' : 'download'} size={18} />
         <span>{summary}</span>
+        {failed > 0 && (uploading.length > 0 || fetching > 0) && <span className="failed-count">{t('uploads.failedCount', { count: failed })}</span>}
         <Icon name="chevron" size={16} className={panelOpen ? 'rot90' : 'rot-90'} />
       </button>
       {panelOpen && (
         <>
           <div className="tabs" role="tablist">
             {(['cloud', 'uploading', 'completed'] as const).map((k) => (
-              <button key={k} role="tab" aria-selected={tab === k} className={`tab${tab === k ? ' on' : ''}`} onClick={() => setTab(k)}>
+              <button key={k} role="tab" aria-selected={shown === k} className={`tab${shown === k ? ' on' : ''}`} onClick={() => setTab(k)}>
                 {t(`uploads.tab_${k}`)} ({counts[k]})
               </button>
             ))}
           </div>
-          {tab === 'completed' && counts.completed > 0 && (
+          {shown === 'completed' && counts.completed > 0 && (
             <div className="transfer-tools">
               <button className="link" onClick={() => void clearCompleted()}>
                 {t('uploads.clear')}
@@ -125,10 +131,10 @@ export function TransferPanel() {
             </div>
           )}
           <ul className="transfer-list">
-            {counts[tab] === 0 && <li className="muted transfer-empty">{t('uploads.none')}</li>}
-            {tab === 'cloud' && cloudOpen.map((x) => <CloudTaskRow key={x.id} task={x} />)}
-            {tab === 'uploading' && uploading.map((x) => <UploadRow key={x.taskId} task={x} />)}
-            {tab === 'completed' && (
+            {counts[shown] === 0 && <li className="muted transfer-empty">{t('uploads.none')}</li>}
+            {shown === 'cloud' && cloudOpen.map((x) => <CloudTaskRow key={x.id} task={x} />)}
+            {shown === 'uploading' && uploading.map((x) => <UploadRow key={x.taskId} task={x} />)}
+            {shown === 'completed' && (
               <>
                 {cloudDone.map((x) => (
                   <CloudTaskRow key={x.id} task={x} />

@@ -1,0 +1,128 @@
+/**
+ * A new user's first steps: adding content first, a pasted link, failures that show, a dialog that keeps its input, and
+ * a share that shows the link a file already has.
+ */
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addNew, listView, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+
+let e2e: E2E;
+let missing: Server;
+let missingUrl: string;
+beforeAll(async () => {
+  e2e = await startE2E();
+  missing = createServer((_req, res) => res.writeHead(404).end());
+  await new Promise<void>((r) => missing.listen(0, '127.0.0.1', r));
+  missingUrl = `http://127.0.0.1:${(missing.address() as { port: number }).port}/gone.iso`;
+}, 60_000);
+afterAll(async () => {
+  missing?.close();
+  await e2e?.close();
+});
+
+describe('first use', () => {
+  it('invites fetching and uploading first, in the empty drive and in "+ New"', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    const empty = page.getByRole('status').filter({ hasText: 'This folder is empty' });
+    await expect.poll(() => empty.textContent()).toContain('Paste a link');
+    const buttons = await empty.getByRole('button').allTextContents();
+    expect(buttons).toEqual(['Cloud download', 'Upload files']);
+    expect(await empty.getByRole('button', { name: 'Cloud download' }).getAttribute('class')).toContain('primary');
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    expect(await page.getByRole('menuitem').allTextContents()).toEqual(['Cloud download', 'Upload files', 'Upload folder', 'New folder']);
+    await page.keyboard.press('Escape');
+  });
+
+  it('opens the cloud download dialog, filled, when a link is pasted into the file list', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await page.getByRole('status').waitFor();
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData('text/plain', 'https://example.com/a.iso\nmagnet:?xt=urn:btih:0123456789abcdef0123456789abcdef01234567');
+      document.querySelector('.page')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+    });
+    const dialog = page.getByRole('dialog', { name: 'Cloud download' });
+    await expect.poll(() => dialog.getByLabel('Links').inputValue()).toBe('https://example.com/a.iso\nmagnet:?xt=urn:btih:0123456789abcdef0123456789abcdef01234567');
+    await page.keyboard.press('Escape');
+    // Ordinary text is not taken for links.
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData('text/plain', 'shopping list');
+      document.querySelector('.page')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('counts and colours a failed cloud download, opens on its tab, and offers to remove it', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await addNew(page, 'Cloud download');
+    await page.getByLabel('Links').fill(missingUrl);
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    const head = page.locator('.transfer-head');
+    await expect.poll(() => head.textContent(), { timeout: 30_000 }).toContain('1 transfer failed');
+    expect(await head.getAttribute('class')).toContain('has-failed');
+    if ((await head.getAttribute('aria-expanded')) !== 'true') await head.click();
+    expect(await page.getByRole('tab', { name: /^Cloud download/ }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('button', { name: 'Remove: gone.iso' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Remove: gone.iso' }).count()).toBe(0);
+  });
+
+  it('keeps a dialog and its input when the network is away, and creates the folder once it is back', async () => {
+    const { page, context } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await addNew(page, 'New folder');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Made offline');
+    await context.setOffline(true);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => dialog.getByRole('button', { name: 'Create' }).isEnabled()).toBe(true);
+    await context.setOffline(false);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await dialog.count()).toBe(1);
+    expect(await dialog.getByLabel('Name').inputValue()).toBe('Made offline');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await expect.poll(() => page.getByText('Made offline').count()).toBeGreaterThan(0);
+  });
+
+  it('puts "+ New" in reach on a phone, floating over the list', async () => {
+    const { page } = await e2e.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await signUpInBrowser(page);
+    const fab = page.getByRole('button', { name: 'New', exact: true });
+    const style = await fab.evaluate((el) => ({ position: getComputedStyle(el).position, box: el.getBoundingClientRect().toJSON() }));
+    expect(style.position).toBe('fixed');
+    expect(style.box.right).toBeGreaterThan(390 - 40);
+    expect(style.box.bottom).toBeGreaterThan(844 / 2);
+    await fab.click();
+    expect(await page.getByRole('menuitem').first().textContent()).toBe('Cloud download');
+    await page.screenshot({ path: `${process.env.HAUL_SCREENSHOT_DIR ?? '/tmp'}/haul-phone-new.png` });
+  });
+
+  it('shows the link a file already has when it is shared again, and makes another only when asked', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await e2e.seedFile(await sessionUserId(page), '', 'plan.txt', 'the plan');
+    await page.reload();
+    await listView(page);
+    const share = async () => {
+      await page.getByRole('row', { name: 'plan.txt' }).click({ button: 'right' });
+      await page.getByRole('menuitem', { name: 'Share' }).click();
+    };
+    await share();
+    await page.getByRole('button', { name: 'Create link' }).click();
+    const first = await page.getByLabel('Link', { exact: true }).inputValue();
+    const code = await page.getByTestId('pass-code').textContent();
+    await page.keyboard.press('Escape');
+
+    await share();
+    await expect.poll(() => page.getByLabel('Link', { exact: true }).inputValue()).toBe(first);
+    expect(await page.getByTestId('pass-code').textContent()).toBe(code);
+    await page.getByRole('button', { name: 'New link' }).click();
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await expect.poll(() => page.getByLabel('Link', { exact: true }).inputValue()).not.toBe(first);
+  });
+});
