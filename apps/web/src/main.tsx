@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Toaster, toast } from 'sonner';
 import { createDriveRouter } from './app/router';
+import { setNavigator } from './lib/go-to';
 import { bindQueryClient } from './features/files/file-mutations';
 import { useThemeStore, watchSystemTheme } from './features/layout/theme-store';
 import { isApiError } from './lib/api-error';
@@ -43,6 +44,7 @@ if (shareCode) {
 
 // Share links (/s/{id}) are their own small app; everything else is the drive under /drive.
 const router = window.location.pathname.startsWith('/s/') ? (await import('./features/share-page/share-router')).shareRouter : createDriveRouter();
+setNavigator((to) => router.navigate(to));
 
 function Root() {
   const theme = useThemeStore((s) => s.choice);

@@ -5,6 +5,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { DriveFile } from '@haul/shared';
 import { checkName, NAME_PROBLEM_TEXT, randomSuffix, withSuffix } from '@haul/shared';
+import { goTo } from '../../lib/go-to';
 import i18n from 'i18next';
 import { toast } from 'sonner';
 import { isApiError } from '../../lib/api-error';
@@ -31,11 +32,26 @@ export async function settleFileChanges(): Promise<void> {
   await refreshQueries(['trash', 'search', 'recent', 'about', 'picker', 'file', 'cloud-tasks', 'shares', 'share']);
 }
 
+/** What a success toast offers besides its words: undoing the change, and going to where it put things. */
+export interface Afterwards {
+  undo?: () => Promise<unknown>;
+  /** A drive path, e.g. the folder things were moved to. */
+  open?: string;
+}
+
 /** Runs a change as pending work (the leave-page guard); returns false, after a toast, when it failed. */
-export async function runChange(work: () => Promise<unknown>, success?: string): Promise<boolean> {
+export async function runChange(work: () => Promise<unknown>, success?: string, after: Afterwards = {}): Promise<boolean> {
   try {
     await track(work);
-    if (success) toast.success(success);
+    if (success) {
+      const { undo, open } = after;
+      toast.success(success, {
+        // Long enough to reach for Undo.
+        duration: undo || open ? 10_000 : undefined,
+        action: undo ? { label: i18n.t('common.undo'), onClick: () => void runChange(undo, i18n.t('common.undone')) } : undefined,
+        cancel: open ? { label: i18n.t('files.openFolder'), onClick: () => goTo(open) } : undefined,
+      });
+    }
     await settleFileChanges();
     return true;
   } catch (err) {
@@ -68,11 +84,16 @@ export async function createFolder(parentId: string, name: string): Promise<Driv
   return created;
 }
 
-export const renameFile = (file: DriveFile, name: string) =>
-  runChange(async () => {
-    const updated = await filesApi.renameFile(file.id, name);
-    await updateLocal([{ id: file.id, changes: { name: updated.name, modified_time: updated.modified_time } }]);
-  });
+/** Renames quietly; `undoable` adds the toast that can take it back (not for the undo itself). */
+export const renameFile = (file: DriveFile, name: string, undoable = true): Promise<boolean> =>
+  runChange(
+    async () => {
+      const updated = await filesApi.renameFile(file.id, name);
+      await updateLocal([{ id: file.id, changes: { name: updated.name, modified_time: updated.modified_time } }]);
+    },
+    undoable ? i18n.t('files.renamed') : undefined,
+    { undo: () => renameFile({ ...file, name }, file.name, false) },
+  );
 
 const ids = (files: DriveFile[]) => files.map((f) => f.id);
 
@@ -83,6 +104,7 @@ export const trashFiles = (files: DriveFile[]) =>
       await deleteLocal(ids(files));
     },
     i18n.t('files.trashed', { count: files.length }),
+    { undo: () => filesApi.untrashFiles(ids(files)) },
   );
 
 export const untrashFiles = (files: DriveFile[]) =>
@@ -91,6 +113,9 @@ export const deleteForever = (files: DriveFile[]) =>
   runChange(() => filesApi.deleteFiles(ids(files)), i18n.t('files.deleted', { count: files.length }));
 export const emptyTrash = () => runChange(() => filesApi.emptyTrash(), i18n.t('trash.emptied'));
 
+const folderPath = (parentId: string) => (parentId ? `/all/${parentId}` : '/all');
+
+/** Moves items into a folder; the toast can move each back where it was, or open the folder. */
 export const moveFiles = (files: DriveFile[], parentId: string) =>
   runChange(
     async () => {
@@ -98,10 +123,20 @@ export const moveFiles = (files: DriveFile[], parentId: string) =>
       await updateLocal(files.map((f) => ({ id: f.id, changes: { parent_id: parentId } })));
     },
     i18n.t('files.moved', { count: files.length }),
+    {
+      open: folderPath(parentId),
+      undo: async () => {
+        for (const from of new Set(files.map((f) => f.parent_id))) {
+          const back = files.filter((f) => f.parent_id === from);
+          await filesApi.moveFiles(ids(back), from);
+          await updateLocal(back.map((f) => ({ id: f.id, changes: { parent_id: from } })));
+        }
+      },
+    },
   );
 
 export const copyFiles = (files: DriveFile[], parentId: string) =>
-  runChange(() => filesApi.copyFiles(ids(files), parentId), i18n.t('files.copied', { count: files.length }));
+  runChange(() => filesApi.copyFiles(ids(files), parentId), i18n.t('files.copied', { count: files.length }), { open: folderPath(parentId) });
 
 export const setStar = (files: DriveFile[], star: boolean) =>
   runChange(
@@ -110,6 +145,12 @@ export const setStar = (files: DriveFile[], star: boolean) =>
       await updateLocal(files.map((f) => ({ id: f.id, changes: { star: star ? 1 : 0 } })));
     },
     star ? i18n.t('files.starred') : i18n.t('files.unstarred'),
+    {
+      undo: async () => {
+        await (star ? filesApi.unstarFiles : filesApi.starFiles)(ids(files));
+        await updateLocal(files.map((f) => ({ id: f.id, changes: { star: f.star } })));
+      },
+    },
   );
 
 /** Lets the browser save what a signed link serves (sent as an attachment, so the page stays). */
