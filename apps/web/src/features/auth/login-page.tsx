@@ -71,7 +71,14 @@ export function LoginPage() {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
             required
+            aria-describedby={mode === 'signup' ? 'password-rule' : undefined}
           />
+          {/* The rule is told before the first try, not only after a refusal. */}
+          {mode === 'signup' && (
+            <small id="password-rule" className="muted">
+              {t('auth.passwordLength', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
+            </small>
+          )}
         </label>
         <FormError error={error} />
         <button className="btn primary wide" type="submit" disabled={busy}>

@@ -113,7 +113,7 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
         </label>
         <div className="cloud-torrent">
           <button type="button" className="btn" onClick={() => fileInput.current?.click()} disabled={inspecting}>
-            <Icon name="torrent" size={18} />
+            <Icon name="file" size={18} />
             {torrent?.fileName ?? t('cloud.torrentFile')}
           </button>
           {singleMagnet && !torrent && (

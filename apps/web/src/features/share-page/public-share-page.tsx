@@ -3,7 +3,7 @@
  * items and their folders, downloads, and "save to my drive" (signing in first, then coming back here).
  */
 import './share-page.css';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { formatSize, type DriveFile, type ShareStatus } from '@haul/shared';
@@ -23,6 +23,7 @@ import { shareFileInfo, viewShare } from '../shares/shares-api';
 import { openInViewer } from '../viewer/viewer-store';
 import { ViewerHost } from '../viewer/viewer-host';
 import { SaveDialog } from './save-dialog';
+import { SingleShareItem } from './single-share-item';
 import { loadShareToken, saveShareToken } from './share-token';
 import { usePublicShare } from './use-public-share';
 import { FormError } from '../../components/form-error';
@@ -39,7 +40,8 @@ export function PublicSharePage() {
   const [saving, setSaving] = useState(false);
   const folderId = params.get('folder') || undefined;
   const { view, files, error, loading, loadMore } = usePublicShare(shareId, token, folderId, i18n.language);
-  const access = { shareId, token };
+  const source = useMemo(() => ({ kind: 'share' as const, access: { shareId, token } }), [shareId, token]);
+  const { access } = source;
 
   useEffect(() => setPicked(new Set()), [folderId]);
   // Back from signing in to save: carry on where the visitor left off.
@@ -53,7 +55,7 @@ export function PublicSharePage() {
 
   const open = (f: DriveFile) => {
     if (isFolder(f)) setParams({ folder: f.id });
-    else if (!openInViewer(files ?? [f], f, 'share_page', { kind: 'share', access })) void download(f);
+    else if (!openInViewer(files ?? [f], f, 'share_page', source)) void download(f);
   };
   const download = async (f: DriveFile) => {
     try {
@@ -70,6 +72,7 @@ export function PublicSharePage() {
   };
 
   let body;
+  let single = false;
   if (loading) body = <Skeleton />;
   else if (error || !view) body = <EmptyState icon="shared" title={t('files.loadFailed')} hint={errorMessage(error)} />;
   else if (NEEDS_CODE.includes(view.share_status)) {
@@ -85,6 +88,23 @@ export function PublicSharePage() {
     );
   } else if (view.share_status !== 'OK') {
     body = <EmptyState icon="shared" title={t(`publicShare.status.${view.share_status}`, { defaultValue: view.share_status_text })} />;
+  } else if (!folderId && files?.length === 1 && !isFolder(files[0]!)) {
+    // One file shared: the file itself, not a table of one row.
+    const only = files[0]!;
+    single = true;
+    body = (
+      <>
+        <SingleShareItem
+          view={view}
+          file={only}
+          source={source}
+          onOpen={() => open(only)}
+          onDownload={() => void download(only)}
+          onSave={startSave}
+        />
+        {saving && <SaveDialog access={access} fileIds={[]} onClose={() => setSaving(false)} />}
+      </>
+    );
   } else {
     const chosen = files?.filter((f) => picked.has(f.id)) ?? [];
     body = (
@@ -141,7 +161,9 @@ export function PublicSharePage() {
                     })
                   }
                 />
-                <Icon name={iconFor(f)} />
+                <span className={`ficon ${iconFor(f)}`}>
+                  <Icon name={iconFor(f)} />
+                </span>
                 <button className="public-name" onClick={() => open(f)} title={f.name}>
                   {f.name}
                 </button>
@@ -181,7 +203,7 @@ export function PublicSharePage() {
           )}
         </div>
       </header>
-      <main className="public-main">{body}</main>
+      <main className={single ? 'public-main single' : 'public-main'}>{body}</main>
       <ViewerHost />
     </div>
   );
