@@ -141,10 +141,9 @@ describe('viewer', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/drive\/v1\/media\/[\w-]+\/origin\?u=/);
     await page.getByRole('button', { name: 'Close' }).last().click();
 
-    // After a reload, opened again, it resumes where it stopped.
+    // After a reload (the address keeps the viewer open on it), it resumes where it stopped.
     await page.reload();
     await listView(page);
-    await page.getByRole('row', { name: 'clip.mp4' }).dblclick();
     await page.getByText(/^Resumed at 00:0[1-5]$/).waitFor();
     await expect.poll(async () => (await playing(page, '.viewer video')).t).toBeGreaterThan(1);
 

@@ -30,7 +30,7 @@ function Drive() {
       <FileDialogs />
       <TransferPanel />
       <UploadQuestions />
-      <ViewerHost />
+      <ViewerHost addressed />
     </>
   );
 }

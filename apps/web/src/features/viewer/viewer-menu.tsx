@@ -43,10 +43,8 @@ export function ViewerMenu({ file, canRename }: { file: DriveFile; canRename: bo
       )}
       <Menu.Item
         className="menu-item"
-        onSelect={() => {
-          useViewer.getState().close();
-          navigate(file.parent_id ? `/all/${file.parent_id}` : '/all');
-        }}
+        // Leaving the page's address closes the viewer (use-viewer-address); closing first would also go back.
+        onSelect={() => navigate(file.parent_id ? `/all/${file.parent_id}` : '/all')}
       >
         {t('viewer.backToFolder')}
       </Menu.Item>
