@@ -3,6 +3,7 @@
  * a share that shows the link a file already has.
  */
 import { createServer, type Server } from 'node:http';
+import { createFolder } from '../apps/server/src/files/files.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addNew, listView, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
@@ -124,5 +125,38 @@ describe('first use', () => {
     await page.getByRole('button', { name: 'New link' }).click();
     await page.getByRole('button', { name: 'Create link' }).click();
     await expect.poll(() => page.getByLabel('Link', { exact: true }).inputValue()).not.toBe(first);
+  });
+
+  it('on a phone, names the folder the person is in and keeps every selection action in reach', async () => {
+    const { page } = await e2e.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await signUpInBrowser(page);
+    const uid = await sessionUserId(page);
+    const a = await createFolder(e2e.haul.ctx, uid, '', 'Archive of everything');
+    const b = await createFolder(e2e.haul.ctx, uid, a.id, 'Family photographs');
+    const c = await createFolder(e2e.haul.ctx, uid, b.id, 'Holidays 2024');
+    await e2e.seedFile(uid, c.id, 'beach.txt', 'sand');
+    await page.goto(`/drive/all/${c.id}`);
+    const here = page.locator('h1[aria-current="page"]');
+    await expect.poll(() => here.textContent()).toBe('Holidays 2024');
+    await page.screenshot({ path: `${process.env.HAUL_SCREENSHOT_DIR ?? '/tmp'}/haul-phone-crumbs.png` });
+    // Shown whole, not cut to "Hol…": the middle of the path collapses instead.
+    expect(await here.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    expect(await page.getByRole('link', { name: 'Family photographs' }).textContent()).toBe('…');
+
+    await listView(page);
+    await page.getByRole('row', { name: 'beach.txt' }).locator('[data-check]').tap();
+    const bar = page.getByRole('toolbar', { name: 'Selection' });
+    await expect.poll(() => bar.getByText('1 selected').isVisible()).toBe(true);
+    // Every control of the bar is on screen; the rest are in "More actions".
+    for (const box of await bar.locator('button').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
+      expect(box.right).toBeLessThanOrEqual(390);
+      expect(box.left).toBeGreaterThanOrEqual(0);
+    }
+    expect(await bar.getByText('1 selected').evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(30);
+    await bar.getByRole('button', { name: 'More actions' }).tap();
+    await page.screenshot({ path: `${process.env.HAUL_SCREENSHOT_DIR ?? '/tmp'}/haul-phone-selection.png` });
+    const more = await page.getByRole('menuitem').allTextContents();
+    expect(more).toEqual(expect.arrayContaining(['Move to…', 'Rename']));
+
   });
 });

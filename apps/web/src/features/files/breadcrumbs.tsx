@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Breadcrumb } from '@haul/shared';
 import { Icon } from '../layout/icon';
+import { useIsMobile } from '../layout/use-media';
 import { getAncestors } from './files-api';
 
 export const BREADCRUMB_HISTORY = 20;
@@ -30,8 +31,36 @@ export function useAncestors(folderId: string | undefined) {
   });
 }
 
+/**
+ * The path to the folder on screen. When it does not fit (a phone, deep folders) the middle collapses into "…"
+ * (a link to the parent), never the end: the folder the person is in is always named.
+ */
 export function Breadcrumbs({ root, rootLabel, chain }: { root: string; rootLabel: string; chain: Breadcrumb[] }) {
   const { t } = useTranslation();
+  const mobile = useIsMobile();
+  if (chain.length > (mobile ? 1 : 3)) {
+    const parent = chain[chain.length - 2]!;
+    const current = chain[chain.length - 1]!;
+    return (
+      <nav className="crumbs collapsed" aria-label={t('files.breadcrumbs')}>
+        <Link className="crumb" to={root}>
+          {rootLabel}
+        </Link>
+        <span className="crumb-part">
+          <Icon name="chevron" size={14} />
+          <Link className="crumb" to={`${root}/${parent.id}`} aria-label={parent.name} title={chain.slice(0, -1).map((b) => b.name).join(' › ')}>
+            …
+          </Link>
+        </span>
+        <span className="crumb-part current-part">
+          <Icon name="chevron" size={14} />
+          <h1 className="crumb current" aria-current="page" title={current.name}>
+            {current.name}
+          </h1>
+        </span>
+      </nav>
+    );
+  }
   return (
     <nav className="crumbs" aria-label={t('files.breadcrumbs')}>
       {chain.length === 0 ? (

@@ -22,7 +22,8 @@ export function NewMenu({ actions }: { actions: AddActions }) {
     [t('files.newFolder'), 'newFolder', 'plus'],
   ];
   return (
-    <Menu.Root>
+    // Not modal: a modal menu hides the app with aria-hidden while its buttons stay focusable.
+    <Menu.Root modal={false}>
       <Menu.Trigger className="btn primary new-btn" aria-label={t('files.new')}>
         <Icon name="plus" size={18} />
         <span className="hide-mobile">{t('files.new')}</span>

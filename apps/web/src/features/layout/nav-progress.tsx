@@ -1,9 +1,11 @@
 /** A thin bar at the top while a screen is loading its data after navigation. */
 import { useIsFetching } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 
 export function NavProgress() {
+  const { t } = useTranslation();
   const fetching = useIsFetching();
   const location = useLocation();
   const [navigating, setNavigating] = useState(false);
@@ -13,5 +15,5 @@ export function NavProgress() {
     return () => clearTimeout(t);
   }, [location.pathname]);
   const active = navigating || fetching > 0;
-  return <div className={`nav-progress${active ? ' active' : ''}`} role="progressbar" aria-hidden={!active} aria-busy={active} />;
+  return <div className={`nav-progress${active ? ' active' : ''}`} role="progressbar" aria-label={t('common.loading')} aria-hidden={!active} aria-busy={active} />;
 }

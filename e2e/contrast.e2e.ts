@@ -1,0 +1,182 @@
+/**
+ * Accessibility of the main screens in both themes: axe-core, run in Chromium over sign-in, the file list, "+ New",
+ * the share dialog, a failed cloud download in the transfer panel, the trash and a public share page, finds no serious
+ * or critical violation (colour contrast first of all).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, type Server } from 'node:http';
+import type { AxeResults } from 'axe-core';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFolder } from '../apps/server/src/files/files.service.js';
+import { trashFiles } from '../apps/server/src/files/trash.service.js';
+import { addNew, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+
+// Evaluated through the DevTools protocol rather than added as a <script>: the page policy (CSP) rightly refuses inline
+// scripts, and the harness fails a file whose pages had anything refused.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Known markup problems, reported to the owners of the components they need changing in: a violation of `rule` on an
+ * element inside `within` (on the screens named in `screen`, if given) is left out. Everything else still counts.
+ */
+const KNOWN: { rule: string; within: string; screen?: string; why: string }[] = [
+  {
+    rule: 'aria-allowed-attr',
+    within: '.file-view',
+    why: 'features/files/file-view.tsx: the list view is role="table" with aria-multiselectable, allowed only on a grid; use role="grid" in both views',
+  },
+  {
+    rule: 'aria-required-children',
+    within: '.file-view',
+    why: 'features/files/file-item.tsx: FileRow\'s columns have no role; as rows of a grid they need role="gridcell" (the check box span stays aria-hidden)',
+  },
+  {
+    rule: 'label-content-name-mismatch',
+    within: '.file-view',
+    why: "features/files/file-view.tsx: a grid card is named by aria-label={f.name} but also shows its size or date (FileCard's .fsub); put that in the label too, or drop the aria-label",
+  },
+];
+
+type Theme = 'light' | 'dark';
+
+let e2e: E2E;
+let missing: Server;
+let missingUrl: string;
+beforeAll(async () => {
+  e2e = await startE2E();
+  // A link origin that answers 404, so a cloud download fails and the transfer panel shows its failure colours.
+  missing = createServer((_req, res) => res.writeHead(404).end());
+  await new Promise<void>((r) => missing.listen(0, '127.0.0.1', r));
+  missingUrl = `http://127.0.0.1:${(missing.address() as { port: number }).port}/gone.iso`;
+}, 60_000);
+afterAll(async () => {
+  missing?.close();
+  await e2e?.close();
+});
+
+/** A page (and its context) whose remembered theme is set before the first paint, as index.html reads it. */
+async function themedPage(theme: Theme, opts?: Parameters<E2E['newPage']>[0]) {
+  const made = await e2e.newPage(opts);
+  await made.context.addInitScript((t) => localStorage.setItem('haul.theme', t), theme);
+  return made;
+}
+
+/** Waits until transitions and finite animations (dialogs fading in, menus sliding) are over; spinners loop forever. */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
+}
+
+/** Runs axe over the whole document and returns its serious and critical violations, one readable line per node. */
+async function audit(page: Page, theme: Theme, screen: string): Promise<string[]> {
+  await settle(page);
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const known = KNOWN.filter((k) => !k.screen || k.screen === screen).map(({ rule, within }) => ({ rule, within }));
+  const violations = await page.evaluate(async (known) => {
+    const { axe } = window as unknown as { axe: { run: (c: Document, o: object) => Promise<AxeResults> } };
+    const results = await axe.run(document, { resultTypes: ['violations'] });
+    const isKnown = (rule: string, target: unknown[]) =>
+      known.some((k) => k.rule === rule && document.querySelector(String(target[0]))?.closest(k.within));
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ ...v, nodes: v.nodes.filter((n) => !isKnown(v.id, n.target)) }))
+      .filter((v) => v.nodes.length > 0);
+  }, known);
+  return violations.flatMap((v) =>
+    v.nodes.map(
+      (n) =>
+        `[${theme}] ${screen}: ${v.id} (${v.impact}) ${JSON.stringify(n.target)}: ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ')}`,
+    ),
+  );
+}
+
+describe('contrast and accessibility (axe-core)', () => {
+  it.each<Theme>(['light', 'dark'])(
+    'finds no serious or critical violation on the main screens, %s theme',
+    async (theme) => {
+      const found: string[] = [];
+
+      // Signed out: the sign-in page.
+      const { page } = await themedPage(theme);
+      await page.goto('/drive/login');
+      await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+      found.push(...(await audit(page, theme, 'sign-in')));
+
+      // All files, with a folder and a few files, in the list; then with a row selected.
+      await signUpInBrowser(page);
+      const userId = await sessionUserId(page);
+      const trip = await createFolder(e2e.haul.ctx, userId, '', 'Trip');
+      await e2e.seedFile(userId, trip.id, 'notes.txt', 'packing list: tent, stove');
+      await e2e.seedFile(userId, trip.id, 'route.gpx', '<gpx/>');
+      await e2e.seedFile(userId, '', 'budget.csv', 'month,amount\njan,12\n');
+      await e2e.seedFile(userId, '', 'readme.md', '# Read me');
+      const draft = await e2e.seedFile(userId, '', 'old draft.txt', 'not needed');
+      await page.reload();
+      await page.getByRole('gridcell', { name: 'readme.md' }).waitFor();
+      found.push(...(await audit(page, theme, 'all files (grid)')));
+      await listView(page);
+      await expect.poll(() => rowNames(page)).toEqual(expect.arrayContaining(['Trip', 'budget.csv', 'readme.md', 'old draft.txt']));
+      found.push(...(await audit(page, theme, 'all files (list)')));
+      await page.getByRole('row', { name: 'readme.md' }).click();
+      await expect.poll(() => page.getByRole('row', { name: 'readme.md' }).getAttribute('aria-selected')).toBe('true');
+      found.push(...(await audit(page, theme, 'all files (a row selected)')));
+      await page.getByRole('button', { name: 'Clear selection' }).click();
+
+      // "+ New" open.
+      await page.getByRole('button', { name: 'New', exact: true }).click();
+      await page.getByRole('menuitem', { name: 'Cloud download' }).waitFor();
+      found.push(...(await audit(page, theme, '"+ New" menu')));
+      await page.keyboard.press('Escape');
+
+      // The share dialog: the choice of link, then the link made.
+      await page.getByRole('row', { name: 'Trip' }).click({ button: 'right' });
+      await page.getByRole('menuitem', { name: 'Share' }).click();
+      await page.getByRole('radio', { name: 'People with the link and the pass code' }).waitFor();
+      found.push(...(await audit(page, theme, 'share dialog')));
+      await page.getByRole('button', { name: 'Create link' }).click();
+      const link = await page.getByLabel('Link', { exact: true }).inputValue();
+      const code = (await page.getByTestId('pass-code').textContent())!;
+      found.push(...(await audit(page, theme, 'share dialog (link made)')));
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      await page.getByRole('button', { name: 'Clear selection' }).click();
+
+      // A cloud download that fails: the dialog, then the transfer panel in its failure colours.
+      await addNew(page, 'Cloud download');
+      await page.getByLabel('Links').fill(missingUrl);
+      found.push(...(await audit(page, theme, 'cloud download dialog')));
+      await page.getByRole('button', { name: 'Download', exact: true }).click();
+      const head = page.locator('.transfer-head');
+      await expect.poll(() => head.textContent(), { timeout: 30_000 }).toContain('1 transfer failed');
+      if ((await head.getAttribute('aria-expanded')) !== 'true') await head.click();
+      await page.getByRole('button', { name: 'Remove: gone.iso' }).waitFor();
+      found.push(...(await audit(page, theme, 'transfer panel (failed cloud download)')));
+
+      // The trash, with something in it.
+      await trashFiles(e2e.haul.ctx, userId, [draft.id]);
+      await page.getByRole('link', { name: 'Trash' }).click();
+      await expect.poll(() => rowNames(page)).toEqual(['old draft.txt']);
+      found.push(...(await audit(page, theme, 'trash')));
+
+      // The public page of the shared folder, signed out: the pass code, then the folder.
+      const { page: visitor } = await themedPage(theme);
+      await visitor.goto(link);
+      await visitor.getByLabel('Pass code').waitFor();
+      found.push(...(await audit(visitor, theme, 'public share (pass code)')));
+      await visitor.getByLabel('Pass code').fill(code);
+      await visitor.getByRole('button', { name: 'Open' }).click();
+      await visitor.getByRole('heading', { name: 'Trip' }).waitFor();
+      await visitor.getByRole('button', { name: 'Trip', exact: true }).click();
+      await visitor.getByRole('button', { name: 'notes.txt', exact: true }).waitFor();
+      found.push(...(await audit(visitor, theme, 'public share (folder)')));
+
+      expect(found, `axe found serious or critical violations:\n${found.join('\n')}`).toEqual([]);
+    },
+    180_000,
+  );
+});
