@@ -15,20 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
 import { QbittorrentEngine } from '../src/offline/qbittorrent-engine.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
+import { until } from './child-server.js';
 import { startTestHaul, type TestHaul } from './helper.js';
 
 const work = mkdtempSync(join(tmpdir(), 'haul-hangs-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('peers that hang', { timeout: 90_000 }, () => {
   let h: TestHaul;
@@ -59,7 +51,7 @@ describe('peers that hang', { timeout: 90_000 }, () => {
     await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
     try {
       const id = await add(`http://127.0.0.1:${(origin.address() as { port: number }).port}/silent.bin`);
-      const done = await until(() => task(id), (x) => x.phase === 'PHASE_TYPE_COMPLETE' || x.phase === 'PHASE_TYPE_ERROR');
+      const done = await until(() => task(id), (x) => x.phase === 'PHASE_TYPE_COMPLETE' || x.phase === 'PHASE_TYPE_ERROR', 30_000);
       expect(done.phase, done.message).toBe('PHASE_TYPE_COMPLETE');
       expect(ranges[0]).toBe('');
       expect(ranges[1]).toBe('bytes=1048576-');
@@ -83,10 +75,10 @@ describe('peers that hang', { timeout: 90_000 }, () => {
     try {
       const magnet = await new Promise<string>((r) => seeder.seed(join(dir, 'quiet.bin'), { announce: [announce] }, (tt) => r(tt.magnetURI)));
       const id = await add(magnet);
-      await until(() => task(id), (x) => Number(x.params?.received ?? 0) > 0);
+      await until(() => task(id), (x) => Number(x.params?.received ?? 0) > 0, 30_000);
       await new Promise<void>((r) => seeder.destroy(() => r()));
       seeding = false;
-      const stalled = await until(() => task(id), (x) => /No data arrived for 2 seconds/.test(x.message ?? ''));
+      const stalled = await until(() => task(id), (x) => /No data arrived for 2 seconds/.test(x.message ?? ''), 30_000);
       expect(stalled.phase).not.toBe('PHASE_TYPE_COMPLETE');
       await h.api('DELETE', `/drive/v1/tasks?task_ids=${id}`, t.access_token);
     } finally {
