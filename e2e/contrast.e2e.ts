@@ -5,13 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer, type Server } from 'node:http';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolder } from '../apps/server/src/files/files.service.js';
 import { trashFiles } from '../apps/server/src/files/trash.service.js';
-import { addNew, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { goneOrigin, addNew, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 // Evaluated through the DevTools protocol rather than added as a <script>: the page policy (CSP) rightly refuses inline
 // scripts, and the harness fails a file whose pages had anything refused.
@@ -42,17 +41,14 @@ const KNOWN: { rule: string; within: string; screen?: string; why: string }[] = 
 type Theme = 'light' | 'dark';
 
 let e2e: E2E;
-let missing: Server;
-let missingUrl: string;
+let gone: Awaited<ReturnType<typeof goneOrigin>>;
 beforeAll(async () => {
   e2e = await startE2E();
   // A link origin that answers 404, so a cloud download fails and the transfer panel shows its failure colours.
-  missing = createServer((_req, res) => res.writeHead(404).end());
-  await new Promise<void>((r) => missing.listen(0, '127.0.0.1', r));
-  missingUrl = `http://127.0.0.1:${(missing.address() as { port: number }).port}/gone.iso`;
+  gone = await goneOrigin();
 }, 60_000);
 afterAll(async () => {
-  missing?.close();
+  gone?.close();
   await e2e?.close();
 });
 
@@ -148,7 +144,7 @@ describe('contrast and accessibility (axe-core)', () => {
 
       // A cloud download that fails: the dialog, then the transfer panel in its failure colours.
       await addNew(page, 'Cloud download');
-      await page.getByLabel('Links').fill(missingUrl);
+      await page.getByLabel('Links').fill(gone.url);
       found.push(...(await audit(page, theme, 'cloud download dialog')));
       await page.getByRole('button', { name: 'Download', exact: true }).click();
       const head = page.locator('.transfer-head');

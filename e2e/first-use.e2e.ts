@@ -2,22 +2,18 @@
  * A new user's first steps: adding content first, a pasted link, failures that show, a dialog that keeps its input, and
  * a share that shows the link a file already has.
  */
-import { createServer, type Server } from 'node:http';
 import { createFolder } from '../apps/server/src/files/files.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addNew, listView, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { goneOrigin, addNew, listView, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
-let missing: Server;
-let missingUrl: string;
+let gone: Awaited<ReturnType<typeof goneOrigin>>;
 beforeAll(async () => {
   e2e = await startE2E();
-  missing = createServer((_req, res) => res.writeHead(404).end());
-  await new Promise<void>((r) => missing.listen(0, '127.0.0.1', r));
-  missingUrl = `http://127.0.0.1:${(missing.address() as { port: number }).port}/gone.iso`;
+  gone = await goneOrigin();
 }, 60_000);
 afterAll(async () => {
-  missing?.close();
+  gone?.close();
   await e2e?.close();
 });
 
@@ -61,7 +57,7 @@ describe('first use', () => {
     const { page } = await e2e.newPage();
     await signUpInBrowser(page);
     await addNew(page, 'Cloud download');
-    await page.getByLabel('Links').fill(missingUrl);
+    await page.getByLabel('Links').fill(gone.url);
     await page.getByRole('button', { name: 'Download', exact: true }).click();
     const head = page.locator('.transfer-head');
     await expect.poll(() => head.textContent(), { timeout: 30_000 }).toContain('1 transfer failed');

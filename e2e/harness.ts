@@ -7,6 +7,7 @@ import { buildHaul, type Haul } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { placeFile } from '../apps/server/src/files/files.service.js';
 import { Readable } from 'node:stream';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 
 export const CHROMIUM = process.env.HAUL_CHROMIUM ?? '/usr/bin/chromium';
@@ -153,4 +154,11 @@ export function rowNames(page: Page): Promise<string[]> {
 export async function addNew(page: Page, entry: 'Cloud download' | 'Upload files' | 'Upload folder' | 'New folder'): Promise<void> {
   await page.getByRole('button', { name: 'New', exact: true }).click();
   await page.getByRole('menuitem', { name: entry }).click();
+}
+
+/** A link origin on loopback that answers 404 to everything: what a cloud download that fails fetches from. */
+export async function goneOrigin(): Promise<{ url: string; close: () => void }> {
+  const server = createHttpServer((_req, res) => res.writeHead(404).end());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/gone.iso`, close: () => server.close() };
 }
