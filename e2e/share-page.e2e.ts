@@ -1,5 +1,4 @@
 /** The public share page as a signed-out visitor sees it: one photo, video or file shown as itself, folders as a list, the app's look. */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
 import { type E2E, newEmail, PASSWORD, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { ff, requireFfmpeg } from './media-fixtures.js';
 
-const FFMPEG = '/usr/bin/ffmpeg';
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-share-page-'));
-const ff = (...args: string[]) => execFileSync(FFMPEG, ['-v', 'error', '-y', ...args]);
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 const BROWSER_LINK_COLOURS = ['rgb(0, 0, 238)', 'rgb(85, 26, 139)'];
 
@@ -67,11 +65,7 @@ const labelOffset = (button: Locator) =>
   });
 
 beforeAll(async () => {
-  try {
-    execFileSync(FFMPEG, ['-version']);
-  } catch {
-    throw new Error('ffmpeg is needed to make the test media: install it with "apt-get install -y ffmpeg".');
-  }
+  requireFfmpeg();
   ff('-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=1', '-frames:v', '1', join(dir, 'photo.jpg'));
   ff(
     ...['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-t', '3', '-c:v', 'libx264', '-pix_fmt', 'yuv420p'],

@@ -1,5 +1,4 @@
 /** The viewer in Chromium: photos zoom and rotate, a video plays natively, an HEVC MKV through HLS, songs, resume, history. */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,18 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
 import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { ff, requireFfmpeg } from './media-fixtures.js';
 
-const FFMPEG = '/usr/bin/ffmpeg';
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-media-'));
-const ff = (...args: string[]) => execFileSync(FFMPEG, ['-v', 'error', '-y', ...args]);
 
 let e2e: E2E;
 beforeAll(async () => {
-  try {
-    execFileSync(FFMPEG, ['-version']);
-  } catch {
-    throw new Error('ffmpeg is needed to make the test media: install it with "apt-get install -y ffmpeg".');
-  }
+  requireFfmpeg();
   ff('-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=1', '-frames:v', '1', join(dir, 'photo.jpg'));
   ff(
     '-f',
