@@ -4,7 +4,7 @@
  */
 import { createFolder } from '../apps/server/src/files/files.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { goneOrigin, addNew, listView, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { goneOrigin, addNew, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
 let gone: Awaited<ReturnType<typeof goneOrigin>>;
@@ -154,5 +154,25 @@ describe('first use', () => {
     const more = await page.getByRole('menuitem').allTextContents();
     expect(more).toEqual(expect.arrayContaining(['Move to…', 'Rename']));
 
+  });
+
+  it('searches as the person types, says where, and widens a search from Starred to all files', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    const uid = await sessionUserId(page);
+    const starred = await e2e.seedFile(uid, '', 'report starred.txt', 'a');
+    await e2e.seedFile(uid, '', 'report plain.txt', 'b');
+    await e2e.haul.ctx.db.updateTable('files').set({ star: 1 }).where('id', '=', starred.id).execute();
+    await page.goto('/drive/star');
+    await listView(page);
+    // No Enter: the results come a moment after the typing stops.
+    await page.getByRole('combobox', { name: 'Search your files' }).pressSequentially('report', { delay: 30 });
+    await page.waitForURL(/\/drive\/star\?action=search&name=report/);
+    await expect.poll(() => page.getByText('Searching in Starred').count()).toBe(1);
+    await expect.poll(() => rowNames(page)).toEqual(['report starred.txt']);
+    await page.getByRole('button', { name: 'Search all files' }).click();
+    await page.waitForURL(/\/drive\/all\?action=search&name=report/);
+    await expect.poll(() => page.getByText('Searching in All files').count()).toBe(1);
+    await expect.poll(async () => (await rowNames(page)).sort()).toEqual(['report plain.txt', 'report starred.txt']);
   });
 });

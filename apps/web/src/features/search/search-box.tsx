@@ -1,5 +1,8 @@
-/** The header's search field: searches the current main view (or all files), remembers the last three terms. */
-import { useEffect, useState, type FormEvent } from 'react';
+/**
+ * The header's search field: searches the current main view (or all files) as the person types (250 ms after the last
+ * key, seed 001 §9), and remembers the last three terms sent with Enter.
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Icon } from '../layout/icon';
@@ -15,20 +18,40 @@ export function SearchBox() {
   const [history, setHistory] = useState(loadHistory);
   useEffect(() => setTerm(readSearch(params)?.name ?? ''), [params]);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  /** Shows the results for `text`; while typing, the address is replaced rather than added to for every key. */
+  const go = (text: string, typing: boolean) => {
     const view = location.pathname.split('/')[1] ?? 'all';
     const searchable = (SEARCHABLE_VIEWS as readonly string[]).includes(view);
     const base = searchable ? location.pathname : '/all';
     const folderId = view === 'all' ? location.pathname.split('/')[2] : undefined;
-    const next = writeSearch(searchable ? params : new URLSearchParams(), { ...(current ?? {}), name: term.trim() || undefined }, folderId);
+    const next = writeSearch(searchable ? params : new URLSearchParams(), { ...(current ?? {}), name: text.trim() || undefined }, folderId);
+    const qs = next.toString();
+    navigate(qs ? `${base}?${qs}` : base, { replace: typing && !!current });
+  };
+
+  // Search as the person types, once they pause.
+  const typed = useRef(false);
+  useEffect(() => {
+    if (!typed.current) return;
+    const timer = setTimeout(() => {
+      // Enter may have sent it meanwhile.
+      if (!typed.current) return;
+      typed.current = false;
+      go(term, true);
+    }, 250);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a change of the typed term starts a search
+  }, [term]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    typed.current = false;
     if (term.trim()) {
       const h = pushHistory(history, term);
       setHistory(h);
       saveHistory(h);
     }
-    const qs = next.toString();
-    navigate(qs ? `${base}?${qs}` : base);
+    go(term, false);
   };
 
   return (
@@ -39,7 +62,10 @@ export function SearchBox() {
         aria-label={t('search.label')}
         placeholder={t('search.placeholder')}
         value={term}
-        onChange={(e) => setTerm(e.target.value)}
+        onChange={(e) => {
+          typed.current = true;
+          setTerm(e.target.value);
+        }}
         list="search-history"
         maxLength={200}
       />

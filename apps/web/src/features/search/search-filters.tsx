@@ -1,6 +1,6 @@
-/** Filter tags of search mode: starred, folders, images, videos, audio; and leaving search. */
+/** Filter tags of search mode (starred, folders, images, videos, audio), where it searches, and leaving search. */
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { FOLDER_KIND, type SearchFilter } from '@haul/shared';
 import { writeSearch } from './search-state';
 
@@ -20,12 +20,25 @@ const TAGS: Tag[] = [
   })),
 ];
 
+/** The views a search can be kept to, by their first path segment. */
+const SCOPES: Record<string, string> = { star: 'nav.star', trash: 'nav.trash', recent: 'nav.recent', bookmarks: 'nav.bookmarks' };
+
 export function SearchFilters({ filter }: { filter: SearchFilter }) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const view = useLocation().pathname.split('/')[1] ?? 'all';
   const apply = (f: SearchFilter) => setParams(writeSearch(params, f, params.get('entry_folder_id') ?? undefined));
+  const scope = SCOPES[view];
   return (
     <div className="search-filters" role="group" aria-label={t('search.filters')}>
+      {/* Where the search looks, said, and widened in one click: a search from Starred or Trash keeps to them. */}
+      <span className="search-scope">{t('search.scope', { place: t(scope ?? 'nav.all') })}</span>
+      {scope && (
+        <button className="link" onClick={() => navigate(`/all?${writeSearch(new URLSearchParams(), filter).toString()}`)}>
+          {t('search.everywhere')}
+        </button>
+      )}
       {TAGS.map((tag) => (
         <button
           key={tag.key}
