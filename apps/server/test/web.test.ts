@@ -71,5 +71,9 @@ describe('web app serving', () => {
     const api = await h.app.inject({ method: 'GET', url: '/drive/v1/nope' });
     expect(api.headers['x-content-type-options']).toBe('nosniff');
     expect(api.headers['content-security-policy']).toBeUndefined();
+    // …nor kept by a cache: answers hold links signed for, and built from the address of, whoever asked.
+    expect(api.headers['cache-control']).toBe('no-store');
+    const view = await h.app.inject({ method: 'GET', url: '/drive/v1/share?share_id=nosuchshare' });
+    expect(view.headers['cache-control']).toBe('no-store');
   });
 });

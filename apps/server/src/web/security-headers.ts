@@ -53,6 +53,8 @@ export function installSecurityHeaders(app: FastifyInstance, opts: { indexHtml: 
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     if (req.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=15552000');
     const type = String(reply.getHeader('content-type') ?? '');
+    // API answers carry links signed for, and built from the address of, whoever asked: no cache may keep one for another.
+    if (type.startsWith('application/json') && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
     if (type.startsWith('text/html') && !reply.hasHeader('content-security-policy')) {
       const path = req.url.split('?')[0]!;
       const frameable = FRAMEABLE_PATHS.has(path);
