@@ -16,6 +16,8 @@ import { filesRoutes } from './files/files.routes.js';
 import { sharesRoutes } from './shares/shares.routes.js';
 import { requireAuth } from './http/auth.js';
 import { installErrorHandlers } from './http/errors.js';
+import { installResponseCheck } from './http/contract.js';
+import { installApiReference } from './http/openapi.js';
 import { installLinkBase } from './http/public-url.js';
 import { installValidators } from './http/validation.js';
 import { loadSecrets } from './lib/secrets.js';
@@ -77,6 +79,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   installErrorHandlers(app);
   installSecurityHeaders(app, { indexHtml: join(config.webDir, 'index.html'), config });
   installLinkBase(app, config);
+  await installApiReference(app, config);
+  if (config.checkResponses) installResponseCheck(app);
   // History-mode routes of the web app fall back to index.html; everything else is a JSON 404.
   const indexHtml = join(config.webDir, 'index.html');
   app.setNotFoundHandler((req, reply) => {

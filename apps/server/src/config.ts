@@ -72,6 +72,12 @@ export interface Config {
    * could pick a new address per request and walk past the sign-in and pass-code limits.
    */
   trustProxy: string;
+  /**
+   * Check every JSON answer against its route's contract, and every error against the errors the route documents; a
+   * breach answers 500 naming it. On in the tests; off in production, where the serialiser already drops what the
+   * contract does not name.
+   */
+  checkResponses: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -156,5 +162,6 @@ export function loadConfig(env: Env = process.env): Config {
     webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
     trustProxy: get('HAUL_TRUST_PROXY') ?? 'loopback',
+    checkResponses: bool(get('HAUL_CHECK_RESPONSES'), false),
   };
 }

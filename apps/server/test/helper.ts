@@ -66,6 +66,7 @@ export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clo
     // Every peer of a test is on loopback, found through its tracker.
     torrentDht: false,
     logLevel: 'silent',
+    checkResponses: true,
     ...overrides,
   };
   const haul = await buildHaul(config, { clock, logger: false });

@@ -7,3 +7,4 @@ export * from './rules/format.js';
 export * from './rules/names.js';
 export * from './rules/search.js';
 export * from './rules/validate.js';
+export * from './contract/index.js';

@@ -1,6 +1,7 @@
 /** Upload creation (POST files with upload_type UPLOAD_TYPE_RESUMABLE) and the large-file pre-check. */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { CreateFileAnswer } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { presentFile } from '../files/files.presenter.js';
 import { requireFile } from '../files/files.repository.js';
@@ -12,14 +13,6 @@ import { presentTask } from '../tasks/tasks.presenter.js';
 import type { HashingFileStore } from './hashing-file-store.js';
 import { cidExists, createUpload } from './uploads.service.js';
 
-export const UploadFields = {
-  size: Type.Optional(Type.Union([Type.String({ pattern: '^\\d{1,15}$' }), Type.Integer({ minimum: 0 })])),
-  hash: Type.Optional(Type.String({ maxLength: 128 })),
-  resumable: Type.Optional(Type.Object({ provider: Type.Optional(Type.String({ maxLength: 40 })) })),
-  proof: Type.Optional(Type.Object({ challenge: Type.String({ maxLength: 2000 }), answer: Type.String({ maxLength: 128 }) })),
-  /** The client's id of the upload (the seeds' upload store id): asked again, the same upload answers. */
-  id: Type.Optional(Type.String({ maxLength: 64 })),
-};
 
 /** Handles POST files for a resumable upload; answers the seed's {upload_type, file, task, resumable}. */
 export async function startUpload(
@@ -27,13 +20,13 @@ export async function startUpload(
   store: HashingFileStore,
   userId: string,
   body: { name?: string; parent_id?: string; size?: string | number; hash?: string; proof?: { challenge: string; answer: string }; id?: string },
-) {
+): Promise<CreateFileAnswer> {
   if (body.size === undefined) throw badInput('size is required for an upload.');
   const hash = body.hash ? body.hash.toLowerCase() : undefined;
   if (hash && !isContentHash(hash)) throw badInput('hash must be the 64-digit hex BLAKE3 hash of the file.');
   const result = await createUpload(ctx, store, userId, { name: body.name ?? '', size: Number(body.size), hash, parentId: body.parent_id ?? '', proof: body.proof, clientKey: body.id });
   const retentionMs = ctx.config.trashRetentionDays * 86_400_000;
-  const base = { upload_type: 'UPLOAD_TYPE_RESUMABLE', file: null, task: null, resumable: null } as Record<string, unknown>;
+  const base: CreateFileAnswer = { upload_type: 'UPLOAD_TYPE_RESUMABLE', file: null, task: null, resumable: null };
   if (result.kind === 'prove') return { ...base, proof_of_possession: result.challenge };
   if (result.kind === 'speed') {
     const file = presentFile(await requireFile(ctx.db, userId, result.fileId), { retentionMs });
@@ -44,8 +37,8 @@ export async function startUpload(
     ...base,
     task: presentTask(await requireTask(ctx.db, userId, upload.task_id)),
     resumable: {
-      kind: 'drive#resumable',
-      provider: 'PROVIDER_TUS',
+      kind: 'drive#resumable' as const,
+      provider: 'PROVIDER_TUS' as const,
       params: {
         key: upload.id,
         upload_url: `${publicUrl(ctx)}/drive/v1/uploads/${upload.id}`,

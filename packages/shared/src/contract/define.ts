@@ -1,0 +1,136 @@
+/**
+ * How a route is written down once: its method and path, what it takes (params, query, body) and what it answers, who
+ * may call it and which errors of the catalogue it answers with. The server registers, validates and serialises from
+ * this; the OpenAPI document is generated from it; the typed client and the web app call through it.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorName } from '../errors.js';
+
+/**
+ * Who may call a route:
+ * - `user`: a signed-in user's bearer access token;
+ * - `public`: anyone (sign-in, a share page: what it shows is what the link already grants);
+ * - `signed-link`: the signature in the link is the permission (download, media and share content links);
+ * - `tus`: a tus protocol endpoint that checks the bearer token itself, after the protocol's own checks.
+ */
+export type Auth = 'user' | 'public' | 'signed-link' | 'tus';
+
+/** When a route answers with an error: a sentence, or a sentence with a status other than the error's usual one. */
+export type ErrorWhen = string | { status: number; when: string };
+
+/** A body that is not JSON: a file's bytes, a playlist, a picture. */
+export interface RawAnswer {
+  raw: true;
+  /** Media types the route may answer with. */
+  types: string[];
+  description: string;
+}
+
+export interface RouteDef<P extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined, B extends TSchema | undefined = TSchema | undefined, R extends TSchema | RawAnswer = TSchema | RawAnswer> {
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+  /** The router's path: `:name` is a parameter, `::` a literal colon, `*` the rest of the path. */
+  path: string;
+  /** The area the route belongs to (the reference groups by it). */
+  tag: string;
+  summary: string;
+  description: string;
+  auth: Auth;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The success answer: a JSON schema, or a raw body. */
+  response: R;
+  /** Status of the success answer (200 unless said). */
+  status?: number;
+  /** Errors this route answers with, beyond those every route may answer (COMMON_ERRORS), and when. */
+  errors: Partial<Record<ErrorName, ErrorWhen>>;
+  /** A request body a reader can copy. */
+  example?: unknown;
+  /** The route's name in CONTRACT (set there). */
+  operationId?: string;
+}
+
+/** Defines a route; the identity function that keeps the exact schema types for the server and the client. */
+export const route = <const D extends RouteDef>(d: D): D => d;
+
+/** Static type of an optional schema (`undefined` when the route has none). */
+type StaticOf<S> = S extends TSchema ? Static<S> : undefined;
+export type RouteParams<D extends RouteDef> = StaticOf<D['params']>;
+export type RouteQuery<D extends RouteDef> = StaticOf<D['query']>;
+export type RouteBody<D extends RouteDef> = StaticOf<D['body']>;
+/** What a route answers with: the parsed JSON, or the Response itself for raw bodies. */
+export type RouteAnswer<D extends RouteDef> = D['response'] extends TSchema ? Static<D['response']> : Response;
+
+export const isRaw = (r: TSchema | RawAnswer): r is RawAnswer => (r as RawAnswer).raw === true;
+
+/** The usual HTTP status of each error name. */
+export const ERROR_STATUS: Record<ErrorName, number> = {
+  invalid_argument: 400,
+  file_not_found: 404,
+  file_duplicated_name: 409,
+  already_exists: 409,
+  permission_denied: 403,
+  file_space_not_enough: 403,
+  file_size_too_large: 400,
+  file_hash_mismatch: 400,
+  task_daily_create_limit: 403,
+  monthly_upload_size_exceeded: 403,
+  monthly_cloud_download_size_exceeded: 403,
+  monthly_download_size_exceeded: 403,
+  daily_download_size_exceeded: 403,
+  resource_exhausted: 507,
+  too_many_requests: 429,
+  file_in_recycle_bin: 400,
+  sensitive_resource: 403,
+  share_not_found: 404,
+  failed_precondition: 409,
+  invalid_grant: 400,
+  unauthenticated: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  internal: 500,
+  unavailable: 503,
+};
+
+/** Errors any route may answer with, whatever it does. */
+export const COMMON_ERRORS: Partial<Record<ErrorName, ErrorWhen>> = {
+  invalid_argument: 'A field is missing, of the wrong type or out of range; the description names it.',
+  payload_too_large: 'The request body is larger than the route accepts.',
+  resource_exhausted: "The server's disk is full: nothing was stored; reading still works.",
+  internal: 'Something failed on the server.',
+  unavailable: 'The server cannot reach its database right now; try again (Retry-After says when).',
+};
+
+/** The error object (every 4xx and 5xx answer). */
+export const ErrorBodySchema = Type.Object(
+  {
+    error: Type.String({ description: 'The error name: what clients act on.' }),
+    error_code: Type.Integer({ description: 'A gRPC-style number for the error name.' }),
+    error_description: Type.String({ description: 'What happened, in words a person can read.' }),
+    error_uri: Type.String(),
+    details: Type.Array(Type.Unknown()),
+  },
+);
+
+/** Every error a route may answer with, `status → name → when`, its own and the common ones. */
+export function routeErrors(d: RouteDef): Map<number, Map<ErrorName, string>> {
+  const out = new Map<number, Map<ErrorName, string>>();
+  const auth: Partial<Record<ErrorName, ErrorWhen>> = d.auth === 'user' || d.auth === 'tus' ? { unauthenticated: 'No valid access token: sign in, or refresh the token.' } : {};
+  for (const [name, w] of Object.entries({ ...COMMON_ERRORS, ...auth, ...d.errors }) as [ErrorName, ErrorWhen][]) {
+    if (!(name in ERROR_CODES)) throw new Error(`${d.method} ${d.path}: "${name}" is not in the error catalogue`);
+    const status = typeof w === 'string' ? ERROR_STATUS[name] : w.status;
+    if (!out.has(status)) out.set(status, new Map());
+    out.get(status)!.set(name, typeof w === 'string' ? w : w.when);
+  }
+  return out;
+}
+
+/** Fills a path's parameters (`:id`) and literal colons (`::`) from `params`. */
+export function fillPath(path: string, params: Record<string, unknown> = {}): string {
+  return path
+    .replace(/::/g, '\u0000')
+    .replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(String(params[k] ?? '')))
+    .replace(/\*/, () => String(params['*'] ?? '').split('/').map(encodeURIComponent).join('/'))
+    .replace(/\u0000/g, ':');
+}
