@@ -30,6 +30,8 @@ try {
   pg?.stop();
 }
 
+// The command line against a real server process (on SQLite: what it tests does not depend on the database).
+step('command line', 'npx', [...vitest, '--root', 'apps/cli'], { HAUL_TEST_DATABASE_URL: '' });
 if (existsSync('apps/web/package.json')) step('web app', 'npm', ['test', '-w', '@haul/web']);
 if (existsSync('e2e/vitest.config.ts')) {
   if (step('web build', 'npm', ['run', 'build', '-w', '@haul/web'])) {

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { errorBody } from '@haul/shared';
+import { errorBody, type RouteDef } from '@haul/shared';
 import { aboutRoutes } from './about/about.routes.js';
 import { accountsRoutes } from './accounts/accounts.routes.js';
 import type { Config } from './config.js';
@@ -38,6 +38,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   schema: Record<string, unknown> | undefined;
+  /** The contract entry the route was registered from (every API route has one). */
+  contract: RouteDef | undefined;
 }
 
 export interface Haul {
@@ -73,7 +75,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   });
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: r.schema as RouteEntry['schema'] });
+    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: r.schema as RouteEntry['schema'], contract: r.config?.contract });
   });
   installValidators(app);
   installErrorHandlers(app);

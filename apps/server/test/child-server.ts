@@ -63,7 +63,8 @@ export class HaulProcess {
   async start(): Promise<void> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
       cwd: repoRoot,
-      env: { ...process.env, ...this.env, PORT: String(this.port), HAUL_HOST: '127.0.0.1', HAUL_PUBLIC_URL: this.base },
+      // The test's own env wins (a public URL through a proxy, say).
+      env: { ...process.env, PORT: String(this.port), HAUL_HOST: '127.0.0.1', HAUL_PUBLIC_URL: this.base, ...this.env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

@@ -29,6 +29,13 @@ export const PUBLIC: Record<string, string> = {
   '* /drive/v1/uploads': 'tus: protocol errors come before its own token check',
   '* /drive/v1/uploads/*': 'tus: protocol errors come before its own token check',
   'GET /': 'redirect to the web app',
+  'GET /api/openapi.json': 'the API reference: the same for everyone',
+  'GET /api/docs': 'the API reference page',
+  'GET /api/docs/json': 'the API reference document',
+  'GET /api/docs/yaml': 'the API reference document',
+  'GET /api/docs/static/index.html': 'the API reference page',
+  'GET /api/docs/static/swagger-initializer.js': 'the API reference page',
+  'GET /api/docs/static/*': "the reference page's scripts and styles",
 };
 
 /** Values the server needs that a schema cannot say (a plain string that must be one of a few words). */

@@ -16,7 +16,7 @@ export type MediaPhase = Static<typeof MediaPhaseSchema>;
 /** Stream facts of a playable entry (seconds, pixels, bits per second). */
 export const DriveMediaVideoSchema = Type.Object({
   video_codec: Type.String(),
-  audio_codec: Type.String(),
+  audio_codec: Type.String({ description: "'' when there is no sound." }),
   width: Type.Number(),
   height: Type.Number(),
   duration: Type.Number(),
@@ -36,17 +36,20 @@ export type DriveMediaAudio = Static<typeof DriveMediaAudioSchema>;
 
 /** One way to play a file: the original bytes (`is_origin`) or an HLS rendition whose link is its media playlist. */
 export const DriveMediaSchema = Type.Object({
-  media_id: Type.String(),
+  media_id: Type.String({ description: '"origin" for the original; a rendition\'s name (such as 720p) otherwise.' }),
   media_name: Type.String(),
-  resolution_name: Type.String(),
+  resolution_name: Type.String({ description: 'The quality shown to people, such as 1080p ("origin" when not known).' }),
   is_origin: Type.Boolean(),
   is_visible: Type.Boolean({ description: 'True when a browser can play the link: the original in a browser-friendly format, or a rendition with segments.' }),
-  need_more_quota: Type.Boolean(),
-  link: Type.Object({ url: Type.String(), expire: Type.String() }),
+  need_more_quota: Type.Boolean({ description: 'Always false: playing needs no quota here.' }),
+  link: Type.Object(
+    { url: Type.String(), expire: Type.String({ description: 'When the link stops working (RFC 3339).' }) },
+    { description: 'A signed link, no token needed: the original\'s bytes, or a rendition\'s HLS playlist.' },
+  ),
   video: NullableObject(DriveMediaVideoSchema),
   audio: Type.Optional(DriveMediaAudioSchema),
   phase: MediaPhaseSchema,
-  progress: Type.Number(),
+  progress: Type.Number({ description: 'Percent done of a rendition being made (100 when complete).' }),
   message: Type.String({ description: "Why the entry failed (phase PHASE_TYPE_ERROR); '' otherwise." }),
 });
 export type DriveMedia = Static<typeof DriveMediaSchema>;
@@ -86,15 +89,15 @@ export const DriveTaskSchema = Type.Object(
   {
     kind: Type.Literal('drive#task'),
     id: Type.String(),
-    type: Type.String(),
-    name: Type.String(),
-    phase: Type.String(),
-    progress: Type.Number(),
-    message: Type.String(),
-    file_id: Type.String(),
-    file_name: Type.String(),
-    file_size: Type.String(),
-    params: StringMap(),
+    type: Type.String({ description: 'upload, offline (a cloud download), or the batch operation it records (batch_trash, batch_move, batch_copy, …, empty_trash).' }),
+    name: Type.String({ description: "The file's name (uploads and cloud downloads), or the operation's." }),
+    phase: Type.String({ description: 'PHASE_TYPE_PENDING (waiting), PHASE_TYPE_RUNNING, PHASE_TYPE_PAUSED (cloud downloads only), PHASE_TYPE_ERROR or PHASE_TYPE_COMPLETE.' }),
+    progress: Type.Number({ description: 'Percent done, 0 to 100.' }),
+    message: Type.String({ description: "Why the task failed (PHASE_TYPE_ERROR), or why a running cloud download is trying again; '' otherwise." }),
+    file_id: Type.String({ description: "The file the task made, once there is one; '' before." }),
+    file_name: Type.String({ description: "The file's name when it exists, else the task's name." }),
+    file_size: Type.String({ description: "Bytes of the file, or the size known so far, as a decimal string ('' while a cloud download does not know it yet)." }),
+    params: StringMap('Details by type. An upload: size. A cloud download: url or torrent, platform, parent_id, name, file_ids; while it runs received, size and speed (bytes a second); error (a limit it hit, as an error name) when it failed. A batch: count.'),
     created_time: TimeString(),
     updated_time: TimeString(),
     reference_resource: NullableObject(DriveFileSchema),
@@ -113,100 +116,130 @@ export type FileList = Static<typeof FileListSchema>;
 export const BreadcrumbSchema = Type.Object({ id: Type.String(), name: Type.String(), parent_id: Type.String() });
 export type Breadcrumb = Static<typeof BreadcrumbSchema>;
 
+/** Something the user did with a file; one per file and type, refreshed when it happens again. */
 export const DriveEventSchema = Type.Object({
   kind: Type.Literal('drive#event'),
   id: Type.String(),
   type: StringEnum(EVENT_TYPES),
   file_id: Type.String(),
-  file_name: Type.String(),
+  file_name: Type.String({ description: "The file's name now; its name when the event last happened if the file is gone." }),
   mime_type: Type.String(),
-  params: StringMap(),
-  created_time: TimeString(),
-  updated_time: TimeString(),
+  params: StringMap('What the client recorded with the event (TYPE_PLAY: play_duration and play_seconds).'),
+  created_time: TimeString('When it first happened.'),
+  updated_time: TimeString('When it last happened.'),
   reference_resource: NullableObject(DriveFileSchema),
 });
 export type DriveEvent = Static<typeof DriveEventSchema>;
 
 export const TokenResponseSchema = Type.Object({
   token_type: Type.Literal('Bearer'),
-  access_token: Type.String(),
-  refresh_token: Type.String(),
+  access_token: Type.String({ description: 'Send as `Authorization: Bearer <token>`.' }),
+  refresh_token: Type.String({ description: 'Works once at POST /v1/auth/token, for new tokens of the same session; POST /v1/auth/revoke with it signs out.' }),
   expires_in: Type.Integer({ description: 'Seconds the access token lasts.' }),
   sub: Type.String({ description: "The user's id." }),
 });
 export type TokenResponse = Static<typeof TokenResponseSchema>;
 
+/** A monthly transfer quota, in bytes (from the start of the month, UTC). */
 export const TrafficQuotaSchema = Type.Object({
-  limit: DecimalString(),
-  usage: DecimalString(),
-  complimentary: DecimalString(),
+  limit: DecimalString("Bytes allowed this month; '-1' when unlimited."),
+  usage: DecimalString('Bytes used this month.'),
+  complimentary: DecimalString('Always 0 on this server.'),
   is_unlimited: Type.Boolean(),
 });
 export type TrafficQuota = Static<typeof TrafficQuotaSchema>;
 
 export const UserInfoSchema = Type.Object({
-  sub: Type.String(),
+  sub: Type.String({ description: "The user's id." }),
   name: Type.String(),
   email: Type.String(),
-  phone_number: Type.String(),
-  picture: Type.String(),
+  phone_number: Type.String({ description: "Always '' on this server." }),
+  picture: Type.String({ description: "Always '' on this server." }),
   created_at: TimeString(),
   password_updated_at: TimeString(),
-  status: Type.String(),
-  vip_status: Type.String(),
+  status: Type.String({ description: 'ACTIVE.' }),
+  vip_status: Type.String({ description: '"ok" while premium, else "none".' }),
   premium: Type.Boolean(),
-  expire: TimeString(),
-  providers: Type.Array(Type.Unknown()),
+  expire: TimeString("When premium ends; '' without premium."),
+  providers: Type.Array(Type.Unknown(), { description: 'Always empty on this server.' }),
   has_set_password: Type.Boolean(),
-  is_admin: Type.Boolean(),
+  is_admin: Type.Boolean({ description: "Whether the account is the server's admin." }),
 });
 export type UserInfo = Static<typeof UserInfoSchema>;
 
 export const AboutSchema = Type.Object({
   kind: Type.Literal('drive#about'),
-  quota: Type.Object({ kind: Type.Literal('drive#quota'), limit: DecimalString(), usage: DecimalString(), usage_in_trash: DecimalString() }),
-  expires_at: TimeString(),
-  quotas: Type.Record(Type.String(), TrafficQuotaSchema),
+  quota: Type.Object(
+    {
+      kind: Type.Literal('drive#quota'),
+      limit: DecimalString('Bytes of storage the account may use.'),
+      usage: DecimalString('Bytes stored, the trash included.'),
+      usage_in_trash: DecimalString('Bytes of that in the trash.'),
+    },
+    { description: 'Storage.' },
+  ),
+  expires_at: TimeString("Always '' on this server."),
+  quotas: Type.Record(Type.String(), TrafficQuotaSchema, { description: 'The quota kinds asked for in with_quotas, by kind.' }),
 });
 export type About = Static<typeof AboutSchema>;
 
 /** A share as its owner sees it in the share list. Counts are exact decimal strings; clients cap their display. */
 export const ShareEntrySchema = Type.Object({
   share_id: Type.String(),
-  share_url: Type.String(),
-  share_to: StringEnum(SHARE_KINDS),
-  pass_code: Type.String({ description: "'' for a public link." }),
+  share_url: Type.String({ description: "The share's page: <server>/s/<share_id>." }),
+  share_to: StringEnum(SHARE_KINDS, { description: 'publiclink: anyone with the link; encryptedlink: the link and its pass code.' }),
+  pass_code: Type.String({ description: "The code visitors must give ('' for a public link). Only the owner is ever sent it." }),
   title: Type.String(),
   file_kind: FileKindSchema,
-  file_size: DecimalString(),
-  file_num: DecimalString(),
-  file_ids: Type.Array(Type.String(), { description: "Ids of the shared items, in the owner's order." }),
+  file_size: DecimalString('Bytes of the shared files, those inside shared folders included (counted when the share was made).'),
+  file_num: DecimalString('Files shared, those inside shared folders included (counted when the share was made).'),
+  file_ids: Type.Array(Type.String(), { description: "Ids of the shared items still in the drive, in the owner's order." }),
   create_time: TimeString(),
-  view_count: DecimalString(),
-  restore_count: DecimalString(),
-  share_status: StringEnum(Object.values(SHARE_STATUS)),
+  view_count: DecimalString('Visits of the share page by people other than the owner.'),
+  restore_count: DecimalString('Times visitors saved the share to their drive.'),
+  share_status: StringEnum(Object.values(SHARE_STATUS), { description: 'OK while the link works; EXPIRED, or DELETED once it is cancelled or all its items are gone.' }),
   share_status_text: Type.String(),
-  expiration_days: DecimalString(),
+  expiration_days: DecimalString("The validity chosen: '1', '7', '14', '30', or '-1' for never."),
   expiration_at: Type.String({ description: "RFC 3339, or '-1' for never." }),
   expiration_left: Type.String({ description: "Whole days left (rounded up), '-1' for never." }),
-  expiration_left_seconds: Type.String(),
+  expiration_left_seconds: Type.String({ description: "Seconds left, '-1' for never." }),
 });
 export type ShareEntry = Static<typeof ShareEntrySchema>;
 
+const { medias: _medias, ...fileFields } = DriveFileSchema.properties;
+/**
+ * A file as a share's visitor sees it: what it is, not whose it is or where else it lives. The owner's fields are
+ * constants here, so whatever the server holds, a visitor is sent '' / 0 / [] / {} for them.
+ */
+export const SharedFileSchema = Type.Object({
+  ...fileFields,
+  user_id: Type.Literal('', { description: "Always '': a visitor is not told whose the file is." }),
+  hash: Type.Literal('', { description: "Always '' for a visitor." }),
+  star: Type.Literal(0),
+  tags: Type.Unsafe<[]>({ type: 'array', const: [], description: 'Always empty for a visitor.' }),
+  params: Type.Object({}, { description: 'Always empty for a visitor.' }),
+  delete_time: Type.Literal(''),
+  web_content_link: Type.String({ description: "A signed link to the bytes through the share (share/file_info only; '' in a listing and for folders)." }),
+});
+export type SharedFile = Static<typeof SharedFileSchema>;
+
 /** What a share link shows a visitor (GET share): its status, and when it is OK, a page of its files. */
 export const ShareViewSchema = Type.Object({
-  share_status: StringEnum(Object.values(SHARE_STATUS)),
-  share_status_text: Type.String(),
+  share_status: StringEnum(Object.values(SHARE_STATUS), { description: 'OK, or why the share does not show: PASS_CODE_EMPTY (ask for the code), PASS_CODE_ERROR, EXPIRED, DELETED, SENSITIVE_RESOURCE, NOT_FOUND…' }),
+  share_status_text: Type.String({ description: "The status in words a person can read ('' when OK)." }),
   share_id: Type.String(),
   title: Type.String(),
-  pass_code_token: Type.String({ description: 'Sent after a correct pass code: later calls carry it instead of the code.' }),
-  user_info: Type.Object({ user_id: Type.String(), nickname: Type.String() }),
+  pass_code_token: Type.String({ description: "Sent after a correct pass code: later calls carry it instead of the code. '' otherwise." }),
+  user_info: Type.Object({
+    user_id: Type.Literal('', { description: "Always '': a visitor learns the owner's name, not an id to look them up by." }),
+    nickname: Type.String({ description: "The owner's name." }),
+  }),
   create_time: TimeString(),
-  expiration_at: Type.String(),
-  expiration_left_seconds: Type.String(),
+  expiration_at: Type.String({ description: "RFC 3339, or '-1' for never ('' when the share does not show)." }),
+  expiration_left_seconds: Type.String({ description: "Seconds left, '-1' for never ('' when the share does not show)." }),
   ancestors: Type.Array(BreadcrumbSchema, { description: "The folders from the shared item down to the one listed (empty at the share's top level)." }),
-  files: Type.Array(DriveFileSchema),
+  files: Type.Array(SharedFileSchema),
   next_page_token: Type.String(),
-  is_owner: Type.Boolean({ description: 'True when the caller owns the share.' }),
+  is_owner: Type.Boolean({ description: 'True when the caller owns the share (signed in as its owner: no pass code asked).' }),
 });
 export type ShareView = Static<typeof ShareViewSchema>;

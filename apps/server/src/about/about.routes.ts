@@ -1,17 +1,15 @@
 /** GET /drive/v1/about: storage limit and usage, and the traffic quota entries. */
-import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { QUOTA_KINDS, type About, type TrafficQuota } from '@haul/shared';
+import { CONTRACT as C, QUOTA_KINDS, type TrafficQuota } from '@haul/shared';
 import type { AppContext } from '../context.js';
+import { serve } from '../http/contract.js';
 import { trafficQuota } from '../accounts/traffic.js';
 import { findUserById } from '../accounts/users.repository.js';
 import { storageUsage } from '../files/files.repository.js';
 import { notFound } from '../http/errors.js';
 
-const Query = Type.Object({ with_quotas: Type.Optional(Type.String({ maxLength: 500 })) });
-
 export async function aboutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get<{ Querystring: Static<typeof Query> }>('/drive/v1/about', { schema: { querystring: Query } }, async (req): Promise<About> => {
+  serve(app, C.getAbout, async (req) => {
     const user = await findUserById(ctx.db, req.userId);
     if (!user) throw notFound('The account no longer exists.');
     const usage = await storageUsage(ctx.db, req.userId);
@@ -24,8 +22,8 @@ export async function aboutRoutes(app: FastifyInstance, ctx: AppContext): Promis
       else quotas[k] = { limit: '-1', usage: '0', complimentary: '0', is_unlimited: true };
     }
     return {
-      kind: 'drive#about',
-      quota: { kind: 'drive#quota', limit: String(user.storage_limit), usage: String(usage.total), usage_in_trash: String(usage.inTrash) },
+      kind: 'drive#about' as const,
+      quota: { kind: 'drive#quota' as const, limit: String(user.storage_limit), usage: String(usage.total), usage_in_trash: String(usage.inTrash) },
       expires_at: '',
       quotas,
     };

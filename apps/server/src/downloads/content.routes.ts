@@ -2,25 +2,23 @@
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
-import { FILE_KIND, PHASE, errorBody } from '@haul/shared';
+import { CONTRACT as C, FILE_KIND, PHASE, errorBody } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { FileRow } from '../db/schema.js';
 import { findFile } from '../files/files.repository.js';
+import { serve } from '../http/contract.js';
 import { verifyDownloadLink } from './download-links.js';
 
 /** Types a browser could run as a page on our origin; they are sent as opaque bytes. */
 const ACTIVE = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/x-shockwave-flash)/i;
 
 export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get<{ Params: { id: string }; Querystring: { u?: string; e?: string; s?: string } }>(
-    '/drive/v1/content/:id',
-    async (req, reply) => {
-      if (!(await verifyDownloadLink(ctx, req.params.id, req.query))) return sendGone(reply);
-      const file = await findFile(ctx.db, req.query.u!, req.params.id);
-      if (!file || file.trashed || file.kind !== FILE_KIND || file.phase !== PHASE.COMPLETE || !file.hash) return sendGone(reply);
-      return sendFileBytes(ctx, req, reply, file);
-    },
-  );
+  serve(app, C.downloadContent, async (req, reply) => {
+    if (!(await verifyDownloadLink(ctx, req.params.id, req.query))) return sendGone(reply);
+    const file = await findFile(ctx.db, req.query.u!, req.params.id);
+    if (!file || file.trashed || file.kind !== FILE_KIND || file.phase !== PHASE.COMPLETE || !file.hash) return sendGone(reply);
+    return sendFileBytes(ctx, req, reply, file);
+  });
 }
 
 /** The answer to a download link that no longer leads anywhere. */

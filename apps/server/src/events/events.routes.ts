@@ -1,8 +1,8 @@
 /** /drive/v1/events: recent activity and play history. */
-import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { EVENT_TYPES, LIMITS, type EventType } from '@haul/shared';
+import { CONTRACT as C, EVENT_TYPES, LIMITS, type EventType } from '@haul/shared';
 import type { AppContext } from '../context.js';
+import { serve } from '../http/contract.js';
 import { presentFile } from '../files/files.presenter.js';
 import { thumbnailLinker } from '../media/media.service.js';
 import { thumbnailSize } from '../media/playback.policy.js';
@@ -11,23 +11,6 @@ import { badInput, notFound } from '../http/errors.js';
 import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
 import { recordEvent } from './events.repository.js';
 import { presentEvent } from './events.presenter.js';
-
-const EventTypeSchema = Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)));
-const ListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.listMax })),
-  page_token: Type.Optional(Type.String({ maxLength: 500 })),
-  filters: Type.Optional(Type.String({ maxLength: 2000 })),
-  thumbnail_size: Type.Optional(Type.String({ maxLength: 40 })),
-});
-const PostBody = Type.Object({
-  event: Type.Object({
-    type: EventTypeSchema,
-    file_id: Type.String({ minLength: 1, maxLength: 64 }),
-    params: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 256 }), { maxProperties: 20 })),
-  }),
-});
-const DeleteBody = Type.Object({ ids: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: LIMITS.batchMaxIds }) });
-const ClearBody = Type.Object({ types: Type.Array(EventTypeSchema, { minItems: 1, maxItems: EVENT_TYPES.length }) });
 
 /** `{"type":{"eq":"TYPE_PLAY"}}`, `{"type":{"in":"A,B"}}` or `{"type":{"neq":"TYPE_PLAY"}}`. */
 function parseTypeFilter(raw: string | undefined): { include?: EventType[]; exclude?: EventType[] } {
@@ -57,7 +40,7 @@ function parseTypeFilter(raw: string | undefined): { include?: EventType[]; excl
 export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const retentionMs = ctx.config.trashRetentionDays * 86_400_000;
 
-  app.get<{ Querystring: Static<typeof ListQuery> }>('/drive/v1/events', { schema: { querystring: ListQuery } }, async (req) => {
+  serve(app, C.listEvents, async (req) => {
     const limit = req.query.limit ?? LIMITS.eventsDefault;
     const types = parseTypeFilter(req.query.filters);
     let q = ctx.db.selectFrom('events').selectAll().where('user_id', '=', req.userId);
@@ -84,14 +67,14 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     };
   });
 
-  app.post<{ Body: Static<typeof PostBody> }>('/drive/v1/events', { schema: { body: PostBody } }, async (req) => {
+  serve(app, C.recordEvent, async (req) => {
     const { type, file_id, params } = req.body.event;
     const file = await requireFile(ctx.db, req.userId, file_id, { live: true });
     await recordEvent(ctx.db, req.userId, type, file, ctx.clock.now(), params ?? {});
     return {};
   });
 
-  app.post<{ Body: Static<typeof DeleteBody> }>('/drive/v1/events::delete', { schema: { body: DeleteBody } }, async (req) => {
+  serve(app, C.deleteEvents, async (req) => {
     const ids = [...new Set(req.body.ids)];
     const owned = await ctx.db.selectFrom('events').select('id').where('user_id', '=', req.userId).where('id', 'in', ids).execute();
     if (owned.length !== ids.length) throw notFound('One or more events do not exist.');
@@ -99,7 +82,7 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     return {};
   });
 
-  app.post<{ Body: Static<typeof ClearBody> }>('/drive/v1/events::clear', { schema: { body: ClearBody } }, async (req) => {
+  serve(app, C.clearEvents, async (req) => {
     await ctx.db.deleteFrom('events').where('user_id', '=', req.userId).where('type', 'in', req.body.types).execute();
     return {};
   });

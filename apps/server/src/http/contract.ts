@@ -23,9 +23,13 @@ export type ContractHandler<D extends RouteDef> = (req: ContractRequest<D>, repl
 export function fastifySchema(def: RouteDef): Record<string, unknown> {
   const response: Record<string, unknown> = {};
   const status = def.status ?? 200;
-  response[status] = isRaw(def.response)
-    ? { description: def.response.description, content: Object.fromEntries(def.response.types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) }
-    : { description: 'OK', ...def.response };
+  const raw = isRaw(def.response) ? def.response : null;
+  response[status] = !raw
+    ? { description: 'OK', ...(def.response as object) }
+    : raw.types.length
+      ? { description: raw.description, content: Object.fromEntries(raw.types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) }
+      : // No body at all (a 204): a description only.
+        { description: raw.description };
   for (const [code, names] of routeErrors(def)) {
     response[code] = { ...ErrorBodySchema, description: [...names].map(([name, when]) => `\`${name}\`: ${when}`).join('\n\n') };
   }

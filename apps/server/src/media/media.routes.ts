@@ -5,10 +5,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { errorBody, mediaTypeOf, PHASE } from '@haul/shared';
+import { CONTRACT as C, errorBody, mediaTypeOf, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { FileRow } from '../db/schema.js';
 import { findFile } from '../files/files.repository.js';
+import { serve } from '../http/contract.js';
 import { parsePlaylist, renderPlaylist, SEGMENT_NAME } from './hls-playlist.js';
 import { PLAYLIST_NAME } from './hls-transcode.js';
 import { fileOpener, mediaDir, sendBytes } from './media-blobs.js';
@@ -36,7 +37,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
   };
   const sameQuery = (q: LinkQuery) => `u=${encodeURIComponent(q.u!)}&e=${q.e}&s=${q.s}`;
 
-  app.get<{ Params: { fileId: string }; Querystring: LinkQuery & { size?: string } }>('/drive/v1/thumbnails/:fileId', async (req, reply) => {
+  serve(app, C.getThumbnail, async (req, reply) => {
     const file = await signedFile('thumb', req.params.fileId, req.query, ['image', 'video', 'audio']);
     if (!file) return gone(reply);
     let thumb;
@@ -61,7 +62,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return reply.send(Buffer.concat(chunks));
   });
 
-  app.get<{ Params: { fileId: string }; Querystring: LinkQuery }>('/drive/v1/media/:fileId/origin', async (req, reply) => {
+  serve(app, C.getMediaOrigin, async (req, reply) => {
     const file = await signedFile('media', req.params.fileId, req.query, ['video', 'audio']);
     if (!file) return gone(reply);
     reply
@@ -72,7 +73,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return sendBytes(req, reply, file.size, `"${file.hash}"`, (range) => ctx.blobs.read(file.hash, range));
   });
 
-  app.get<{ Params: { fileId: string; mediaId: string }; Querystring: LinkQuery }>('/drive/v1/media/:fileId/:mediaId/index.m3u8', async (req, reply) => {
+  serve(app, C.getMediaPlaylist, async (req, reply) => {
     const file = await signedFile('media', req.params.fileId, req.query, ['video']);
     if (!file) return gone(reply);
     const r = RENDITION.test(req.params.mediaId) ? await findRendition(ctx.db, file.hash, req.params.mediaId) : undefined;
@@ -94,8 +95,9 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
       .send(renderPlaylist(parsePlaylist(text), sameQuery(req.query)));
   });
 
-  app.get<{ Params: { fileId: string; mediaId: string; segment: string }; Querystring: LinkQuery }>(
-    '/drive/v1/media/:fileId/:mediaId/:segment',
+  serve(
+    app,
+    C.getMediaSegment,
     async (req, reply) => {
       const { mediaId, segment } = req.params;
       if (!RENDITION.test(mediaId) || !SEGMENT_NAME.test(segment)) return gone(reply, 'No such segment.');

@@ -1,22 +1,16 @@
 /** POST /drive/v1/torrent:inspect: a torrent's file list, so the person can choose what to keep before adding it. */
-import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { CONTRACT as C } from '@haul/shared';
 import type { AppContext } from '../context.js';
+import { serve } from '../http/contract.js';
 import { badInput } from '../http/errors.js';
 import type { OfflineWorker } from './offline.worker.js';
 import { TORRENT_MAX_BYTES } from './offline.service.js';
 
-const InspectBody = Type.Object({
-  /** A magnet link, or… */
-  url: Type.Optional(Type.String({ maxLength: 100_000 })),
-  /** …a .torrent file, base64. */
-  torrent: Type.Optional(Type.String({ maxLength: 7_000_000 })),
-});
-
 export async function offlineRoutes(app: FastifyInstance, ctx: AppContext, worker: OfflineWorker): Promise<void> {
-  app.post<{ Body: Static<typeof InspectBody> }>(
-    '/drive/v1/torrent::inspect',
-    { schema: { body: InspectBody }, bodyLimit: 8 * 1024 * 1024 },
+  serve(
+    app,
+    C.inspectTorrent,
     async (req) => {
       const { url, torrent } = req.body;
       if (!!url === !!torrent) throw badInput('Give either a magnet link (url) or a torrent file (torrent).');
@@ -31,5 +25,7 @@ export async function offlineRoutes(app: FastifyInstance, ctx: AppContext, worke
         files: info.files.map((f) => ({ index: f.index, path: f.path.join('/'), size: String(f.size) })),
       };
     },
+    // Room for a .torrent file in the body.
+    { bodyLimit: 8 * 1024 * 1024 },
   );
 }

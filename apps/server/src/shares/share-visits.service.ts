@@ -1,5 +1,5 @@
 /** A visitor's side of a share link: open it (with its pass code), list its folders, fetch a file, save to a drive. */
-import { FOLDER_KIND, PHASE, SHARE_STATUS, type DriveFile, type ShareStatus, type ShareView, type SortOrder } from '@haul/shared';
+import { FOLDER_KIND, PHASE, SHARE_STATUS, type SharedFile, type ShareStatus, type ShareView, type SortOrder } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { FileRow, ShareRow } from '../db/schema.js';
 import { insertCopies } from '../files/copy-move.service.js';
@@ -117,7 +117,7 @@ export async function viewShare(ctx: AppContext, guard: PassCodeGuard, a: ShareA
   };
   if (opened.status !== SHARE_STATUS.OK || !share) return view;
 
-  const present = (r: FileRow): DriveFile => presentSharedFile(r, { retentionMs: 0 });
+  const present = (r: FileRow): SharedFile => presentSharedFile(r, { retentionMs: 0 });
   Object.assign(view, {
     title: share.title,
     // A visitor needs a name to trust, not an id to look the owner up by.
@@ -149,7 +149,7 @@ export async function viewShare(ctx: AppContext, guard: PassCodeGuard, a: ShareA
 }
 
 /** One file of an open share, with a download link that dies with the share. */
-export async function shareFileInfo(ctx: AppContext, guard: PassCodeGuard, a: ShareAccess, fileId: string): Promise<DriveFile> {
+export async function shareFileInfo(ctx: AppContext, guard: PassCodeGuard, a: ShareAccess, fileId: string): Promise<SharedFile> {
   const { share, rootIds } = await requireOpen(ctx, guard, a, { items: false });
   const { file } = await requireInShare(ctx.db, share, fileId, rootIds);
   const link = file.kind === FOLDER_KIND ? '' : signShareContentLink(ctx, share, file.id);

@@ -1,5 +1,5 @@
 /** Share rows and shared files in their wire shapes; a visitor never sees the owner's hashes, tags or params. */
-import type { DriveFile, FileKind, ShareEntry, ShareKind, ShareStatus } from '@haul/shared';
+import type { FileKind, SharedFile, ShareEntry, ShareKind, ShareStatus } from '@haul/shared';
 import type { FileRow, ShareRow } from '../db/schema.js';
 import { presentFile, type PresentOptions } from '../files/files.presenter.js';
 import { toRfc3339 } from '../lib/time.js';
@@ -40,6 +40,6 @@ export function presentShareEntry(share: ShareRow, fileIds: string[], status: Sh
 }
 
 /** A file as a share's visitor sees it: what it is, not whose or where else it lives. */
-export function presentSharedFile(row: FileRow, opts: PresentOptions): DriveFile {
+export function presentSharedFile(row: FileRow, opts: PresentOptions): SharedFile {
   return { ...presentFile(row, opts), user_id: '', hash: '', params: {}, tags: [], star: 0, delete_time: '' };
 }

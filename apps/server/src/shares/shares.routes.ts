@@ -1,8 +1,8 @@
 /** /drive/v1/share…: the owner's share links (signed in) and what a link shows anyone who has it (no account). */
-import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { LIMITS, SHARE_STATUS } from '@haul/shared';
+import { CONTRACT as C, LIMITS, SHARE_STATUS } from '@haul/shared';
 import type { AppContext } from '../context.js';
+import { serve } from '../http/contract.js';
 import { sendFileBytes, sendGone } from '../downloads/content.routes.js';
 import { parseOrder } from '../files/list-filters.js';
 import { optionalUserId, requireAuth } from '../http/auth.js';
@@ -13,54 +13,6 @@ import { requireInShare } from './share-scope.js';
 import { openShare, restoreFromShare, shareFileInfo, viewShare, type ShareAccess } from './share-visits.service.js';
 import { cancelShares, createShare, listShares, shareStatusOfFiles, updateShare } from './shares.service.js';
 import { findShare, shareNotFound } from './shares.repository.js';
-
-const Id = Type.String({ minLength: 1, maxLength: 64 });
-const Ids = Type.Array(Id, { minItems: 1, maxItems: LIMITS.batchMaxIds });
-const ShareId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9]+$' });
-const PassCode = Type.String({ maxLength: 64 });
-const Token = Type.String({ maxLength: 200 });
-const CreateBody = Type.Object({
-  file_ids: Ids,
-  share_to: Type.String({ maxLength: 40 }),
-  expiration_days: Type.Integer(),
-  pass_code: Type.Optional(PassCode),
-  title: Type.Optional(Type.String({ maxLength: 1024 })),
-});
-const PatchBody = Type.Object({
-  share_id: ShareId,
-  share_to: Type.Optional(Type.String({ maxLength: 40 })),
-  expiration_days: Type.Optional(Type.Integer()),
-  pass_code: Type.Optional(PassCode),
-  title: Type.Optional(Type.String({ maxLength: 1024 })),
-});
-const ListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  page_token: Type.Optional(Type.String({ maxLength: 500 })),
-  filters: Type.Optional(Type.String({ maxLength: 10_000 })),
-});
-const ViewQuery = Type.Object({
-  share_id: ShareId,
-  pass_code: Type.Optional(PassCode),
-  pass_code_token: Type.Optional(Token),
-  parent_id: Type.Optional(Type.String({ maxLength: 64 })),
-  page_token: Type.Optional(Type.String({ maxLength: 2000 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.listMax })),
-  order: Type.Optional(Type.String({ maxLength: 40 })),
-  thumbnail_size: Type.Optional(Type.String({ maxLength: 40 })),
-});
-const FileInfoQuery = Type.Object({ share_id: ShareId, file_id: Id, pass_code_token: Type.Optional(Token) });
-/** A share download link: the share, its expiry and its signature (share-secrets). */
-const ShareContentQuery = Type.Object({
-  share_id: Type.Optional(ShareId),
-  e: Type.Optional(Type.String({ maxLength: 20 })),
-  s: Type.Optional(Type.String({ maxLength: 200 })),
-});
-const RestoreBody = Type.Object({
-  share_id: ShareId,
-  pass_code_token: Type.Optional(Token),
-  file_ids: Type.Optional(Ids),
-  parent_id: Type.Optional(Type.String({ maxLength: 64 })),
-});
 
 /** `filters={"id":{"in":"a,b"}}` of the share list: at most 100 ids. */
 function idFilter(raw: string | undefined): string[] | undefined {
@@ -92,7 +44,7 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
   });
 
   // Open to anyone with the link.
-  app.get<{ Querystring: Static<typeof ViewQuery> }>('/drive/v1/share', { schema: { querystring: ViewQuery } }, async (req) =>
+  serve(app, C.viewShare, async (req) =>
     viewShare(ctx, guard, await access(req, req.query), {
       parentId: req.query.parent_id || undefined,
       pageToken: req.query.page_token || undefined,
@@ -101,33 +53,25 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
     }),
   );
 
-  app.get<{ Querystring: Static<typeof FileInfoQuery> }>(
-    '/drive/v1/share/file_info',
-    { schema: { querystring: FileInfoQuery } },
-    async (req) => ({
-      share_status: SHARE_STATUS.OK,
-      file_info: await shareFileInfo(ctx, guard, await access(req, req.query), req.query.file_id),
-    }),
-  );
+  serve(app, C.shareFileInfo, async (req) => ({
+    share_status: SHARE_STATUS.OK,
+    // Only what the query names: a pass code is traded for a token at GET share.
+    file_info: await shareFileInfo(ctx, guard, await access(req, { share_id: req.query.share_id, pass_code_token: req.query.pass_code_token }), req.query.file_id),
+  }));
 
-  app.get<{ Params: { id: string }; Querystring: Static<typeof ShareContentQuery> }>(
-    '/drive/v1/share/content/:id',
-    { schema: { querystring: ShareContentQuery } },
-    async (req, reply) => {
-      if (!req.query.share_id) return sendGone(reply);
-      // The signature is bound to the pass code, so the link is its proof; the share must still be open.
-      const opened = await openShare(ctx, guard, { shareId: req.query.share_id, address: req.ip }, { items: false, codeProven: true });
-      const share = opened.share;
-      if (opened.status !== SHARE_STATUS.OK || !share || !shareContentLinkValid(ctx, share, req.params.id, req.query))
-        return sendGone(reply);
-      const found = await requireInShare(ctx.db, share, req.params.id, opened.rootIds).catch(() => null);
-      if (!found || !found.file.hash) return sendGone(reply);
-      return sendFileBytes(ctx, req, reply, found.file);
-    },
-  );
+  serve(app, C.shareContent, async (req, reply) => {
+    if (!req.query.share_id) return sendGone(reply);
+    // The signature is bound to the pass code, so the link is its proof; the share must still be open.
+    const opened = await openShare(ctx, guard, { shareId: req.query.share_id, address: req.ip }, { items: false, codeProven: true });
+    const share = opened.share;
+    if (opened.status !== SHARE_STATUS.OK || !share || !shareContentLinkValid(ctx, share, req.params.id, req.query)) return sendGone(reply);
+    const found = await requireInShare(ctx.db, share, req.params.id, opened.rootIds).catch(() => null);
+    if (!found || !found.file.hash) return sendGone(reply);
+    return sendFileBytes(ctx, req, reply, found.file);
+  });
 
   // A share code typed or pasted by a person: the share id itself, or a link that ends with it.
-  app.get<{ Querystring: { code?: string } }>('/drive/v1/share/code', async (req) => {
+  serve(app, C.resolveShareCode, async (req) => {
     const code = String(req.query.code ?? '')
       .trim()
       .toLowerCase();
@@ -142,7 +86,7 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(async (scope) => {
     requireAuth(scope, ctx);
 
-    scope.post<{ Body: Static<typeof CreateBody> }>('/drive/v1/share', { schema: { body: CreateBody } }, async (req) =>
+    serve(scope, C.createShare, async (req) =>
       createShare(ctx, req.userId, {
         fileIds: req.body.file_ids,
         kind: req.body.share_to,
@@ -152,7 +96,7 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
       }),
     );
 
-    scope.patch<{ Body: Static<typeof PatchBody> }>('/drive/v1/share', { schema: { body: PatchBody } }, async (req) =>
+    serve(scope, C.updateShare, async (req) =>
       updateShare(ctx, req.userId, {
         shareId: req.body.share_id,
         kind: req.body.share_to,
@@ -162,7 +106,7 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
       }),
     );
 
-    scope.get<{ Querystring: Static<typeof ListQuery> }>('/drive/v1/share/list', { schema: { querystring: ListQuery } }, async (req) =>
+    serve(scope, C.listShares, async (req) =>
       listShares(ctx, req.userId, {
         limit: req.query.limit ?? 100,
         pageToken: req.query.page_token || undefined,
@@ -170,24 +114,16 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
       }),
     );
 
-    scope.post<{ Body: { ids: string[] } }>(
-      '/drive/v1/share::batchDelete',
-      { schema: { body: Type.Object({ ids: Ids }) } },
-      async (req) => {
-        await cancelShares(ctx, req.userId, req.body.ids);
-        return {};
-      },
-    );
+    serve(scope, C.cancelShares, async (req) => {
+      await cancelShares(ctx, req.userId, req.body.ids);
+      return {};
+    });
 
-    scope.post<{ Body: { file_ids: string[] } }>(
-      '/drive/v1/share/status/files',
-      { schema: { body: Type.Object({ file_ids: Ids }) } },
-      async (req) => shareStatusOfFiles(ctx, req.userId, req.body.file_ids),
-    );
+    serve(scope, C.shareStatusOfFiles, async (req) => shareStatusOfFiles(ctx, req.userId, req.body.file_ids));
 
-    scope.post<{ Body: Static<typeof RestoreBody> }>('/drive/v1/share/restore', { schema: { body: RestoreBody } }, async (req) => ({
+    serve(scope, C.restoreShare, async (req) => ({
       share_status: SHARE_STATUS.OK,
-      restore_status: 'RESTORE_COMPLETE',
+      restore_status: 'RESTORE_COMPLETE' as const,
       ...(await restoreFromShare(
         ctx,
         guard,

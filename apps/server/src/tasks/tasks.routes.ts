@@ -1,28 +1,18 @@
 /** /drive/v1/tasks: read a task's progress, cancel tasks. */
-import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { LIMITS, PHASE } from '@haul/shared';
+import { CONTRACT as C, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { presentFile } from '../files/files.presenter.js';
 import { findFile } from '../files/files.repository.js';
 import { deleteFiles } from '../files/trash.service.js';
+import { serve } from '../http/contract.js';
 import { badInput, notFound } from '../http/errors.js';
 import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
 import { dropOfflineBytes, OFFLINE, retryTask, setOfflinePhase } from '../offline/offline.service.js';
 import { dropUpload } from '../uploads/uploads.service.js';
 import { requireTask } from './tasks.repository.js';
 import { presentTask } from './tasks.presenter.js';
-
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const ListQuery = Type.Object({
-  type: Type.Optional(Type.String({ maxLength: 40 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
-  page_token: Type.Optional(Type.String({ maxLength: 500 })),
-  filters: Type.Optional(Type.String({ maxLength: 20000 })),
-  thumbnail_size: Type.Optional(Type.String({ maxLength: 40 })),
-  with: Type.Optional(Type.String({ maxLength: 100 })),
-});
 
 /** `{"phase":{"in":"A,B"}}`, `{"phase":{"eq":"A"}}` and `{"id":{"in":"x,y"}}`, as the task list takes them. */
 function parseTaskFilters(raw: string | undefined): { phases?: string[]; ids?: string[] } {
@@ -45,25 +35,10 @@ function parseTaskFilters(raw: string | undefined): { phases?: string[]; ids?: s
   }
   return out;
 }
-const DeleteQuery = Type.Object({
-  task_ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: LIMITS.batchMaxIds }),
-  delete_files: Type.Optional(Type.Boolean()),
-});
-
-const PhaseBody = Type.Object({ phase: Type.String({ maxLength: 40 }) });
-const ClearBody = Type.Object({
-  type: Type.String({ minLength: 1, maxLength: 40 }),
-  phases: Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 10 }),
-  delete_files: Type.Optional(Type.Boolean()),
-  client_id: Type.Optional(Type.String({ maxLength: 100 })),
-});
-
-const RetryBody = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), create_type: Type.Literal('RETRY'), type: Type.Optional(Type.String({ maxLength: 40 })) });
-
 export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreated: () => void): Promise<void> {
   const retentionMs = ctx.config.trashRetentionDays * 86_400_000;
 
-  app.get<{ Querystring: Static<typeof ListQuery> }>('/drive/v1/tasks', { schema: { querystring: ListQuery } }, async (req) => {
+  serve(app, C.listTasks, async (req) => {
     const limit = req.query.limit ?? 100;
     const f = parseTaskFilters(req.query.filters);
     let q = ctx.db.selectFrom('tasks').selectAll().where('user_id', '=', req.userId);
@@ -87,28 +62,24 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreat
     };
   });
 
-  app.get<{ Params: Static<typeof IdParams> }>('/drive/v1/tasks/:id', { schema: { params: IdParams } }, async (req) => {
+  serve(app, C.getTask, async (req) => {
     const task = await requireTask(ctx.db, req.userId, req.params.id);
     const file = task.file_id ? await findFile(ctx.db, req.userId, task.file_id) : undefined;
     return presentTask(task, file ? presentFile(file, { retentionMs }) : null);
   });
 
-  app.post<{ Body: Static<typeof RetryBody> }>('/drive/v1/task', { schema: { body: RetryBody } }, async (req) => {
+  serve(app, C.retryTask, async (req) => {
     const task = await retryTask(ctx, req.userId, req.body.id);
     onCreated();
     return { task: presentTask(task) };
   });
 
   /** Pauses a cloud download or continues it: {phase: PHASE_TYPE_PAUSED | PHASE_TYPE_PENDING}. */
-  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof PhaseBody> }>(
-    '/drive/v1/tasks/:id',
-    { schema: { params: IdParams, body: PhaseBody } },
-    async (req) => {
-      const task = await setOfflinePhase(ctx, req.userId, req.params.id, req.body.phase);
-      if (task.phase === PHASE.PENDING) onCreated();
-      return presentTask(task);
-    },
-  );
+  serve(app, C.updateTask, async (req) => {
+    const task = await setOfflinePhase(ctx, req.userId, req.params.id, req.body.phase);
+    if (task.phase === PHASE.PENDING) onCreated();
+    return presentTask(task);
+  });
 
   /** Stops and removes tasks: an upload in flight stops and its bytes go; with deleteFiles, a finished file goes too. */
   async function removeTasks(userId: string, tasks: TaskRow[], deleteFilesToo: boolean): Promise<void> {
@@ -126,7 +97,7 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreat
     await ctx.db.deleteFrom('tasks').where('user_id', '=', userId).where('id', 'in', ids).execute();
   }
 
-  app.delete<{ Querystring: Static<typeof DeleteQuery> }>('/drive/v1/tasks', { schema: { querystring: DeleteQuery } }, async (req) => {
+  serve(app, C.deleteTasks, async (req) => {
     const ids = [...new Set(req.query.task_ids)];
     const tasks = await ctx.db.selectFrom('tasks').selectAll().where('user_id', '=', req.userId).where('id', 'in', ids).execute();
     if (tasks.length !== ids.length) throw notFound('One or more tasks do not exist.');
@@ -135,7 +106,7 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreat
   });
 
   /** Clears the transfer list: every task of a type in the given phases (the finished ones, say). */
-  app.post<{ Body: Static<typeof ClearBody> }>('/drive/v1/tasks::clear', { schema: { body: ClearBody } }, async (req) => {
+  serve(app, C.clearTasks, async (req) => {
     const known: string[] = Object.values(PHASE);
     const bad = req.body.phases.find((p) => !known.includes(p));
     if (bad) throw badInput(`phases: unknown phase "${bad.slice(0, 40)}".`);

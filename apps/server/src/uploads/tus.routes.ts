@@ -2,9 +2,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@tus/server';
-import { errorBody, type ErrorName } from '@haul/shared';
+import { CONTRACT as C, errorBody, type ErrorName } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { verifyAccessToken } from '../accounts/tokens.js';
+import { serve } from '../http/contract.js';
 import { databaseUnavailable, diskFull, HttpError, isDatabaseUnavailable, isDiskFull } from '../http/errors.js';
 import type { HashingFileStore } from './hashing-file-store.js';
 import type { UploadRow } from '../db/schema.js';
@@ -133,6 +134,7 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
     reply.hijack();
     return tus.handle(req.raw, reply.raw);
   };
-  app.all(PATH, handle);
-  app.all(`${PATH}/*`, handle);
+  // One route a method tus handles; HEAD is the twin Fastify makes of the GET route, with the same handler (tus
+  // dispatches on the request's own method).
+  for (const def of [C.tusOptions, C.tusCreate, C.tusOptionsUpload, C.tusGet, C.tusPatch, C.tusDelete]) serve(app, def, handle);
 }

@@ -1,10 +1,10 @@
 /** Upload creation (POST files with upload_type UPLOAD_TYPE_RESUMABLE) and the large-file pre-check. */
-import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { CreateFileAnswer } from '@haul/shared';
+import { CONTRACT as C, type CreateFileAnswer } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { presentFile } from '../files/files.presenter.js';
 import { requireFile } from '../files/files.repository.js';
+import { serve } from '../http/contract.js';
 import { badInput } from '../http/errors.js';
 import { publicUrl } from '../http/public-url.js';
 import { isContentHash } from '../storage/blob-store.js';
@@ -12,7 +12,6 @@ import { requireTask } from '../tasks/tasks.repository.js';
 import { presentTask } from '../tasks/tasks.presenter.js';
 import type { HashingFileStore } from './hashing-file-store.js';
 import { cidExists, createUpload } from './uploads.service.js';
-
 
 /** Handles POST files for a resumable upload; answers the seed's {upload_type, file, task, resumable}. */
 export async function startUpload(
@@ -48,10 +47,6 @@ export async function startUpload(
   };
 }
 
-const CidQuery = Type.Object({ cid: Type.String({ pattern: '^[0-9a-f]{64}$' }), file_size: Type.Integer({ minimum: 0 }) });
-
 export async function uploadsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get<{ Querystring: Static<typeof CidQuery> }>('/drive/v1/resource/cid', { schema: { querystring: CidQuery } }, async (req) => ({
-    exists: await cidExists(ctx.db, req.query.cid, req.query.file_size),
-  }));
+  serve(app, C.checkCid, async (req) => ({ exists: await cidExists(ctx.db, req.query.cid, req.query.file_size) }));
 }

@@ -15,8 +15,11 @@ import { ERROR_CODES, type ErrorName } from '../errors.js';
  */
 export type Auth = 'user' | 'public' | 'signed-link' | 'tus';
 
-/** When a route answers with an error: a sentence, or a sentence with a status other than the error's usual one. */
-export type ErrorWhen = string | { status: number; when: string };
+/**
+ * When a route answers with an error: a sentence, or a sentence with the status(es) it comes with when not (only) the
+ * error's usual one (a Range past the end is 416 invalid_argument, besides the usual 400).
+ */
+export type ErrorWhen = string | { status: number | number[]; when: string };
 
 /** A body that is not JSON: a file's bytes, a playlist, a picture. */
 export interface RawAnswer {
@@ -51,7 +54,7 @@ export interface RouteDef<P extends TSchema | undefined = TSchema | undefined, Q
 }
 
 /** Defines a route; the identity function that keeps the exact schema types for the server and the client. */
-export const route = <const D extends RouteDef>(d: D): D => d;
+export const route = <D extends RouteDef>(d: D): D => d;
 
 /** Static type of an optional schema (`undefined` when the route has none). */
 type StaticOf<S> = S extends TSchema ? Static<S> : undefined;
@@ -95,7 +98,7 @@ export const ERROR_STATUS: Record<ErrorName, number> = {
 
 /** Errors any route may answer with, whatever it does. */
 export const COMMON_ERRORS: Partial<Record<ErrorName, ErrorWhen>> = {
-  invalid_argument: 'A field is missing, of the wrong type or out of range; the description names it.',
+  invalid_argument: { status: [400, 415], when: 'A field is missing, of the wrong type or out of range; the description names it. 415: the body is not JSON.' },
   payload_too_large: 'The request body is larger than the route accepts.',
   resource_exhausted: "The server's disk is full: nothing was stored; reading still works.",
   internal: 'Something failed on the server.',
@@ -117,11 +120,13 @@ export const ErrorBodySchema = Type.Object(
 export function routeErrors(d: RouteDef): Map<number, Map<ErrorName, string>> {
   const out = new Map<number, Map<ErrorName, string>>();
   const auth: Partial<Record<ErrorName, ErrorWhen>> = d.auth === 'user' || d.auth === 'tus' ? { unauthenticated: 'No valid access token: sign in, or refresh the token.' } : {};
-  for (const [name, w] of Object.entries({ ...COMMON_ERRORS, ...auth, ...d.errors }) as [ErrorName, ErrorWhen][]) {
+  // Route entries refine the common ones per status; a common status the route does not name (415) stays.
+  for (const [name, w] of [COMMON_ERRORS, auth, d.errors].flatMap((e) => Object.entries(e)) as [ErrorName, ErrorWhen][]) {
     if (!(name in ERROR_CODES)) throw new Error(`${d.method} ${d.path}: "${name}" is not in the error catalogue`);
-    const status = typeof w === 'string' ? ERROR_STATUS[name] : w.status;
-    if (!out.has(status)) out.set(status, new Map());
-    out.get(status)!.set(name, typeof w === 'string' ? w : w.when);
+    for (const status of typeof w === 'string' ? [ERROR_STATUS[name]] : [w.status].flat()) {
+      if (!out.has(status)) out.set(status, new Map());
+      out.get(status)!.set(name, typeof w === 'string' ? w : w.when);
+    }
   }
   return out;
 }

@@ -1,6 +1,6 @@
 /** BLAKE3 of a picked file (hash-wasm, the server's function), computed in a Web Worker; aborting stops the worker. */
 import { cidSampleRanges } from '@haul/shared';
-import { hashRangesOf } from './hash-core';
+import { hashRangesOf } from '@haul/client/hash';
 import type { HashReply, HashRequest } from './hash.worker';
 
 function hashInWorker(file: Blob, ranges: [number, number][], onBytes?: (n: number) => void, signal?: AbortSignal): Promise<string> {

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /** Hashes off the main thread, so a 20 GB file never makes the page stutter. */
-import { hashRangesOf } from './hash-core';
+import { hashRangesOf } from '@haul/client/hash';
 
 export interface HashRequest {
   file: Blob;

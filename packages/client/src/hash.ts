@@ -1,5 +1,10 @@
-/** BLAKE3 of byte ranges of a file, read as a stream (hash-wasm): run in a worker, or inline where workers are missing. */
+/**
+ * Content hashes of uploads: BLAKE3 (hash-wasm, the server's function) of byte ranges of a Blob, read as a stream.
+ * A browser's picked File and Node's fs.openAsBlob are both Blobs, so the web app (in a worker) and the command line
+ * hash the same way.
+ */
 import { createBLAKE3 } from 'hash-wasm';
+import { cidSampleRanges } from '@haul/shared';
 
 /** Progress is reported every 4 MiB (and at the end of each range): often enough to move the bar smoothly. */
 const REPORT_EVERY = 4 * 1024 * 1024;
@@ -44,3 +49,18 @@ export async function hashRangesOf(
   }
   return h.digest('hex');
 }
+
+/** The content hash of a whole file; `onBytes` gets each hashed chunk's length. */
+export const hashBlob = (file: Blob, onBytes?: (n: number) => void, signal?: AbortSignal) => hashRangesOf(file, [[0, file.size]], onBytes, signal);
+
+/** The answer to a speed-upload challenge: BLAKE3 of the asked byte ranges, in order. */
+export const hashChallenge = (file: Blob, ranges: { start: number; end: number }[], signal?: AbortSignal) =>
+  hashRangesOf(
+    file,
+    ranges.map((r) => [r.start, r.end]),
+    undefined,
+    signal,
+  );
+
+/** The content id of a large file: BLAKE3 of three sampled slices (seed 000 §5), checked before hashing it all. */
+export const sampleContentId = (file: Blob, signal?: AbortSignal) => hashRangesOf(file, cidSampleRanges(file.size), undefined, signal);

@@ -1,0 +1,27 @@
+/** What every command works with: the typed client on the chosen server, and the output. */
+import { HaulClient } from '@haul/client';
+import { fileSessionStore, serverUrl } from './config.js';
+import { makeOutput, type Output } from './output.js';
+
+export interface Ctx {
+  server: string;
+  client: HaulClient;
+  out: Output;
+}
+
+export interface GlobalOptions {
+  server?: string;
+  json?: boolean;
+}
+
+export const VERSION = '0.1.0';
+
+export function makeContext(opts: GlobalOptions): Ctx {
+  const server = serverUrl(opts.server);
+  const client = new HaulClient({
+    baseUrl: server,
+    sessions: fileSessionStore,
+    headers: () => ({ 'User-Agent': `haul-cli/${VERSION}` }),
+  });
+  return { server, client, out: makeOutput(!!opts.json) };
+}

@@ -1,0 +1,128 @@
+/** The haul command: files, uploads, downloads, cloud downloads and shares of a Haul server, from a terminal. */
+import { Command, CommanderError, Option } from 'commander';
+import { login, logout, whoami } from './commands/account.js';
+import { ls, mkdir, mv, rm } from './commands/files.js';
+import { get } from './commands/get.js';
+import { share } from './commands/share.js';
+import { add, tasks } from './commands/tasks.js';
+import { upload } from './commands/upload.js';
+import { makeContext, VERSION, type Ctx, type GlobalOptions } from './context.js';
+import { EXIT, exitCodeOf, messageOf } from './output.js';
+
+const EXIT_HELP = `
+Paths name items in the drive from its top, like /Photos/2026/beach.jpg; an item's id works too.
+
+Exit codes:
+  0  done               4  not signed in: run \`haul login\`
+  1  failed             5  server unreachable or busy: try again
+  2  wrong usage        6  some items done, some failed
+  3  not found          7  a quota or plan limit refused it
+                        8  it exists already
+
+Environment: HAUL_SERVER (the server, like --server), HAUL_CONFIG_DIR (where the session is kept).`;
+
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command('haul')
+    .description('Files, uploads, downloads, cloud downloads and shares of a Haul server.')
+    .version(VERSION)
+    .option('-s, --server <url>', 'the Haul server (default: the one you signed in to, or http://127.0.0.1:8080)')
+    .option('--json', 'print results as JSON, for scripts')
+    .addHelpText('after', EXIT_HELP)
+    .showHelpAfterError('(run `haul --help` for usage)')
+    .exitOverride();
+
+  let code = EXIT.OK as number;
+  /** Runs a command's action with the context, turning failures into a message and an exit code. */
+  const act =
+    <A extends unknown[]>(fn: (ctx: Ctx, ...args: A) => Promise<void>) =>
+    async (...args: A) => {
+      const ctx = makeContext(program.opts<GlobalOptions>());
+      try {
+        await fn(ctx, ...args);
+      } catch (err) {
+        code = exitCodeOf(err);
+        process.stderr.write(`haul: ${messageOf(err)}\n`);
+      }
+    };
+
+  program
+    .command('login')
+    .description('sign in (asks for the e-mail and password; in scripts use --email and --password-stdin)')
+    .option('-e, --email <email>', 'the account e-mail')
+    .option('--password-stdin', 'read the password from standard input')
+    .action(act((ctx, opts: { email?: string; passwordStdin?: boolean }) => login(ctx, opts)));
+  program.command('logout').description('sign out on this machine').action(act((ctx) => logout(ctx)));
+  program.command('whoami').description('show who is signed in, and where').action(act((ctx) => whoami(ctx)));
+
+  program
+    .command('ls')
+    .description('list a folder (the top of the drive when no path is given)')
+    .argument('[path]', 'folder or file')
+    .option('-l, --long', 'kind, size and modification time too')
+    .action(act((ctx, path: string | undefined, opts: { long?: boolean }) => ls(ctx, path, opts)));
+  program
+    .command('mkdir')
+    .description('make folders')
+    .argument('<path...>', 'folders to make')
+    .option('-p, --parents', 'make missing parents too, and accept folders that exist')
+    .action(act((ctx, paths: string[], opts: { parents?: boolean }) => mkdir(ctx, paths, opts)));
+  program
+    .command('mv')
+    .description('move items into a folder, or one item to a new name: haul mv SOURCE… DESTINATION')
+    .argument('<paths...>', 'the items to move, then a folder (or a new path for a single item)')
+    .action(act((ctx, paths: string[]) => mv(ctx, paths)));
+  program
+    .command('rm')
+    .description('move items to the trash')
+    .argument('<path...>', 'items to remove')
+    .option('--permanent', 'delete for good instead (no undo)')
+    .action(act((ctx, paths: string[], opts: { permanent?: boolean }) => rm(ctx, paths, opts)));
+
+  program
+    .command('upload')
+    .description('upload files and folders; resumable (run it again to continue), instant when the content is stored already')
+    .argument('<path...>', 'local files and folders')
+    .option('-t, --to <folder>', 'drive folder to upload into', '/')
+    .action(act((ctx, paths: string[], opts: { to?: string }) => upload(ctx, paths, opts)));
+  program
+    .command('get')
+    .description('download a file or a folder; resumable (run it again to continue), verified against the content hash')
+    .argument('<path>', 'drive file or folder, or its id')
+    .option('-o, --output <path>', 'where to write it (default: its name, here)')
+    .action(act((ctx, path: string, opts: { output?: string }) => get(ctx, path, opts)));
+
+  program
+    .command('add')
+    .description('add cloud downloads: HTTP(S) links, magnet links or .torrent files')
+    .argument('<source...>', 'links, magnets or .torrent files')
+    .option('-t, --to <folder>', 'drive folder the downloads go to', '/')
+    .option('-w, --watch', 'show progress until they end')
+    .action(act((ctx, sources: string[], opts: { to?: string; watch?: boolean }) => add(ctx, sources, opts)));
+  program
+    .command('tasks')
+    .description('list cloud downloads')
+    .argument('[id...]', 'only these tasks')
+    .option('-w, --watch', 'show progress until they end')
+    .action(act((ctx, ids: string[], opts: { watch?: boolean }) => tasks(ctx, ids, opts)));
+
+  program
+    .command('share')
+    .description('make a share link')
+    .argument('<path...>', 'items to share')
+    .addOption(new Option('-c, --code [code]', 'a pass code is needed to open it (made up unless given)'))
+    .option('-d, --days <days>', 'days the link works: 1, 7, 14, 30, or -1 for never', '-1')
+    .option('--title <title>', "the share's title")
+    .action(act((ctx, paths: string[], opts: { code?: string | boolean; days?: string; title?: string }) => share(ctx, paths, opts)));
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end here too, as successes.
+      return err.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    }
+    process.stderr.write(`haul: ${messageOf(err)}\n`);
+    return exitCodeOf(err);
+  }
+  return code;
+}

@@ -1,0 +1,4 @@
+export * from './client.js';
+export * from './errors.js';
+export * from './session.js';
+export * from './hash.js';
