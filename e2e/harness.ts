@@ -65,6 +65,8 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       publicUrlPinned: opts.pinPublicUrl ?? true,
       allowPrivateNetwork: true,
       torrentDht: false,
+      // Every answer the app gets is checked against the contract; a breach answers 500 and the test sees it.
+      checkResponses: true,
     },
     { logger: false },
   );
