@@ -17,19 +17,6 @@ export interface HaulProcess {
   stop: () => Promise<void>;
 }
 
-/** Calls the API of a Haul as one account; throws with the server's answer on a failed call. */
-export function haulApi(haul: HaulProcess, token: string) {
-  return async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(`${haul.base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-}
-
 /**
  * Starts `node --import tsx apps/server/src/main.ts` on a free loopback port and a fresh SQLite data dir. Node flags
  * for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) come from `nodeArgs` or HAUL_BENCH_SERVER_ARGS.

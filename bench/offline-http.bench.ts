@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signUpApi } from './fixtures.js';
-import { cpuSecondsOf, haulApi, sampleRss, startHaulProcess } from './haul-process.js';
+import { signUpClient } from './fixtures.js';
+import { cpuSecondsOf, sampleRss, startHaulProcess } from './haul-process.js';
 import { b3sum, Cleanup, flushDisk, loadLine, mbps, median, MiB, requireTool, runTimed, startNginx, writeRandomFile } from './references.js';
 
 const BYTES = Number(process.env.HAUL_BENCH_OFFLINE_MB ?? 1024) * MiB;
@@ -29,8 +29,7 @@ try {
   const expected = (await b3sum(source)).hash;
   const haul = await startHaulProcess({ HAUL_ALLOW_PRIVATE_NETWORK: '1' });
   cleanup.add(() => haul.stop());
-  const { access_token: token } = await signUpApi(haul.base, 'bench-offline@example.com');
-  const api = haulApi(haul, token);
+  const { client } = await signUpClient(haul.base, 'bench-offline@example.com');
   console.log(loadLine());
 
   const toNull: number[] = [];
@@ -56,19 +55,19 @@ try {
 
     const t0 = performance.now();
     const cpu0 = { haul: cpuSecondsOf(haul.pid), nginx: cpuSecondsOf(nginx.pid) };
-    const created = await api('POST', '/drive/v1/files', { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url }, parent_id: '' });
-    let task = created.task;
+    const created = await client.call('createFile', { body: { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', url: { url }, parent_id: '' } });
+    let task = created.task!;
     let startedAt = 0;
     while (task.phase !== 'PHASE_TYPE_COMPLETE') {
       if (task.phase === 'PHASE_TYPE_ERROR') throw new Error(`offline download failed: ${task.message}`);
       if (!startedAt && task.phase === 'PHASE_TYPE_RUNNING') startedAt = performance.now();
       await new Promise((r) => setTimeout(r, 50));
-      task = await api('GET', `/drive/v1/tasks/${task.id}`);
+      task = await client.call('getTask', { params: { id: task.id } });
     }
     haulTimes.push((performance.now() - t0) / 1000);
     haulCpu.push({ server: cpuSecondsOf(nginx.pid) - cpu0.nginx, client: cpuSecondsOf(haul.pid) - cpu0.haul });
     waits.push(((startedAt || t0) - t0) / 1000);
-    const file = await api('GET', `/drive/v1/files/${task.file_id}`);
+    const file = await client.call('getFile', { params: { id: task.file_id } });
     if (file.hash !== expected || Number(file.size) !== BYTES) throw new Error(`stored ${file.size} bytes hashed ${file.hash}, expected ${BYTES} hashed ${expected}`);
   }
   const mem = rss.stop();

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { buildHaul } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
-import { freePort, ms, onBothDatabases, pct, seedFolder, signUpApi, sum } from './fixtures.js';
+import { HaulClient } from '@haul/client';
+import { freePort, ms, onBothDatabases, pct, seedFolder, signUpClient, sum } from './fixtures.js';
 
 const FILES = Number(process.env.HAUL_BENCH_SHARE_FILES ?? 10_000);
 const ROUNDS = 3;
@@ -34,42 +35,26 @@ async function run(label: string, databaseUrl: string | null) {
   );
   await haul.app.listen({ port, host: '127.0.0.1' });
   try {
-    const owner = await signUpApi(base, `owner-${label.toLowerCase()}@example.com`);
-    const visitor = await signUpApi(base, `visitor-${label.toLowerCase()}@example.com`);
-    const call = async (method: string, path: string, token?: string, body?: unknown) => {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<any>;
-    };
+    const { client: ownerClient, tokens: owner } = await signUpClient(base, `owner-${label.toLowerCase()}@example.com`);
+    const { client: visitorClient } = await signUpClient(base, `visitor-${label.toLowerCase()}@example.com`);
+    const anonymous = new HaulClient({ baseUrl: base });
 
     const folder = await seedFolder(haul.ctx.db, owner.sub, 'Shared big', FILES);
     // Every file its own stored content, so a save has 10,000 blobs to count once more.
     await sql`UPDATE files SET hash = id WHERE parent_id = ${folder}`.execute(haul.ctx.db);
     await sql`INSERT INTO blobs (hash, size, cid, ref_count, created_at, updated_at)
               SELECT id, size, '', 1, 0, 0 FROM files WHERE parent_id = ${folder}`.execute(haul.ctx.db);
-    const share = await call('POST', '/drive/v1/share', owner.access_token, {
-      file_ids: [folder],
-      share_to: 'publiclink',
-      expiration_days: -1,
-    });
+    const share = await ownerClient.call('createShare', { body: { file_ids: [folder], share_to: 'publiclink', expiration_days: -1 } });
     console.log(`\n${label}: a shared folder of ${FILES} files`);
 
     const saves: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const s = performance.now();
-      const res = await call('POST', '/drive/v1/share/restore', visitor.access_token, { share_id: share.share_id, parent_id: '' });
+      const res = await visitorClient.call('restoreShare', { body: { share_id: share.share_id, parent_id: '' } });
       saves.push(performance.now() - s);
       if (res.file_ids.length !== 1) throw new Error('the save did not return the new folder');
     }
-    const copied = await call(
-      'GET',
-      `/drive/v1/files?parent_id=*&limit=1&filters=${encodeURIComponent('{"kind":{"eq":"drive#folder"}}')}`,
-      visitor.access_token,
-    );
+    const copied = await visitorClient.call('listFiles', { query: { parent_id: '*', limit: 1, filters: '{"kind":{"eq":"drive#folder"}}' } });
     if (!copied.files.length) throw new Error('nothing was saved');
     console.log(`  save to another drive: ${saves.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')} (aim < 2 s)`);
 
@@ -88,16 +73,11 @@ async function run(label: string, databaseUrl: string | null) {
       return times;
     };
     const visitorPages = (token: string) =>
-      call(
-        'GET',
-        `/drive/v1/share?share_id=${share.share_id}&parent_id=${folder}&limit=100${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
-      );
+      anonymous.call('viewShare', { query: { share_id: share.share_id, parent_id: folder, limit: 100, page_token: token || undefined } });
     const ownerPages = (token: string) =>
-      call(
-        'GET',
-        `/drive/v1/files?parent_id=${folder}&limit=100&filters=${encodeURIComponent('{"trashed":{"eq":false},"phase":{"eq":"PHASE_TYPE_COMPLETE"}}')}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
-        owner.access_token,
-      );
+      ownerClient.call('listFiles', {
+        query: { parent_id: folder, limit: 100, filters: '{"trashed":{"eq":false},"phase":{"eq":"PHASE_TYPE_COMPLETE"}}', page_token: token || undefined },
+      });
     await walk(visitorPages);
     await walk(ownerPages);
     const shared: number[] = [];

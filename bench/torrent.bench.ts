@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server as Tracker } from 'bittorrent-tracker';
 import { startQbittorrentDaemon } from '../apps/server/src/offline/qbittorrent-daemon.js';
-import { freePort, signUpApi } from './fixtures.js';
+import { freePort, signUpClient } from './fixtures.js';
 
 const MB = 1_000_000;
 const SIZE_MB = Number(process.env.HAUL_BENCH_TORRENT_MB ?? 1000);
@@ -124,20 +124,15 @@ try {
     children.push(child);
     try {
       while (!(await fetch(`${base}/drive/v1/about`).then(() => true, () => false))) await sleep(100);
-      const t = await signUpApi(base, `bench-${results.length}@example.com`);
-      const auth = { authorization: `Bearer ${t.access_token}`, 'content-type': 'application/json' };
+      const { client } = await signUpClient(base, `bench-${results.length}@example.com`);
       const idle = rssOf(child.pid!);
       const memory = watchMemory(child.pid!);
       const daemonMemory = daemonPid ? watchMemory(daemonPid) : null;
       const t0 = performance.now();
-      const res = await fetch(`${base}/drive/v1/files`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({ kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', torrent: torrent.toString('base64'), parent_id: '' }),
-      });
-      const { task } = (await res.json()) as { task: { id: string } };
+      const created = await client.call('createFile', { body: { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', torrent: torrent.toString('base64'), parent_id: '' } });
+      const taskId = created.task!.id;
       for (;;) {
-        const now = (await (await fetch(`${base}/drive/v1/tasks/${task.id}`, { headers: auth })).json()) as { phase: string; message: string };
+        const now = await client.call('getTask', { params: { id: taskId } });
         if (now.phase === 'PHASE_TYPE_COMPLETE') break;
         if (now.phase === 'PHASE_TYPE_ERROR') throw new Error(`${label}: ${now.message}`);
         await sleep(100);

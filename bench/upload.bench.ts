@@ -15,8 +15,9 @@ import type { Writable } from 'node:stream';
 import SQLite from 'better-sqlite3';
 import * as tus from 'tus-js-client';
 import { hashInChromium } from './browser-hash.js';
-import { signUpApi } from './fixtures.js';
-import { cpuSecondsOf, haulApi, sampleRss, startHaulProcess, type HaulProcess } from './haul-process.js';
+import type { HaulClient } from '@haul/client';
+import { signUpClient } from './fixtures.js';
+import { cpuSecondsOf, sampleRss, startHaulProcess, type HaulProcess } from './haul-process.js';
 import { b3sum, Cleanup, flushDisk, loadLine, mbps, median, MiB, requireTool, runTimed, startNginx, writeRandomFile } from './references.js';
 
 const UPLOAD_BYTES = Number(process.env.HAUL_BENCH_UPLOAD_MB ?? 1024) * MiB;
@@ -60,23 +61,17 @@ class TimingStack implements tus.HttpStack {
  * Creates the upload, sends the bytes over tus and waits until its task is complete: the way the web app uploads.
  * `source` is the file's bytes in memory or, for files too large for a Buffer, its path (read as it is sent).
  */
-async function uploadThroughHaul(haul: HaulProcess, token: string, source: Buffer | string, size: number, name: string): Promise<Timed> {
+async function uploadThroughHaul(haul: HaulProcess, client: HaulClient, token: string, source: Buffer | string, size: number, name: string): Promise<Timed> {
   const t0 = performance.now();
   const cpu0 = cpuSecondsOf(haul.pid);
   const me0 = process.cpuUsage();
-  const api = haulApi(haul, token);
   // No hash announced: for files over 100 MB the web app only hashes first when the server may already hold them.
-  const created = await api('POST', '/drive/v1/files', {
-    kind: 'drive#file',
-    upload_type: 'UPLOAD_TYPE_RESUMABLE',
-    name,
-    size: String(size),
-    parent_id: '',
-  });
+  const created = await client.call('createFile', { body: { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', name, size: String(size), parent_id: '' } });
+  const taskId = created.task!.id;
   const stack = new TimingStack();
   await new Promise<void>((resolve, reject) => {
     const up = new tus.Upload(typeof source === 'string' ? createReadStream(source) : source, {
-      uploadUrl: created.resumable.params.upload_url,
+      uploadUrl: created.resumable!.params.upload_url,
       headers: { authorization: `Bearer ${token}` },
       chunkSize: CHUNK,
       retryDelays: [],
@@ -86,16 +81,16 @@ async function uploadThroughHaul(haul: HaulProcess, token: string, source: Buffe
     });
     up.start();
   });
-  let task = await api('GET', `/drive/v1/tasks/${created.task.id}`);
+  let task = await client.call('getTask', { params: { id: taskId } });
   while (task.phase !== 'PHASE_TYPE_COMPLETE') {
     if (task.phase === 'PHASE_TYPE_ERROR') throw new Error(`upload failed: ${task.message}`);
     await new Promise((r) => setTimeout(r, 50));
-    task = await api('GET', `/drive/v1/tasks/${created.task.id}`);
+    task = await client.call('getTask', { params: { id: taskId } });
   }
   const seconds = (performance.now() - t0) / 1000;
   const me = process.cpuUsage(me0);
   const serverCpu = cpuSecondsOf(haul.pid) - cpu0;
-  const file = await api('GET', `/drive/v1/files/${task.file_id}`);
+  const file = await client.call('getFile', { params: { id: task.file_id } });
   if (Number(file.size) !== size) throw new Error(`the stored file has ${file.size} bytes, not ${size}`);
   return { seconds, sentSeconds: ((stack.lastBodyEnd || performance.now()) - t0) / 1000, hash: file.hash, serverCpu, clientCpu: (me.user + me.system) / 1e6 };
 }
@@ -116,7 +111,7 @@ try {
   cleanup.add(() => nginx.stop());
   const haul = await startHaulProcess();
   cleanup.add(() => haul.stop());
-  const tokens = await signUpApi(haul.base, 'bench-upload@example.com');
+  const { client, tokens } = await signUpClient(haul.base, 'bench-upload@example.com');
   const puts: number[] = [];
   const putCpu: { server: number; client: number }[] = [];
   const ups: Timed[] = [];
@@ -132,7 +127,7 @@ try {
     putCpu.push({ server: cpuSecondsOf(nginx.pid) - nginxCpu, client: curl.cpuSeconds });
     rmSync(join(nginx.root, 'x'), { force: true });
     flushDisk();
-    ups.push(await uploadThroughHaul(haul, tokens.access_token, bytes, UPLOAD_BYTES, `random-${round}.bin`));
+    ups.push(await uploadThroughHaul(haul, client, tokens.access_token, bytes, UPLOAD_BYTES, `random-${round}.bin`));
   }
   const mem = rss.stop();
   bytes = null;
@@ -173,13 +168,13 @@ try {
   console.log(`\nwrote ${mb(BIG_UPLOAD_BYTES)} of random bytes in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const big = await startHaulProcess();
   cleanup.add(() => big.stop());
-  const owner = await signUpApi(big.base, 'bench-big-upload@example.com');
+  const { client: bigClient, tokens: owner } = await signUpClient(big.base, 'bench-big-upload@example.com');
   const db = new SQLite(join(big.dataDir, 'haul.db'));
   db.prepare('UPDATE users SET premium_expire = ? WHERE id = ?').run(Date.now() + 86_400_000, owner.sub);
   db.close();
   flushDisk();
   const bigRss = sampleRss(big.pid);
-  const bigUp = await uploadThroughHaul(big, owner.access_token, file, BIG_UPLOAD_BYTES, 'big.bin');
+  const bigUp = await uploadThroughHaul(big, bigClient, owner.access_token, file, BIG_UPLOAD_BYTES, 'big.bin');
   const bigMem = bigRss.stop();
   rmSync(file, { force: true });
   await big.stop();
