@@ -161,7 +161,9 @@ export class HaulClient {
       });
     } catch (err) {
       if ((err as Error).name === 'AbortError') throw err;
-      throw new ApiError(0, LOCAL_ERROR, this.opts.networkMessage?.() ?? `Cannot reach the server at ${this.baseUrl || 'this address'}: ${(err as Error).message}`);
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message ?? (err as Error).message;
+      throw new ApiError(0, LOCAL_ERROR, this.opts.networkMessage?.() ?? `Cannot reach the server at ${this.baseUrl || 'this address'} (${why}).`);
     }
   }
 }
