@@ -1,5 +1,6 @@
 /** Sessions: every way a session ends ends its access tokens, refresh tokens and download links at once. */
 import { SignJWT } from 'jose';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setDisabled, setPassword } from '../src/accounts/accounts.service.js';
 import { startTestHaul, type TestHaul } from './helper.js';
@@ -43,6 +44,26 @@ describe('sessions', () => {
     const again = (await signIn(email)).body;
     expect(await me(again.access_token)).toBe(200);
     expect(await download(await downloadLink(again.access_token))).toBe(200);
+  });
+
+  it('sign-out everywhere ends thumbnail and media links too', async () => {
+    const first = await h.signUp('media-links@example.com');
+    const owner = { sub: first.sub } as never;
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7' } }).png().toBuffer();
+    await h.putFile(owner, '', 'picture.png', png);
+    // One second of silence as 8 kHz 8-bit mono WAV: an audio file whose original plays through a media link.
+    const pcm = Buffer.alloc(8000, 128);
+    const wav = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVEfmt '), Buffer.from([16, 0, 0, 0, 1, 0, 1, 0, 0x40, 0x1f, 0, 0, 0x40, 0x1f, 0, 0, 1, 0, 8, 0]), Buffer.from('data'), Buffer.alloc(4), pcm]);
+    wav.writeUInt32LE(wav.length - 8, 4);
+    wav.writeUInt32LE(pcm.length, 40);
+    const song = await h.putFile(owner, '', 'tone.wav', wav);
+    const listed = (await h.api('GET', '/drive/v1/files?parent_id=', first.access_token)).body.files as { name: string; thumbnail_link: string }[];
+    const thumb = listed.find((f) => f.name === 'picture.png')!.thumbnail_link;
+    const media = (await h.api('GET', `/drive/v1/files/${song.id}`, first.access_token)).body.medias[0].link.url as string;
+    expect([await download(thumb), await download(media)]).toEqual([200, 200]);
+
+    expect((await h.api('DELETE', '/v1/user/sessions', first.access_token)).status).toBe(200);
+    expect([await download(thumb), await download(media)]).toEqual([404, 404]);
   });
 
   it('a password change or a disabled account ends every session at once', async () => {

@@ -58,7 +58,7 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promi
       ? await ctx.db.selectFrom('files').selectAll().where('user_id', '=', req.userId).where('id', 'in', fileIds).execute()
       : [];
     // Recent and the watch history show thumbnails (songs: their cover).
-    const thumbnailLink = thumbnailLinker(ctx, req.userId, thumbnailSize(req.query.thumbnail_size), true);
+    const thumbnailLink = thumbnailLinker(ctx, req.caller, thumbnailSize(req.query.thumbnail_size), true);
     const byId = new Map(files.map((f) => [f.id, presentFile(f, { retentionMs, thumbnailLink })]));
     const last = rows[rows.length - 1];
     return {

@@ -40,7 +40,7 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
       pageToken: req.query.page_token || undefined,
     });
     const byId = new Map<string, DriveFile>();
-    const thumbnailLink = thumbnailLinker(ctx, req.userId, thumbnailSize(req.query.thumbnail_size));
+    const thumbnailLink = thumbnailLinker(ctx, req.caller, thumbnailSize(req.query.thumbnail_size));
     for (const r of page.rows) byId.set(r.id, present(r, { thumbnailLink }));
     for (const t of page.tombstones) byId.set(t.file_id, presentTombstone(t));
     return {
@@ -57,10 +57,10 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
     async (req) => {
       const row = await requireFile(ctx.db, req.userId, req.params.id);
       const link = row.kind === FOLDER_KIND || row.trashed ? '' : signDownloadLink(ctx, req.caller, row.id);
-      const thumbnailLink = thumbnailLinker(ctx, req.userId, thumbnailSize(req.query.thumbnail_size), true);
+      const thumbnailLink = thumbnailLinker(ctx, req.caller, thumbnailSize(req.query.thumbnail_size), true);
       const file = present(row, { webContentLink: link, thumbnailLink });
       // Video, audio and image: how to play it (usage=PLAY starts a video's transcode) and what the probe found.
-      const media = await describeFileMedia(ctx, req.userId, row, { play: req.query.usage === 'PLAY', onQueued: onMediaJob });
+      const media = await describeFileMedia(ctx, req.caller, row, { play: req.query.usage === 'PLAY', onQueued: onMediaJob });
       return media ? { ...file, params: { ...file.params, ...media.params }, medias: media.medias } : file;
     },
   );

@@ -29,7 +29,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   /** The file a signed query opens, if the signature holds and the file is still live and of an allowed kind. */
   const signedFile = async (purpose: LinkPurpose, fileId: string, q: LinkQuery, kinds: Kind[]): Promise<FileRow | null> => {
-    if (!verifyQuery(ctx, purpose, fileId, q)) return null;
+    if (!(await verifyQuery(ctx, purpose, fileId, q))) return null;
     const file = await findFile(ctx.db, q.u!, fileId);
     if (!file || !isLiveContent(file)) return null;
     const kind = mediaTypeOf(file.name, file.mime_type);

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import type { FileRow, MediaRenditionRow } from '../db/schema.js';
 import { PLAYLIST_NAME } from './hls-transcode.js';
 import { mediaDir } from './media-blobs.js';
-import { mediaLink, thumbnailLink } from './media-links.js';
+import { mediaLink, thumbnailLink, type Signer } from './media-links.js';
 import { isTransient } from './media-tools.js';
 import type { AudioProbe, VideoProbe } from './media-probe.js';
 import { enqueueJob, findJob, listRenditions, planRenditions, retryJob } from './media.repository.js';
@@ -27,11 +27,11 @@ export function isLiveContent(file: FileRow): boolean {
  * A thumbnail link maker for listings: signing only, no I/O per row. Images and videos get one; `withAudio` adds
  * audio files (whose cover art may turn out to be missing, so listings leave them out).
  */
-export function thumbnailLinker(ctx: AppContext, userId: string, size: ThumbnailSize, withAudio = false): (row: FileRow) => string {
+export function thumbnailLinker(ctx: AppContext, signer: Signer, size: ThumbnailSize, withAudio = false): (row: FileRow) => string {
   return (row) => {
     if (!isLiveContent(row)) return '';
     const kind = mediaTypeOf(row.name, row.mime_type);
-    if (kind === 'image' || kind === 'video' || (withAudio && kind === 'audio')) return thumbnailLink(ctx, userId, row.id, size);
+    if (kind === 'image' || kind === 'video' || (withAudio && kind === 'audio')) return thumbnailLink(ctx, signer, row.id, size);
     return '';
   };
 }
@@ -40,14 +40,14 @@ export function thumbnailLinker(ctx: AppContext, userId: string, size: Thumbnail
  * `medias` and probe params of a video, audio or image file (null for anything else). With `play`, a video's
  * transcode is queued unless it is done, running, or turned off; `onQueued` then wakes the worker.
  */
-export async function describeFileMedia(ctx: AppContext, userId: string, file: FileRow, opts: { play: boolean; onQueued?: () => void }): Promise<FileMedia | null> {
+export async function describeFileMedia(ctx: AppContext, signer: Signer, file: FileRow, opts: { play: boolean; onQueued?: () => void }): Promise<FileMedia | null> {
   const kind = mediaTypeOf(file.name, file.mime_type);
   if (!kind || !isLiveContent(file)) return null;
   const { probe, error } = await probeContent(ctx, file.hash, kind);
   if (kind === 'image') {
     return { medias: [], params: probe?.kind === 'image' ? { width: String(probe.width), height: String(probe.height) } : {} };
   }
-  const origin = mediaLink(ctx, userId, file.id, 'origin');
+  const origin = mediaLink(ctx, signer, file.id, 'origin');
   if (kind === 'audio') {
     const audio = probe?.kind === 'audio' ? probe : null;
     return { medias: [audioOrigin(file, audio, error, origin)], params: audio?.duration ? { duration: seconds(audio.duration) } : {} };
@@ -73,10 +73,10 @@ export async function describeFileMedia(ctx: AppContext, userId: string, file: F
   }
   if (job && video) {
     const rows = await listRenditions(ctx.db, file.hash);
-    for (const r of rows) medias.push(rendition(ctx, userId, file, video, r));
+    for (const r of rows) medias.push(rendition(ctx, signer, file, video, r));
     // A job queued on upload plans its renditions when it starts; until then they show as pending.
     if (rows.length === 0 && job.phase === PHASE.PENDING) {
-      for (const p of renditionPlan(video)) medias.push(pendingRendition(ctx, userId, file, video, p));
+      for (const p of renditionPlan(video)) medias.push(pendingRendition(ctx, signer, file, video, p));
     }
   }
   const params: Record<string, string> = video
@@ -122,7 +122,7 @@ function audioOrigin(file: FileRow, probe: AudioProbe | null, error: string, lin
   };
 }
 
-function rendition(ctx: AppContext, userId: string, file: FileRow, probe: VideoProbe, r: MediaRenditionRow): DriveMedia {
+function rendition(ctx: AppContext, signer: Signer, file: FileRow, probe: VideoProbe, r: MediaRenditionRow): DriveMedia {
   // A rendition still being written plays once its growing playlist names a first segment.
   const playable = r.phase === PHASE.COMPLETE || (r.phase === PHASE.RUNNING && r.scratch !== '' && existsSync(mediaDir(ctx, 'scratch', r.scratch, PLAYLIST_NAME)));
   return {
@@ -132,7 +132,7 @@ function rendition(ctx: AppContext, userId: string, file: FileRow, probe: VideoP
     is_origin: false,
     is_visible: playable,
     need_more_quota: false,
-    link: mediaLink(ctx, userId, file.id, `${r.name}/index.m3u8`),
+    link: mediaLink(ctx, signer, file.id, `${r.name}/index.m3u8`),
     video: { video_codec: 'h264', audio_codec: r.has_audio ? 'aac' : '', width: r.width, height: r.height, duration: probe.duration, bit_rate: r.bandwidth },
     phase: r.phase as MediaPhase,
     progress: r.progress,
@@ -140,8 +140,8 @@ function rendition(ctx: AppContext, userId: string, file: FileRow, probe: VideoP
   };
 }
 
-function pendingRendition(ctx: AppContext, userId: string, file: FileRow, probe: VideoProbe, p: ReturnType<typeof renditionPlan>[number]): DriveMedia {
-  return rendition(ctx, userId, file, probe, {
+function pendingRendition(ctx: AppContext, signer: Signer, file: FileRow, probe: VideoProbe, p: ReturnType<typeof renditionPlan>[number]): DriveMedia {
+  return rendition(ctx, signer, file, probe, {
     hash: file.hash,
     name: p.name,
     position: p.position,
