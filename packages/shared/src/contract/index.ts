@@ -12,6 +12,8 @@ import { uploadsRoutes } from './uploads.js';
 export * from './define.js';
 export * from './schema-kit.js';
 export * from './files.js';
+export { EventListSchema } from './events.js';
+export * from './tasks.js';
 
 export const CONTRACT = {
   ...accountsRoutes,

@@ -36,8 +36,7 @@ export function LoginPage() {
     }
     setBusy(true);
     try {
-      const tokens = mode === 'signin' ? await signIn(email.trim(), password) : await signUp(email.trim(), password);
-      useSessionStore.getState().signIn(tokens);
+      await (mode === 'signin' ? signIn(email.trim(), password) : signUp(email.trim(), password));
       if (!outsideDrive(target)) navigate(target, { replace: true });
     } catch (err) {
       setError(errorMessage(err));

@@ -1,6 +1,6 @@
 /** The drive calls of the file manager (seed 000 §7), typed with the shared wire shapes. */
-import { FILE_KIND, FOLDER_KIND, LIMITS, PHASE, type Breadcrumb, type DriveFile, type FileList, type SortOrder } from '@haul/shared';
-import { api } from '../../lib/api-client';
+import { FILE_KIND, FOLDER_KIND, LIMITS, PHASE, type DriveFile, type FileList, type SortOrder } from '@haul/shared';
+import { haul } from '../../lib/api-client';
 
 export type Filters = Record<string, Record<string, unknown>>;
 
@@ -17,43 +17,43 @@ export interface ListParams {
 }
 
 export function listFiles(p: ListParams, signal?: AbortSignal): Promise<FileList> {
-  return api.get<FileList>(
-    '/drive/v1/files',
-    {
+  const page = haul.call('listFiles', {
+    query: {
       parent_id: p.parentId,
       limit: p.limit ?? LIMITS.listDefault,
       page_token: p.pageToken || undefined,
       filters: JSON.stringify(p.filters ?? LIVE_FILTERS),
       order: p.order,
-      with_audit: true,
+      with_audit: 'true',
     },
     signal,
-  );
+  });
+  return page;
 }
 
-export const getFile = (id: string) => api.get<DriveFile>(`/drive/v1/files/${encodeURIComponent(id)}`);
-export const getAncestors = (id: string) =>
-  api.get<{ ancestors: Breadcrumb[] }>(`/drive/v1/files/${encodeURIComponent(id)}/ancestors`).then((r) => r.ancestors);
+export const getFile = (id: string) => haul.call('getFile', { params: { id } });
+export const getAncestors = (id: string) => haul.call('fileAncestors', { params: { id } }).then((r) => r.ancestors);
 
+// The answer's file is null only for uploads still to come; a folder is made at once.
 export const createFolder = (parentId: string, name: string) =>
-  api.post<{ file: DriveFile }>('/drive/v1/files', { kind: FOLDER_KIND, parent_id: parentId, name }).then((r) => r.file);
-export const renameFile = (id: string, name: string) => api.patch<DriveFile>(`/drive/v1/files/${encodeURIComponent(id)}`, { name });
+  haul.call('createFile', { body: { kind: FOLDER_KIND, parent_id: parentId, name } }).then((r) => r.file!);
+export const renameFile = (id: string, name: string) => haul.call('updateFile', { params: { id }, body: { name } });
 
 /** Batch calls take at most LIMITS.batchMaxIds ids; larger selections go in chunks, one after another. */
 async function inChunks(ids: string[], call: (chunk: string[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < ids.length; i += LIMITS.batchMaxIds) await call(ids.slice(i, i + LIMITS.batchMaxIds));
 }
 
-export const trashFiles = (ids: string[]) => inChunks(ids, (c) => api.post('/drive/v1/files:batchTrash', { ids: c }));
-export const untrashFiles = (ids: string[]) => inChunks(ids, (c) => api.post('/drive/v1/files:batchUntrash', { ids: c }));
-export const deleteFiles = (ids: string[]) => inChunks(ids, (c) => api.post('/drive/v1/files:batchDelete', { ids: c }));
+export const trashFiles = (ids: string[]) => inChunks(ids, (c) => haul.call('batchTrash', { body: { ids: c } }));
+export const untrashFiles = (ids: string[]) => inChunks(ids, (c) => haul.call('batchUntrash', { body: { ids: c } }));
+export const deleteFiles = (ids: string[]) => inChunks(ids, (c) => haul.call('batchDelete', { body: { ids: c } }));
 export const moveFiles = (ids: string[], parentId: string) =>
-  inChunks(ids, (c) => api.post('/drive/v1/files:batchMove', { ids: c, to: { parent_id: parentId } }));
+  inChunks(ids, (c) => haul.call('batchMove', { body: { ids: c, to: { parent_id: parentId } } }));
 export const copyFiles = (ids: string[], parentId: string) =>
-  inChunks(ids, (c) => api.post('/drive/v1/files:batchCopy', { ids: c, to: { parent_id: parentId } }));
-export const starFiles = (ids: string[]) => inChunks(ids, (c) => api.post('/drive/v1/files:star', { ids: c }));
-export const unstarFiles = (ids: string[]) => inChunks(ids, (c) => api.post('/drive/v1/files:unstar', { ids: c }));
-export const emptyTrash = () => api.patch('/drive/v1/files/trash:empty');
+  inChunks(ids, (c) => haul.call('batchCopy', { body: { ids: c, to: { parent_id: parentId } } }));
+export const starFiles = (ids: string[]) => inChunks(ids, (c) => haul.call('star', { body: { ids: c } }));
+export const unstarFiles = (ids: string[]) => inChunks(ids, (c) => haul.call('unstar', { body: { ids: c } }));
+export const emptyTrash = () => haul.call('emptyTrash');
 
 export const isFolder = (f: Pick<DriveFile, 'kind'>) => f.kind === FOLDER_KIND;
 export { FILE_KIND };

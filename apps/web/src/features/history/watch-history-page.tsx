@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type DriveEvent } from '@haul/shared';
 import { EndSentinel } from '../../components/end-sentinel';
-import { api } from '../../lib/api-client';
+import { haul } from '../../lib/api-client';
 import { errorMessage } from '../../lib/error-message';
 import { useDialog } from '../files/dialog-store';
 import { EmptyState, Skeleton } from '../files/file-manager-page';
@@ -22,11 +22,10 @@ import '../shares/shares.css';
 const PLAY_FILTER = JSON.stringify({ type: { eq: 'TYPE_PLAY' } });
 
 const listPlays = (pageToken: string, signal?: AbortSignal) =>
-  api.get<{ events: DriveEvent[]; next_page_token: string }>(
-    '/drive/v1/events',
-    { filters: PLAY_FILTER, limit: LIMITS.playHistoryDefault, page_token: pageToken || undefined, thumbnail_size: 'SIZE_MEDIUM' },
+  haul.call('listEvents', {
+    query: { filters: PLAY_FILTER, limit: LIMITS.playHistoryDefault, page_token: pageToken || undefined, thumbnail_size: 'SIZE_MEDIUM' },
     signal,
-  );
+  });
 
 /** How far a play got, in percent (0 when unknown). */
 export function playedPercent(e: DriveEvent): number {
@@ -52,7 +51,7 @@ export function WatchHistoryPage() {
     [events],
   );
   const remove = (ids: string[]) =>
-    runChange(() => api.post('/drive/v1/events:delete', { ids }), t('history.removed', { count: ids.length })).then(() => {
+    runChange(() => haul.call('deleteEvents', { body: { ids } }), t('history.removed', { count: ids.length })).then(() => {
       setPicked(new Set());
       return refreshQueries(['history']);
     });
@@ -64,7 +63,7 @@ export function WatchHistoryPage() {
       confirmLabel: t('history.clear'),
       danger: true,
       onConfirm: () =>
-        runChange(() => api.post('/drive/v1/events:clear', { types: ['TYPE_PLAY'] })).then(() => refreshQueries(['history'])),
+        runChange(() => haul.call('clearEvents', { body: { types: ['TYPE_PLAY'] } })).then(() => refreshQueries(['history'])),
     });
 
   return (

@@ -1,6 +1,7 @@
 /** Cloud downloads on the server: add links, list tasks, pause, continue, retry, remove and clear. */
+import type { Answer } from '@haul/client';
 import { FILE_KIND, PHASE, type DriveTask } from '@haul/shared';
-import { api } from '../../lib/api-client';
+import { haul } from '../../lib/api-client';
 
 export const OFFLINE = 'offline';
 
@@ -12,25 +13,22 @@ export const CLOUD_UNFINISHED: readonly string[] = [PHASE.UNKNOWN, PHASE.PENDING
  * torrent. The server refuses the lot when one link is bad.
  */
 export const addCloudDownloads = (text: string, parentId: string, torrent?: { base64?: string; fileIds?: number[] }) =>
-  api.post<{ task: DriveTask; tasks: DriveTask[] }>('/drive/v1/files', {
-    kind: FILE_KIND,
-    upload_type: 'UPLOAD_TYPE_URL',
-    url: { url: text },
-    parent_id: parentId,
-    ...(torrent?.base64 ? { torrent: torrent.base64 } : {}),
-    ...(torrent?.fileIds ? { params: { file_ids: torrent.fileIds.join(',') } } : {}),
+  haul.call('createFile', {
+    body: {
+      kind: FILE_KIND,
+      upload_type: 'UPLOAD_TYPE_URL',
+      url: { url: text },
+      parent_id: parentId,
+      ...(torrent?.base64 ? { torrent: torrent.base64 } : {}),
+      ...(torrent?.fileIds ? { params: { file_ids: torrent.fileIds.join(',') } } : {}),
+    },
   });
 
-export interface TorrentListing {
-  name: string;
-  info_hash: string;
-  size: string;
-  files: { index: number; path: string; size: string }[];
-}
+/** A torrent's name, size and files, to choose from. */
+export type TorrentListing = Answer<'inspectTorrent'>;
 
 /** The files of a magnet link or a .torrent file (base64), to choose from. */
-export const inspectTorrent = (source: { url: string } | { torrent: string }) =>
-  api.post<TorrentListing>('/drive/v1/torrent:inspect', source);
+export const inspectTorrent = (source: { url: string } | { torrent: string }) => haul.call('inspectTorrent', { body: source });
 
 /** Seed 000 §5: a torrent is a file named *.torrent or typed application/x-bittorrent. */
 export const isTorrentFile = (f: { name: string; type: string }) => /\.torrent$/i.test(f.name) || f.type === 'application/x-bittorrent';
@@ -47,20 +45,18 @@ export function fileToBase64(file: Blob): Promise<string> {
 
 /** The person's cloud downloads, newest first, with the finished ones' files. */
 export const listCloudTasks = (signal?: AbortSignal) =>
-  api
-    .get<{ tasks: DriveTask[] }>('/drive/v1/tasks', { type: OFFLINE, limit: 1000, with: 'reference_resource' }, signal)
-    .then((r) => r.tasks);
+  haul.call('listTasks', { query: { type: OFFLINE, limit: 1000, with: 'reference_resource' }, signal }).then((r) => r.tasks);
 
 export const setCloudPhase = (id: string, phase: typeof PHASE.PAUSED | typeof PHASE.PENDING) =>
-  api.patch<DriveTask>(`/drive/v1/tasks/${encodeURIComponent(id)}`, { phase });
+  haul.call('updateTask', { params: { id }, body: { phase } });
 
-export const retryCloudTask = (id: string) => api.post<{ task: DriveTask }>('/drive/v1/task', { id, create_type: 'RETRY', type: OFFLINE });
+export const retryCloudTask = (id: string) => haul.call('retryTask', { body: { id, create_type: 'RETRY', type: OFFLINE } });
 
 export const removeCloudTasks = (ids: string[], deleteFiles: boolean) =>
-  api.delete('/drive/v1/tasks', { task_ids: ids, delete_files: deleteFiles });
+  haul.call('deleteTasks', { query: { task_ids: ids, delete_files: deleteFiles } });
 
 export const clearFinishedCloudTasks = () =>
-  api.post<{ count: number }>('/drive/v1/tasks:clear', { type: OFFLINE, phases: [PHASE.COMPLETE], delete_files: false });
+  haul.call('clearTasks', { body: { type: OFFLINE, phases: [PHASE.COMPLETE], delete_files: false } });
 
 /** Lines that are not http(s) or magnet links (seed 000 §5: a URL is valid if it starts with http or https). */
 export function badLinks(text: string): string[] {

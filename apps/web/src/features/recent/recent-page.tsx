@@ -7,7 +7,7 @@ import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { LIMITS, matchesSearch, type DriveEvent, type DriveFile } from '@haul/shared';
-import { api } from '../../lib/api-client';
+import { haul } from '../../lib/api-client';
 import { errorMessage } from '../../lib/error-message';
 import { EmptyState, Skeleton } from '../files/file-manager-page';
 import { FileView } from '../files/file-view';
@@ -19,11 +19,7 @@ import { readSearch } from '../search/search-state';
 export const RECENT_POLL_MS = [10_000, 5_000, 5_000];
 
 const listEvents = (signal?: AbortSignal) =>
-  api.get<{ events: DriveEvent[]; next_page_token: string }>(
-    '/drive/v1/events',
-    { limit: LIMITS.eventsDefault, thumbnail_size: 'SIZE_MEDIUM' },
-    signal,
-  );
+  haul.call('listEvents', { query: { limit: LIMITS.eventsDefault, thumbnail_size: 'SIZE_MEDIUM' }, signal });
 
 /** One entry per file, the newest event first; files gone since are left out. */
 export function recentFiles(events: DriveEvent[]): DriveFile[] {

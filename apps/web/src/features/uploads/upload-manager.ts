@@ -246,7 +246,7 @@ function send(id: string, file: File, base: number, signal: AbortSignal): Promis
 async function finishedOnServer(id: string, taskId: string): Promise<boolean> {
   const task = await getTask(taskId).catch(() => null);
   if (task?.phase !== 'PHASE_TYPE_COMPLETE') return false;
-  patch(id, { status: S.COMPLETE, progress: 100, speed: 0, fileId: task.file_id ?? '' });
+  patch(id, { status: S.COMPLETE, progress: 100, speed: 0, fileId: task.file_id });
   void settleFileChanges();
   return true;
 }
@@ -258,7 +258,7 @@ async function confirm(id: string, signal: AbortSignal): Promise<void> {
   for (const seconds of UPLOAD.confirmPollSeconds) {
     const task = await getTask(taskId);
     if (task.phase === 'PHASE_TYPE_COMPLETE') {
-      patch(id, { fileId: task.file_id ?? '' });
+      patch(id, { fileId: task.file_id });
       return;
     }
     if (task.phase === 'PHASE_TYPE_ERROR') throw new Error(task.message || i18n.t('uploads.failed'));

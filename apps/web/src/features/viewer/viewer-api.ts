@@ -4,7 +4,7 @@
  */
 import type { DriveFile, DriveMedia } from '@haul/shared';
 import { mediaTypeOf } from '@haul/shared';
-import { api } from '../../lib/api-client';
+import { haul } from '../../lib/api-client';
 import { shareFileInfo } from '../shares/shares-api';
 import type { ViewerSource } from './viewer-store';
 
@@ -17,10 +17,8 @@ function fetchDetail(file: DriveFile, source: ViewerSource): Promise<DriveFile> 
     return shareFileInfo(source.access, file.id).then((f) => ({ ...f, medias: originOnly(f) }));
   }
   const play = mediaTypeOf(file.name, file.mime_type) !== 'image';
-  return api.get<DriveFile>(`/drive/v1/files/${encodeURIComponent(file.id)}`, {
-    usage: play ? 'PLAY' : undefined,
-    thumbnail_size: 'SIZE_LARGE',
-  });
+  const detail = haul.call('getFile', { params: { id: file.id }, query: { usage: play ? 'PLAY' : undefined, thumbnail_size: 'SIZE_LARGE' } });
+  return detail;
 }
 
 function originOnly(f: DriveFile): DriveMedia[] {
@@ -66,10 +64,12 @@ export function forgetDetail(file: DriveFile, source: ViewerSource): void {
 
 /** TYPE_PLAY with how long the file is and how far it was played (seconds), for the watch history. */
 export const reportPlay = (fileId: string, duration: number, played: number) =>
-  api.post('/drive/v1/events', {
-    event: {
-      type: 'TYPE_PLAY',
-      file_id: fileId,
-      params: { play_duration: String(Math.round(duration)), play_seconds: String(Math.round(played)) },
+  haul.call('recordEvent', {
+    body: {
+      event: {
+        type: 'TYPE_PLAY',
+        file_id: fileId,
+        params: { play_duration: String(Math.round(duration)), play_seconds: String(Math.round(played)) },
+      },
     },
   });
