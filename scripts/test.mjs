@@ -12,6 +12,8 @@ function step(name, cmd, args, env = {}) {
 }
 
 const vitest = ['vitest', 'run'];
+// The contract's types reach the server, the web app, the client and the command line: the compiler checks them all.
+step('typecheck', 'npm', ['run', 'typecheck']);
 step('shared rules', 'npx', [...vitest, '--root', 'packages/shared']);
 step('server on SQLite', 'npx', [...vitest, '--root', 'apps/server'], { HAUL_TEST_DATABASE_URL: '' });
 
