@@ -21,6 +21,7 @@ import { installApiReference } from './http/openapi.js';
 import { installLinkBase } from './http/public-url.js';
 import { installValidators } from './http/validation.js';
 import { loadSecrets } from './lib/secrets.js';
+import { createMailer } from './mail/mailer.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
 import { stopHashThread } from './storage/threaded-hasher.js';
@@ -55,24 +56,26 @@ export interface Haul {
 }
 
 /** Opens storage, runs migrations and registers the routes. Nothing listens until app.listen(). */
-export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: boolean } = {}): Promise<Haul> {
+export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: boolean; logStream?: { write(line: string): void } } = {}): Promise<Haul> {
   const { db, dialect } = await openDatabase(config);
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel, ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy.split(',').map((s) => s.trim()).filter(Boolean),
+    // A path the router cannot read (bad percent-encoding, an overlong id) is bad input like any other.
+    frameworkErrors: (err, _req, reply) => (reply as unknown as FastifyReply).status(400).send(errorBody('invalid_argument', `The address is not valid: ${err.message}`)),
+  });
+  const clock = opts.clock ?? systemClock;
   const ctx: AppContext = {
     config,
     db,
     dialect,
     blobs: new LocalBlobStore(join(config.dataDir, 'blobs')),
     uploads: new HashingFileStore(join(config.dataDir, 'uploads')),
-    clock: opts.clock ?? systemClock,
+    clock,
     secrets: await loadSecrets(db),
+    mailer: createMailer(config, db, clock, app.log),
   };
-  const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel },
-    bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy.split(',').map((s) => s.trim()).filter(Boolean),
-    // A path the router cannot read (bad percent-encoding, an overlong id) is bad input like any other.
-    frameworkErrors: (err, _req, reply) => (reply as unknown as FastifyReply).status(400).send(errorBody('invalid_argument', `The address is not valid: ${err.message}`)),
-  });
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: r.schema as RouteEntry['schema'], contract: r.config?.contract });
@@ -122,6 +125,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     async close() {
       // Requests in flight finish while the jobs park.
       await Promise.all([offline.stop(), media.stop(), app.close()]);
+      // Mail still being sent (a code requested just before the stop) goes out before the database closes.
+      await ctx.mailer.close();
       await stopHashThread();
       await db.destroy();
     },

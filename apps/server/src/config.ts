@@ -13,6 +13,14 @@ export interface Config {
   /** HAUL_PUBLIC_URL was set: links use it whatever address a request came to (see http/public-url.ts). */
   publicUrlPinned: boolean;
   registrationOpen: boolean;
+  // --- mail ---
+  /** `smtp://user:pass@host:587` (or smtps://); null keeps every message in the outbox table instead. */
+  smtpUrl: string | null;
+  /** The From of every message. */
+  mailFrom: string;
+  /** Whether sign-up needs an e-mail code: `auto` asks for one only when mail can actually be sent (SMTP is set). */
+  signupVerification: 'auto' | 'on' | 'off';
+  // --- end mail ---
   defaultQuotaBytes: number;
   trashRetentionDays: number;
   accessTokenTtlSeconds: number;
@@ -102,6 +110,24 @@ function transcodeMode(v: string | undefined): Config['transcode'] {
   throw new Error(`HAUL_TRANSCODE must be on-play, on-upload or off, got "${v}"`);
 }
 
+// --- mail ---
+function mailConfig(get: (k: string) => string | undefined, publicUrl: string) {
+  const smtpUrl = get('HAUL_SMTP_URL') || null;
+  if (smtpUrl && !/^smtps?:\/\/[^/]/.test(smtpUrl)) throw new Error('HAUL_SMTP_URL must look like smtp://user:pass@host:587 or smtps://host:465');
+  const mode = (get('HAUL_SIGNUP_VERIFICATION') || 'auto').toLowerCase();
+  if (mode !== 'auto' && mode !== 'on' && mode !== 'off') throw new Error(`HAUL_SIGNUP_VERIFICATION must be auto, on or off, got "${mode}"`);
+  return {
+    smtpUrl,
+    mailFrom: get('HAUL_MAIL_FROM') || `Haul <noreply@${URL.canParse(publicUrl) ? new URL(publicUrl).hostname : 'localhost'}>`,
+    signupVerification: mode as Config['signupVerification'],
+  };
+}
+
+/** Whether sign-up needs a verified address: `auto` only when mail leaves the machine, so a household install without mail still signs up. */
+export const signupNeedsVerification = (c: Pick<Config, 'signupVerification' | 'smtpUrl'>): boolean =>
+  c.signupVerification === 'on' || (c.signupVerification === 'auto' && c.smtpUrl !== null);
+// --- end mail ---
+
 // --- BitTorrent engine ---
 const TORRENT_ENGINES = ['builtin', 'qbittorrent'] as const;
 
@@ -129,14 +155,16 @@ export function loadConfig(env: Env = process.env): Config {
   const get = (k: string) => env[k] ?? (file[k] !== undefined ? String(file[k]) : undefined);
   const port = int(get('PORT'), 8080, 'PORT');
   const host = get('HAUL_HOST') ?? '0.0.0.0';
+  const publicUrl = (get('HAUL_PUBLIC_URL') || `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     port,
     host,
     dataDir: resolve(get('HAUL_DATA_DIR') ?? './data'),
     databaseUrl: get('DATABASE_URL') || null,
-    publicUrl: (get('HAUL_PUBLIC_URL') || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     publicUrlPinned: !!get('HAUL_PUBLIC_URL'),
     registrationOpen: get('HAUL_REGISTRATION') ? get('HAUL_REGISTRATION') === 'open' : true,
+    ...mailConfig(get, publicUrl),
     defaultQuotaBytes: int(get('HAUL_DEFAULT_QUOTA_BYTES'), 10 * GiB, 'HAUL_DEFAULT_QUOTA_BYTES'),
     trashRetentionDays: int(get('HAUL_TRASH_RETENTION_DAYS'), 30, 'HAUL_TRASH_RETENTION_DAYS'),
     accessTokenTtlSeconds: int(get('HAUL_ACCESS_TOKEN_TTL'), 3600, 'HAUL_ACCESS_TOKEN_TTL'),

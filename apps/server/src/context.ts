@@ -1,7 +1,8 @@
-/** What services are handed: configuration, database, blob store, clock, signing keys. */
+/** What services are handed: configuration, database, blob store, clock, signing keys, mail. */
 import type { Config } from './config.js';
 import type { Db, Dialect } from './db/database.js';
 import type { Clock } from './lib/time.js';
+import type { Mailer } from './mail/mailer.js';
 import type { BlobStore } from './storage/blob-store.js';
 import type { HashingFileStore } from './uploads/hashing-file-store.js';
 
@@ -21,4 +22,6 @@ export interface AppContext {
   uploads: HashingFileStore;
   clock: Clock;
   secrets: Secrets;
+  /** Outgoing mail: SMTP when configured, else the outbox table. */
+  mailer: Mailer;
 }

@@ -6,13 +6,16 @@ import { expireUploads, finishStrandedUploads } from './uploads/uploads.service.
 import { reconcileOrphans } from './storage/reconcile.js';
 import { purgeSessions } from './accounts/tokens.js';
 import { forgetOldAttempts } from './limits/attempt-limiter.js';
+import { purgeVerifications } from './accounts/verification.service.js';
+import { purgeOutbox } from './mail/outbox.js';
 
 /** Hours between two reconciliation passes (they walk the whole blob folder). */
 const RECONCILE_EVERY = 6;
 
 /**
  * At start: finishes uploads whose last byte arrived before a crash, then reconciles the data folder. Then hourly:
- * expires abandoned uploads, ended sessions and old attempt counts, purges the trash, and every few hours reconciles
+ * expires abandoned uploads, ended sessions, old attempt counts, verification codes and outbox mail, purges the trash,
+ * and every few hours reconciles
  * again. Returns a stop function.
  */
 export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
@@ -34,6 +37,8 @@ export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
       const r = await purgeExpired(ctx);
       const sessions = await purgeSessions(ctx);
       await forgetOldAttempts(ctx.db, ctx.clock.now());
+      await purgeVerifications(ctx);
+      await purgeOutbox(ctx.db, ctx.clock.now());
       if (r.files || r.blobs || uploads || sessions) log.info({ purged: { ...r, uploads, sessions } }, 'purged expired trash, uploads and sessions');
     } catch (err) {
       log.error(err, 'trash purge failed');

@@ -27,5 +27,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await haul.app.listen({ port: config.port, host: config.host });
 const where = config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`;
+// Without SMTP, codes (sign-up, a forgotten password) are read by whoever runs the server.
+const mail = config.smtpUrl ? 'sent through HAUL_SMTP_URL' : 'kept in the outbox: haul-admin outbox';
 // Every address, so a phone or another computer on the network can be pointed at one (links follow the one used).
-console.log(`Haul is running (metadata: ${where}); open it at:\n${reachableUrls(config).map((u) => `  ${u}`).join('\n')}`);
+console.log(`Haul is running (metadata: ${where}; mail: ${mail}); open it at:\n${reachableUrls(config).map((u) => `  ${u}`).join('\n')}`);

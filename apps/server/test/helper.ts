@@ -51,7 +51,8 @@ async function freshPostgres(baseUrl: string): Promise<{ url: string; drop: () =
   };
 }
 
-export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clock): Promise<TestHaul> {
+/** `logStream` receives the server's log lines (at `overrides.logLevel`; silent unless given). */
+export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clock, opts: { logStream?: { write(line: string): void } } = {}): Promise<TestHaul> {
   const dataDir = mkdtempSync(join(tmpdir(), 'haul-test-'));
   const pgBase = process.env.HAUL_TEST_DATABASE_URL;
   const pgDb = pgBase ? await freshPostgres(pgBase) : null;
@@ -69,7 +70,7 @@ export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clo
     checkResponses: true,
     ...overrides,
   };
-  const haul = await buildHaul(config, { clock, logger: false });
+  const haul = await buildHaul(config, { clock, logger: !!opts.logStream, logStream: opts.logStream });
 
   const api: TestHaul['api'] = async (method, url, token, body) => {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};

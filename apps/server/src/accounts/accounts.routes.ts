@@ -2,13 +2,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONTRACT as C } from '@haul/shared';
 import type { AppContext } from '../context.js';
-import { requireAuth } from '../http/auth.js';
+import { optionalUserId, requireAuth } from '../http/auth.js';
 import { serve } from '../http/contract.js';
 import { HttpError, notFound } from '../http/errors.js';
-import { refresh, signIn, signUp } from './accounts.service.js';
+import { changePassword, refresh, resetPassword, signIn, signUp } from './accounts.service.js';
+import { grantSudo } from './sudo.js';
 import { endAllSessions, revokeRefreshToken, type ClientInfo } from './tokens.js';
 import { presentUser } from './user.presenter.js';
 import { findUserById } from './users.repository.js';
+import { requestVerification, verifyCode } from './verification.service.js';
 
 /** The client a request comes from (its address as the trusted proxy names it). */
 const clientOf = (req: FastifyRequest): ClientInfo => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
@@ -31,6 +33,14 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     return {};
   });
 
+  // Public: sign-up and a forgotten password need codes before there is a session; the usages about the signed-in
+  // account check the bearer token themselves.
+  serve(app, C.requestVerification, async (req) =>
+    requestVerification(ctx, req.body, await optionalUserId(ctx, req), { ...clientOf(req), acceptLanguage: req.headers['accept-language'] }),
+  );
+  serve(app, C.verifyVerification, async (req) => verifyCode(ctx, req.body.verification_id, req.body.verification_code));
+  serve(app, C.resetPassword, async (req) => resetPassword(ctx, req.body, clientOf(req)));
+
   await app.register(async (scope) => {
     requireAuth(scope, ctx);
     serve(scope, C.getMe, async (req) => {
@@ -41,6 +51,11 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     // Sign out everywhere: every session of the account ends, this one too, with its access tokens and download links.
     serve(scope, C.signOutEverywhere, async (req) => {
       await endAllSessions(ctx.db, req.userId);
+      return {};
+    });
+    serve(scope, C.grantSudo, async (req) => grantSudo(ctx, req.caller, req.body));
+    serve(scope, C.setPassword, async (req) => {
+      await changePassword(ctx, req.caller, req.body.sudo_token, req.body.new_password);
       return {};
     });
   });

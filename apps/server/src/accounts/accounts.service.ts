@@ -1,13 +1,16 @@
-/** Sign-up, sign-in, token refresh and password changes. */
+/** Sign-up, sign-in, token refresh and password changes (by an operator, with a sudo token, or by a mailed code). */
 import { isEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type TokenResponse } from '@haul/shared';
+import { signupNeedsVerification } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/schema.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { clearAttempts, clientKey, refundAttempt, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
-import { endAllSessions, issueTokens, knownAddress, rotateRefreshToken, type ClientInfo } from './tokens.js';
-import { findUserByEmail, normalEmail } from './users.repository.js';
+import { checkSudo } from './sudo.js';
+import { endAllSessions, issueTokens, knownAddress, rotateRefreshToken, type Caller, type ClientInfo } from './tokens.js';
+import { findUserByEmail, findUserById, normalEmail } from './users.repository.js';
+import { findToken, spendToken } from './verification.service.js';
 
 const HOUR = 3600_000;
 /** Guesses at one account from one client: 10 free, then 1 s doubling to an hour. */
@@ -22,7 +25,8 @@ const SIGNIN_PER_ACCOUNT: AttemptPolicy = { free: 30, baseDelayMs: 10_000, maxDe
 const SIGNUP_PER_ADDRESS: AttemptPolicy = { free: 20, baseDelayMs: 60_000, maxDelayMs: HOUR, forgetMs: HOUR };
 
 
-function checkPassword(password: string): void {
+/** The password rules of sign-up, which every new password follows. */
+export function checkPassword(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH) throw badInput(`The password must have at least ${PASSWORD_MIN_LENGTH} characters.`);
   if (password.length > PASSWORD_MAX_LENGTH) throw badInput(`The password must have at most ${PASSWORD_MAX_LENGTH} characters.`);
 }
@@ -62,11 +66,23 @@ export async function createUser(
   return row;
 }
 
-export async function signUp(ctx: AppContext, input: { email: string; password: string; name?: string }, client: ClientInfo): Promise<TokenResponse> {
+/**
+ * Creates an account and signs it in. When the server asks for verified addresses, the verification token (usage
+ * REGISTER, this address) is checked first and spent only once the account exists, so a refused password does not
+ * cost the code; two sign-ups racing with one token meet the unique address.
+ */
+export async function signUp(ctx: AppContext, input: { email: string; password: string; name?: string; verification_token?: string }, client: ClientInfo): Promise<TokenResponse> {
   if (!ctx.config.registrationOpen) throw new HttpError(403, 'permission_denied', 'Registration is closed on this server.');
   const wait = await takeAttempt(ctx.db, ctx.clock.now(), [[`signup|${clientKey(client.ip)}`, SIGNUP_PER_ADDRESS]]);
   if (wait > 0) throw tooManyAttempts(wait, 'Too many sign-ups from your network.');
+  const verified = signupNeedsVerification(ctx.config);
+  if (verified && !input.verification_token) {
+    throw badInput('Please confirm your e-mail address first: request a code (usage REGISTER), then sign up with its verification_token.');
+  }
+  const wants = { usages: ['REGISTER'] as const, email: input.email };
+  if (verified) await findToken(ctx, input.verification_token!, wants);
   const user = await createUser(ctx, input);
+  if (verified) await spendToken(ctx, input.verification_token!, wants);
   return issueTokens(ctx, user.id, client);
 }
 
@@ -102,14 +118,38 @@ export async function refresh(ctx: AppContext, refreshToken: string): Promise<To
   return tokens;
 }
 
-/** Sets a new password and ends every session of the account. */
-export async function setPassword(ctx: AppContext, userId: string, password: string): Promise<void> {
+/** Sets a new password and ends every session of the account but `keepSessionId` (the one that changed it). */
+export async function setPassword(ctx: AppContext, userId: string, password: string, keepSessionId?: string): Promise<void> {
   checkPassword(password);
   const hash = await hashPassword(password);
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash, password_updated_at: ctx.clock.now() }).where('id', '=', userId).execute();
-    await endAllSessions(trx, userId);
+    await endAllSessions(trx, userId, keepSessionId);
   });
+}
+
+/** A signed-in change with a sudo token of this session: the other sessions end, this one stays. */
+export async function changePassword(ctx: AppContext, caller: Caller, sudoToken: string, password: string): Promise<void> {
+  await checkSudo(ctx, caller, sudoToken);
+  await setPassword(ctx, caller.userId, password, caller.sessionId);
+}
+
+/**
+ * A forgotten password: a verification token of usage PASSWORD_RESET sets a new one, ends every session, and signs in
+ * afterwards (the person just proved the address, and a "forgot password" page should land them in their drive).
+ */
+export async function resetPassword(ctx: AppContext, input: { verification_token: string; new_password: string; email?: string; phone_number?: string }, client: ClientInfo): Promise<TokenResponse> {
+  if (input.phone_number) throw badInput('Codes are sent by e-mail only: text messages are not supported.');
+  checkPassword(input.new_password);
+  const row = await spendToken(ctx, input.verification_token, { usages: ['PASSWORD_RESET'], email: input.email });
+  const user = row.user_id ? await findUserById(ctx.db, row.user_id) : undefined;
+  // An address with no account got a row and no mail: its token (only ever guessed) resets nothing.
+  if (!user || user.email !== row.email) throw new HttpError(400, 'invalid_grant', 'The verification is not valid any more (used, expired or for something else). Please request a new code.');
+  if (user.disabled_at !== null) throw new HttpError(403, 'permission_denied', 'This account is disabled. Please contact the operator of this server.');
+  await setPassword(ctx, user.id, input.new_password);
+  // Guesses this client made before it remembered nothing stand in its way any more.
+  await clearAttempts(ctx.db, [`signin|${clientKey(client.ip)}|u:${user.id}`]);
+  return issueTokens(ctx, user.id, client);
 }
 
 /** Disables an account (every session and link ends; it cannot sign in) or enables it again. */

@@ -159,12 +159,19 @@ export async function revokeRefreshToken(ctx: AppContext, refresh: string): Prom
 }
 
 /**
- * Ends every session of an account and every download link signed for it. Run inside the transaction of what caused
- * it (a password change, a disabled account) or alone (sign-out everywhere).
+ * Ends every session of an account (but `keepSessionId`, when given) and every download link signed for it. Run inside
+ * the transaction of what caused it (a password change, a disabled account) or alone (sign-out everywhere). Links are
+ * signed per account, not per session, so a kept session's links end too; its next listing signs new ones.
  */
-export async function endAllSessions(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom('refresh_tokens').where('user_id', '=', userId).execute();
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+export async function endAllSessions(db: Db, userId: string, keepSessionId?: string): Promise<void> {
+  let tokens = db.deleteFrom('refresh_tokens').where('user_id', '=', userId);
+  let sessions = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keepSessionId) {
+    tokens = tokens.where('session_id', '!=', keepSessionId);
+    sessions = sessions.where('id', '!=', keepSessionId);
+  }
+  await tokens.execute();
+  await sessions.execute();
   await db.updateTable('users').set((eb) => ({ session_epoch: eb(eb.ref('session_epoch'), '+', 1) })).where('id', '=', userId).execute();
 }
 

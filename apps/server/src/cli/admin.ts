@@ -5,6 +5,7 @@ import { findUserByEmail } from '../accounts/users.repository.js';
 import { buildHaul } from '../app.js';
 import { loadConfig } from '../config.js';
 import { purgeExpired } from '../files/trash.service.js';
+import { newestOutbox } from '../mail/outbox.js';
 
 const USAGE = `usage: haul-admin <command>
   create-user <email> <password> [--admin] [--name NAME]   create an account
@@ -13,7 +14,8 @@ const USAGE = `usage: haul-admin <command>
   disable-user <email>                                      refuse the account's sign-ins and tokens (enable-user undoes it)
   set-quota <email> <bytes>                                 set the storage limit of an account
   set-premium <email> <days>                                premium for that many days from now (0 ends it)
-  purge                                                     purge expired trash and unreferenced blobs now`;
+  purge                                                     purge expired trash and unreferenced blobs now
+  outbox [--limit N]                                        print the newest N (10) mails kept because no SMTP server is set`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -73,6 +75,19 @@ async function main(argv: string[]): Promise<number> {
         const until = days === 0 ? null : ctx.clock.now() + days * 86_400_000;
         await ctx.db.updateTable('users').set({ premium_expire: until }).where('id', '=', u.id).execute();
         console.log(until ? `${u.email} is premium until ${new Date(until).toISOString()}` : `${u.email} is no longer premium`);
+        return 0;
+      }
+      case 'outbox': {
+        const at = args.indexOf('--limit');
+        const limit = at >= 0 ? Number(args[at + 1]) : 10;
+        if (!Number.isSafeInteger(limit) || limit < 1) throw new Error('outbox --limit needs a whole number of messages');
+        const mails = await newestOutbox(ctx.db, limit);
+        if (!mails.length) console.log(ctx.config.smtpUrl ? 'the outbox is empty (mail goes out through HAUL_SMTP_URL)' : 'the outbox is empty');
+        for (const m of mails) console.log(`--- ${new Date(m.createdAt).toISOString()}
+To: ${m.to}
+Subject: ${m.subject}
+
+${m.text}`);
         return 0;
       }
       case 'purge': {

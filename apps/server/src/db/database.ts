@@ -13,6 +13,7 @@ import * as shares from './migrations/2026-11-23-0005-shares.js';
 import * as media from './migrations/2026-11-23-0006-media.js';
 import * as sessions from './migrations/2026-11-24-0007-sessions.js';
 import * as uploadKeys from './migrations/2026-11-24-0008-upload-keys.js';
+import * as verification from './migrations/2026-11-25-0009-verification.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-0006-media': media,
   '2026-11-24-0007-sessions': sessions,
   '2026-11-24-0008-upload-keys': uploadKeys,
+  '2026-11-25-0009-verification': verification,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

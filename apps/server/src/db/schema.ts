@@ -38,6 +38,36 @@ export interface AttemptLimitsTable {
   last_at: number;
 }
 
+/** A code sent by mail: its keyed hash, what it is for, and the one-time token a right code was exchanged for. */
+export interface VerificationsTable {
+  id: string;
+  /** REGISTER, PASSWORD_RESET, DEFAULT, … (the seeds' usages). */
+  usage: string;
+  /** The normalised address the code went to (or would have: unknown addresses get a row and no mail). */
+  email: string;
+  user_id: string | null;
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+  /** When the right code was given: a code works once. */
+  verified_at: number | null;
+  /** SHA-256 of the verification token issued for the right code. */
+  token_hash: string | null;
+  token_expires_at: number | null;
+  /** When the token was spent (a reset, a sign-up, a sudo grant): a token works once. */
+  token_used_at: number | null;
+}
+
+/** Mail kept when no SMTP server is configured; `haul-admin outbox` prints it. */
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  created_at: number;
+}
+
 export interface RefreshTokensTable {
   id: string;
   user_id: string;
@@ -248,6 +278,8 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
   attempt_limits: AttemptLimitsTable;
+  verifications: VerificationsTable;
+  mail_outbox: MailOutboxTable;
   files: FilesTable;
   file_tombstones: FileTombstonesTable;
   blobs: BlobsTable;

@@ -1,13 +1,32 @@
-/** Accounts: sign-up, sign-in, token refresh and sign-out, and the signed-in user's info. */
+/**
+ * Accounts: sign-up, sign-in, token refresh and sign-out, the signed-in user's info, and what an e-mail code unlocks:
+ * a verified sign-up, a forgotten password reset, a sudo token for a sensitive change, a new password.
+ */
 import { Type } from '@sinclair/typebox';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../rules/validate.js';
 import { TokenResponseSchema, UserInfoSchema } from '../entities.js';
 import { route } from './define.js';
-import { Empty } from './schema-kit.js';
+import { Empty, StringEnum } from './schema-kit.js';
 
 const tag = 'Accounts';
 const Password = Type.String({ maxLength: 1024, description: `The password: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.` });
 const RefreshToken = Type.String({ maxLength: 200, description: 'A refresh token from sign-up, sign-in or an earlier refresh.' });
+const VerificationToken = Type.String({ maxLength: 200, description: 'From POST /v1/auth/verification/verify: works once, for the usage and address its code was sent for.' });
+
+/** What a verification code is for (the seeds' list). Codes go by e-mail only; the phone usages are refused. */
+export const VERIFICATION_USAGES = [
+  'REGISTER',
+  'SIGN_IN',
+  'PASSWORD_RESET',
+  'EMAIL_ADDRESS_CHANGE',
+  'PHONE_NUMBER_CHANGE',
+  'DEFAULT',
+  'EMAIL_ADDRESS_VERIFICATION',
+  'REGISTER_SIGN_IN',
+  'PHONE_NUMBER_VERIFICATION',
+  'DELETION',
+] as const;
+export type VerificationUsage = (typeof VERIFICATION_USAGES)[number];
 
 export const accountsRoutes = {
   signUp: route({
@@ -16,16 +35,18 @@ export const accountsRoutes = {
     tag,
     summary: 'Create an account',
     description:
-      'Takes `email`, `password` and an optional display `name` (the part of the e-mail before the @ when left out), creates the account and signs it in: the answer holds its first tokens. Sign-up takes the e-mail in `email`; sign-in takes the same address in `username`.',
+      'Takes `email`, `password` and an optional display `name` (the part of the e-mail before the @ when left out), creates the account and signs it in: the answer holds its first tokens. Sign-up takes the e-mail in `email`; sign-in takes the same address in `username`. A server that can send mail asks for a verified address: first request a code (POST /v1/auth/verification, usage REGISTER), verify it, and send the token in `verification_token`.',
     auth: 'public',
     body: Type.Object({
       email: Type.String({ maxLength: 254, description: 'The e-mail address: the account\'s name for signing in. Compared without regard to case.' }),
       password: Password,
       name: Type.Optional(Type.String({ maxLength: 200, description: 'The display name, at most 100 characters after trimming.' })),
+      verification_token: Type.Optional(Type.String({ maxLength: 200, description: 'A verification token of usage REGISTER for this e-mail. Needed when the server asks for verified addresses (HAUL_SIGNUP_VERIFICATION; by default whenever it can send mail); ignored otherwise.' })),
     }),
     response: TokenResponseSchema,
     errors: {
-      invalid_argument: 'The e-mail is not a valid address, the password is too short or too long, or the name is too long.',
+      invalid_argument: 'The e-mail is not a valid address, the password is too short or too long, the name is too long, or the server asks for a verified address and no verification_token came.',
+      invalid_grant: 'The verification token is unknown, used, expired, or not for signing up with this e-mail.',
       already_exists: 'An account with this e-mail exists.',
       permission_denied: 'Registration is closed on this server.',
       too_many_requests: 'Too many sign-ups from this network: `details[0].retry_after_seconds` says when to try again.',
@@ -102,5 +123,123 @@ export const accountsRoutes = {
     auth: 'user',
     response: Empty,
     errors: {},
+  }),
+  requestVerification: route({
+    method: 'POST',
+    path: '/v1/auth/verification',
+    tag,
+    summary: 'Send a verification code',
+    description:
+      'Mails a 6-digit code and answers its `verification_id`. The code lasts 10 minutes and works once; five wrong tries end it (request a new one). ' +
+      'The usage decides where the code goes: REGISTER and PASSWORD_RESET to the address in `email` (signed out); DEFAULT, DELETION and EMAIL_ADDRESS_VERIFICATION to the signed-in account\'s own address (send the bearer token); EMAIL_ADDRESS_CHANGE to the new address in `email` (signed in). ' +
+      'For PASSWORD_RESET the answer is the same whether an account has that address or not: an unknown address gets an id too, and no mail. ' +
+      'Codes go by e-mail only; SIGN_IN, REGISTER_SIGN_IN and the phone usages are refused. The mail is in the language of `locale`, else of Accept-Language, else English.',
+    auth: 'public',
+    body: Type.Object({
+      usage: StringEnum(VERIFICATION_USAGES, { description: 'What the code is for.' }),
+      email: Type.Optional(Type.String({ maxLength: 254, description: 'The address to send to (REGISTER, PASSWORD_RESET, EMAIL_ADDRESS_CHANGE).' })),
+      phone_number: Type.Optional(Type.String({ maxLength: 40, description: 'Not supported: codes go by e-mail only.' })),
+      target: Type.Optional(Type.String({ maxLength: 40, description: '"USER" (the signed-in account) or "ANY"; accepted for compatibility: the usage decides where the code goes.' })),
+      locale: Type.Optional(Type.String({ maxLength: 35, description: 'The language of the mail, e.g. "en-US" or "zh-CN".' })),
+      selected_channel: Type.Optional(Type.String({ maxLength: 40, description: '"VERIFICATION_EMAIL" (or left out): the only channel.' })),
+    }),
+    response: Type.Object({
+      verification_id: Type.String({ description: 'Send it with the code to POST /v1/auth/verification/verify.' }),
+      expires_in: Type.Integer({ description: 'Seconds the code lasts.' }),
+    }),
+    errors: {
+      invalid_argument: 'The usage needs an e-mail and none (or no valid one) came, or it asks for a phone, SIGN_IN or a channel other than e-mail.',
+      unauthenticated: 'The usage is about the signed-in account (DEFAULT, DELETION, EMAIL_ADDRESS_VERIFICATION, EMAIL_ADDRESS_CHANGE) and no valid access token came.',
+      already_exists: 'REGISTER or EMAIL_ADDRESS_CHANGE for an address that an account already has.',
+      permission_denied: 'REGISTER while registration is closed on this server.',
+      too_many_requests: 'Too many codes for this address or from this network: `details[0].retry_after_seconds` says when to try again.',
+      unavailable: 'The mail server could not take the message, or the database is away: try again later.',
+    },
+    example: { usage: 'PASSWORD_RESET', email: 'ada@example.com', locale: 'en-US' },
+  }),
+  verifyVerification: route({
+    method: 'POST',
+    path: '/v1/auth/verification/verify',
+    tag,
+    summary: 'Check a verification code',
+    description:
+      'Exchanges the code from the mail for a `verification_token`, which the call the code was for takes (sign-up, password reset, sudo). A code works once; the token lasts 10 minutes and works once.',
+    auth: 'public',
+    body: Type.Object({
+      verification_id: Type.String({ maxLength: 100, description: 'From POST /v1/auth/verification.' }),
+      verification_code: Type.String({ maxLength: 20, description: 'The 6 digits from the mail.' }),
+    }),
+    response: Type.Object({
+      verification_token: Type.String({ description: 'Works once, for the usage and address of the code.' }),
+      expires_in: Type.Integer({ description: 'Seconds the token lasts.' }),
+    }),
+    errors: {
+      invalid_grant: 'The code is wrong, or the verification is unknown, expired, used, or ended by five wrong codes: request a new code.',
+    },
+    example: { verification_id: '…', verification_code: '123456' },
+  }),
+  resetPassword: route({
+    method: 'POST',
+    path: '/v1/auth/reset',
+    tag,
+    summary: 'Reset a forgotten password',
+    description:
+      'Sets a new password with a verification token of usage PASSWORD_RESET, ends every session of the account, and signs in: the answer holds the tokens of a fresh session. `email`, when given, must be the address the code went to.',
+    auth: 'public',
+    body: Type.Object({
+      verification_token: VerificationToken,
+      new_password: Password,
+      email: Type.Optional(Type.String({ maxLength: 254 })),
+      phone_number: Type.Optional(Type.String({ maxLength: 40, description: 'Not supported: codes go by e-mail only.' })),
+    }),
+    response: TokenResponseSchema,
+    errors: {
+      invalid_argument: 'The new password is too short or too long.',
+      invalid_grant: 'The verification token is unknown, used, expired, not for a password reset, or for another address.',
+      permission_denied: 'The account is disabled.',
+    },
+    example: { verification_token: '…', new_password: 'a new long password' },
+  }),
+  grantSudo: route({
+    method: 'POST',
+    path: '/v1/user/sudo',
+    tag,
+    summary: 'Confirm it is you (sudo)',
+    description:
+      "Trades the account's `password`, or a `verification_token` of a code sent to the account's own address (usage DEFAULT, DELETION or EMAIL_ADDRESS_VERIFICATION), for a `sudo_token` that sensitive changes (a new password) take. It lasts 5 minutes and works only in the session that asked for it. Wrong passwords count like sign-in guesses.",
+    auth: 'user',
+    body: Type.Object({
+      password: Type.Optional(Type.String({ maxLength: 1024 })),
+      verification_token: Type.Optional(VerificationToken),
+    }),
+    response: Type.Object({
+      sudo_token: Type.String({ description: 'Send it with the sensitive call, from this session.' }),
+      expires_in: Type.Integer({ description: 'Seconds the sudo token lasts.' }),
+    }),
+    errors: {
+      invalid_argument: 'Neither a password nor a verification token came.',
+      invalid_grant: "The password is wrong, or the verification token is unknown, used, expired, or not for the account's own address.",
+      too_many_requests: 'Too many wrong passwords: `details[0].retry_after_seconds` says when to try again.',
+    },
+    example: { password: 'correct horse battery staple' },
+  }),
+  setPassword: route({
+    method: 'POST',
+    path: '/v1/user/password',
+    tag,
+    summary: 'Change the password',
+    description:
+      "Sets a new password with a sudo token of this session (POST /v1/user/sudo). Every other session of the account ends, with its download links; this one stays signed in.",
+    auth: 'user',
+    body: Type.Object({
+      sudo_token: Type.String({ maxLength: 2000 }),
+      new_password: Password,
+    }),
+    response: Empty,
+    errors: {
+      invalid_argument: 'The new password is too short or too long.',
+      invalid_grant: 'The sudo token is invalid, expired, or from another session or account: confirm it is you again.',
+    },
+    example: { sudo_token: '…', new_password: 'a new long password' },
   }),
 };

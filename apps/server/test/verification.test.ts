@@ -1,0 +1,351 @@
+/**
+ * Mailed codes, end to end: a real SMTP server in this process receives what Haul sends (nodemailer), the code is read
+ * out of the parsed mail, and spent on a password reset, a sudo token, a verified sign-up. Without SMTP the mail lands
+ * in the outbox table, which `haul-admin outbox` prints.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TokenResponse } from '@haul/shared';
+import { createUser } from '../src/accounts/accounts.service.js';
+import { buildHaul } from '../src/app.js';
+import { loadConfig, signupNeedsVerification } from '../src/config.js';
+import { ManualClock, startTestHaul, type TestHaul } from './helper.js';
+import { MailInbox, codeIn } from './mail-inbox.js';
+
+const PW = 'correct horse';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A code that is not `code`. */
+const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+describe('verification codes by mail', () => {
+  const inbox = new MailInbox();
+  const clock = new ManualClock();
+  let h: TestHaul;
+  let people = 0;
+  let nets = 0;
+  beforeAll(async () => {
+    await inbox.start();
+    h = await startTestHaul({ smtpUrl: inbox.url, mailFrom: 'Haul Test <haul@haul.test>' }, clock);
+  });
+  afterAll(async () => {
+    await h?.destroy();
+    await inbox.stop();
+  });
+
+  type Opts = { token?: string; headers?: Record<string, string>; ip?: string };
+  const call = async (method: 'GET' | 'POST', url: string, body?: object, o: Opts = {}) => {
+    const headers = { ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers };
+    const res = await h.app.inject({ method, url, payload: body, headers, remoteAddress: o.ip ?? '127.0.0.1' });
+    return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined, headers: res.headers };
+  };
+  const signIn = (email: string, password = PW) => call('POST', '/v1/auth/signin', { username: email, password });
+  const me = async (token: string) => (await call('GET', '/v1/user/me', undefined, { token })).status;
+  /** An account made as an operator would (sign-up wants a code here), signed in once. */
+  const account = async (name = 'Someone') => {
+    const email = `person${++people}@example.com`;
+    await createUser(h.ctx, { email, password: PW, name });
+    return { email, ...((await signIn(email)).body as TokenResponse) };
+  };
+  /** Each request for a code comes from a network of its own, so the per-network send limit stays out of the way. */
+  const ask = (body: object, o: Opts = {}) => call('POST', '/v1/auth/verification', body, { ip: `198.51.100.${++nets}`, ...o });
+  const verify = (id: string, code: string) => call('POST', '/v1/auth/verification/verify', { verification_id: id, verification_code: code });
+  /** Asks for a code and reads it out of the mail that arrives. */
+  const codeFor = async (email: string, body: object, o: Opts = {}) => {
+    const before = inbox.to(email).length;
+    const res = await ask(body, o);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const mail = await inbox.nth(email, before + 1);
+    return { id: res.body.verification_id as string, code: codeIn(mail), mail };
+  };
+  const tokenFor = async (email: string, body: object, o: Opts = {}) => {
+    const { id, code } = await codeFor(email, body, o);
+    const v = await verify(id, code);
+    expect(v.status).toBe(200);
+    return v.body.verification_token as string;
+  };
+  const reset = (verification_token: string, new_password: string, email?: string) => call('POST', '/v1/auth/reset', { verification_token, new_password, email });
+
+  it('resets a forgotten password with the mailed code and signs in; the old password and sessions end', async () => {
+    const ann = await account('Ann');
+    const laptop = (await signIn(ann.email)).body as TokenResponse;
+    const { id, code, mail } = await codeFor(ann.email, { usage: 'PASSWORD_RESET', email: ann.email.toUpperCase() });
+    expect(mail.subject).toBe('Reset your Haul password');
+    expect(mail.from).toContain('haul@haul.test');
+    expect(mail.text).toContain('Hello Ann,');
+    // Kept as a keyed hash: the code is nowhere in the database.
+    const rows = await h.ctx.db.selectFrom('verifications').selectAll().where('id', '=', id).execute();
+    expect(rows[0]).toMatchObject({ usage: 'PASSWORD_RESET', email: ann.email, user_id: ann.sub });
+    expect(JSON.stringify(rows)).not.toContain(code);
+
+    const v = await verify(id, code);
+    expect(v.body).toMatchObject({ expires_in: 600 });
+    const done = await reset(v.body.verification_token, 'a brand new password', ann.email);
+    expect(done.status).toBe(200);
+    expect(done.body.sub).toBe(ann.sub);
+    expect(await me(done.body.access_token)).toBe(200);
+    expect([await me(ann.access_token), await me(laptop.access_token)]).toEqual([401, 401]);
+    expect((await signIn(ann.email)).status).toBe(400);
+    expect((await signIn(ann.email, 'a brand new password')).status).toBe(200);
+  });
+
+  it('refuses a wrong code, an expired code, a code used before and a token used before', async () => {
+    const bo = await account();
+    const first = await codeFor(bo.email, { usage: 'PASSWORD_RESET', email: bo.email });
+    const bad = await verify(first.id, wrong(first.code));
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/wrong/) });
+    const ok = await verify(first.id, first.code);
+    expect(ok.status).toBe(200);
+    expect((await verify(first.id, first.code)).body.error).toBe('invalid_grant');
+    expect((await reset(ok.body.verification_token, 'second password')).status).toBe(200);
+    const replay = await reset(ok.body.verification_token, 'third password');
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+    expect((await signIn(bo.email, 'second password')).status).toBe(200);
+
+    const late = await codeFor(bo.email, { usage: 'PASSWORD_RESET', email: bo.email });
+    clock.advance(600_001);
+    expect((await verify(late.id, late.code)).body.error).toBe('invalid_grant');
+
+    const slow = await codeFor(bo.email, { usage: 'PASSWORD_RESET', email: bo.email });
+    const token = (await verify(slow.id, slow.code)).body.verification_token;
+    // For another address than the code went to: refused, and not spent by that.
+    expect((await reset(token, 'fourth password', 'someone-else@example.com')).body.error).toBe('invalid_grant');
+    clock.advance(600_001);
+    expect((await reset(token, 'fourth password')).body.error).toBe('invalid_grant');
+    expect((await signIn(bo.email, 'second password')).status).toBe(200);
+  });
+
+  it('five wrong codes end a code in every process; the owner asks for a new one and gets in', async () => {
+    const cy = await account();
+    const first = await codeFor(cy.email, { usage: 'PASSWORD_RESET', email: cy.email });
+    const other = await buildHaul(h.ctx.config, { clock, logger: false });
+    const guess = (app: typeof h.app, code: string) => app.inject({ method: 'POST', url: '/v1/auth/verification/verify', payload: { verification_id: first.id, verification_code: code } });
+    try {
+      const apps = [h.app, other.app];
+      for (let i = 0; i < 5; i++) expect((await guess(apps[i % 2]!, wrong(first.code))).json().error_description).toMatch(/wrong/);
+      for (const app of apps) {
+        const res = await guess(app, first.code);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error_description).toMatch(/Too many wrong codes/);
+      }
+    } finally {
+      await other.app.close();
+      await other.ctx.mailer.close();
+      await other.ctx.db.destroy();
+    }
+    const count = await h.ctx.db.selectFrom('attempt_limits').select('count').where('key', '=', `vcode|${first.id}`).executeTakeFirstOrThrow();
+    expect(count.count).toBe(5);
+    const again = await codeFor(cy.email, { usage: 'PASSWORD_RESET', email: cy.email });
+    const v = await verify(again.id, again.code);
+    expect((await reset(v.body.verification_token, 'got back in')).status).toBe(200);
+  });
+
+  it('answers a reset for an unknown address exactly like a known one, limits both alike, and mails nothing', async () => {
+    const dee = await account();
+    const ghost = 'nobody-here@example.com';
+    const unknown = await ask({ usage: 'PASSWORD_RESET', email: ghost });
+    const known = await ask({ usage: 'PASSWORD_RESET', email: dee.email });
+    expect(unknown.status).toBe(200);
+    expect(known.status).toBe(200);
+    expect(Object.keys(unknown.body).sort()).toEqual(Object.keys(known.body).sort());
+    expect(unknown.body.expires_in).toBe(known.body.expires_in);
+    expect(unknown.body.verification_id).toHaveLength(known.body.verification_id.length);
+    expect(unknown.headers['content-length']).toBe(known.headers['content-length']);
+    const code = codeIn(await inbox.nth(dee.email, 1));
+    const [a, b] = [await verify(unknown.body.verification_id, '123456'), await verify(known.body.verification_id, wrong(code))];
+    expect([a.status, a.body.error_description]).toEqual([b.status, b.body.error_description]);
+    // Five more each, then both wait the same.
+    const more = async (email: string) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await ask({ usage: 'PASSWORD_RESET', email })).status);
+      return statuses;
+    };
+    expect(await more(ghost)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(await more(dee.email)).toEqual([200, 200, 200, 200, 200, 429]);
+    await inbox.nth(dee.email, 6);
+    await sleep(200);
+    expect(inbox.to(ghost)).toEqual([]);
+    expect(await h.ctx.db.selectFrom('mail_outbox').selectAll().execute()).toEqual([]);
+  });
+
+  it('grants sudo for the password, or for a code mailed to the account itself', async () => {
+    const eve = await account('Eve');
+    const sudo = (body: object, token = eve.access_token) => call('POST', '/v1/user/sudo', body, { token });
+    const byPassword = await sudo({ password: PW });
+    expect(byPassword.status).toBe(200);
+    expect(byPassword.body.expires_in).toBe(300);
+    expect((await sudo({ password: 'not my password' })).body.error).toBe('invalid_grant');
+    expect((await sudo({})).body.error).toBe('invalid_argument');
+
+    // The code goes to the signed-in account's own address: no address in the request, and no code signed out.
+    expect((await ask({ usage: 'DEFAULT' })).status).toBe(401);
+    const { id, code, mail } = await codeFor(eve.email, { usage: 'DEFAULT', email: 'elsewhere@example.com' }, { token: eve.access_token });
+    expect(mail.subject).toBe('Your Haul verification code');
+    expect(inbox.to('elsewhere@example.com')).toEqual([]);
+    const token = (await verify(id, code)).body.verification_token;
+    expect((await sudo({ verification_token: token })).status).toBe(200);
+    expect((await sudo({ verification_token: token })).body.error).toBe('invalid_grant');
+
+    // Another account cannot use Eve's token, and does not spend it by trying.
+    const fay = await account();
+    const second = await tokenFor(eve.email, { usage: 'DELETION' }, { token: eve.access_token });
+    expect((await sudo({ verification_token: second }, fay.access_token)).body.error).toBe('invalid_grant');
+    expect((await sudo({ verification_token: second })).status).toBe(200);
+    // A reset token is not a sudo proof.
+    const resetToken = await tokenFor(eve.email, { usage: 'PASSWORD_RESET', email: eve.email });
+    expect((await sudo({ verification_token: resetToken })).body.error).toBe('invalid_grant');
+  });
+
+  it('refuses a sudo token that expired, or that comes from another account or session', async () => {
+    const gus = await account();
+    const elsewhere = (await signIn(gus.email)).body as TokenResponse;
+    const hal = await account();
+    const sudo = (await call('POST', '/v1/user/sudo', { password: PW }, { token: gus.access_token })).body.sudo_token as string;
+    const setPw = (token: string, sudo_token: string) => call('POST', '/v1/user/password', { sudo_token, new_password: 'brand new password' }, { token });
+    expect((await setPw(hal.access_token, sudo)).body.error).toBe('invalid_grant');
+    expect((await setPw(elsewhere.access_token, sudo)).body.error).toBe('invalid_grant');
+    // An access token is no sudo token, nor the other way round.
+    expect((await setPw(gus.access_token, gus.access_token)).body.error).toBe('invalid_grant');
+    expect(await me(sudo)).toBe(401);
+    clock.advance(301_000);
+    expect((await setPw(gus.access_token, sudo)).body.error).toBe('invalid_grant');
+    expect((await signIn(gus.email)).status).toBe(200);
+  });
+
+  it('sets a new password with a sudo token: the other sessions end, this one stays signed in', async () => {
+    const ivy = await account();
+    const phone = (await signIn(ivy.email)).body as TokenResponse;
+    const sudo = (await call('POST', '/v1/user/sudo', { password: PW }, { token: ivy.access_token })).body.sudo_token as string;
+    const short = await call('POST', '/v1/user/password', { sudo_token: sudo, new_password: 'short' }, { token: ivy.access_token });
+    expect(short.body).toMatchObject({ error: 'invalid_argument', error_description: expect.stringMatching(/at least 8/) });
+    const set = await call('POST', '/v1/user/password', { sudo_token: sudo, new_password: 'a fresh password' }, { token: ivy.access_token });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({});
+    expect(await me(ivy.access_token)).toBe(200);
+    expect((await call('POST', '/v1/auth/token', { grant_type: 'refresh_token', refresh_token: ivy.refresh_token })).status).toBe(200);
+    expect(await me(phone.access_token)).toBe(401);
+    expect((await call('POST', '/v1/auth/token', { grant_type: 'refresh_token', refresh_token: phone.refresh_token })).status).toBe(401);
+    expect((await signIn(ivy.email)).status).toBe(400);
+    expect((await signIn(ivy.email, 'a fresh password')).status).toBe(200);
+  });
+
+  it('asks for a verified address at sign-up when mail can be sent', async () => {
+    const email = 'newcomer@example.com';
+    const signUp = (body: object) => call('POST', '/v1/auth/signup', { email, password: PW, ...body });
+    const none = await signUp({});
+    expect(none.body).toMatchObject({ error: 'invalid_argument', error_description: expect.stringMatching(/confirm your e-mail address/) });
+    const token = await tokenFor(email, { usage: 'REGISTER', email });
+    expect(inbox.to(email)[0]!.subject).toBe('Confirm your e-mail address for Haul');
+    expect((await signUp({ email: 'someone-else@example.com', verification_token: token })).body.error).toBe('invalid_grant');
+    expect((await signUp({ verification_token: 'forged' })).body.error).toBe('invalid_grant');
+    // A refused password does not cost the code.
+    expect((await signUp({ password: 'short', verification_token: token })).body.error).toBe('invalid_argument');
+    const up = await signUp({ verification_token: token });
+    expect(up.status).toBe(200);
+    expect(await me(up.body.access_token)).toBe(200);
+    expect((await signUp({ email: 'second@example.com', verification_token: token })).body.error).toBe('invalid_grant');
+    // A code for an address that has an account is refused up front.
+    expect((await ask({ usage: 'REGISTER', email })).body.error).toBe('already_exists');
+  });
+
+  it('escapes the name in the HTML part and writes in the language asked for', async () => {
+    const email = 'markup@example.com';
+    await createUser(h.ctx, { email, password: PW, name: '<b>x</b>' });
+    const zh = await codeFor(email, { usage: 'PASSWORD_RESET', email }, { headers: { 'accept-language': 'fr;q=1, zh-CN;q=0.8, en;q=0.5' } });
+    expect(zh.mail.subject).toBe('重置你的 Haul 密码');
+    expect(zh.mail.html).toContain('&lt;b&gt;x&lt;/b&gt;');
+    expect(zh.mail.html).not.toContain('<b>x</b>');
+    expect(zh.mail.html).toContain(zh.code);
+    expect(zh.mail.text).toContain('<b>x</b>');
+    // The locale field wins over the header.
+    const en = await codeFor(email, { usage: 'PASSWORD_RESET', email, locale: 'en-US' }, { headers: { 'accept-language': 'zh-CN' } });
+    expect(en.mail.subject).toBe('Reset your Haul password');
+  });
+
+  it('refuses codes by text message and sign-in codes, saying why', async () => {
+    const phone = await ask({ usage: 'PHONE_NUMBER_VERIFICATION', phone_number: '+15555550100' });
+    expect(phone.body).toMatchObject({ error: 'invalid_argument', error_description: expect.stringMatching(/e-mail only/) });
+    expect((await ask({ usage: 'PASSWORD_RESET', email: 'a@example.com', selected_channel: 'VERIFICATION_PHONE' })).body.error_description).toMatch(/e-mail only/);
+    expect((await ask({ usage: 'SIGN_IN', email: 'a@example.com' })).body.error_description).toMatch(/not supported/);
+    expect((await ask({ usage: 'PASSWORD_RESET' })).body.error).toBe('invalid_argument');
+  });
+});
+
+describe('mail settings', () => {
+  it('asks for verified sign-ups by default only when SMTP is set', () => {
+    expect(signupNeedsVerification(loadConfig({}))).toBe(false);
+    expect(signupNeedsVerification(loadConfig({ HAUL_SMTP_URL: 'smtp://mail.example.com:587' }))).toBe(true);
+    expect(signupNeedsVerification(loadConfig({ HAUL_SMTP_URL: 'smtp://mail.example.com:587', HAUL_SIGNUP_VERIFICATION: 'off' }))).toBe(false);
+    expect(signupNeedsVerification(loadConfig({ HAUL_SIGNUP_VERIFICATION: 'on' }))).toBe(true);
+    expect(() => loadConfig({ HAUL_SIGNUP_VERIFICATION: 'sometimes' })).toThrow(/auto, on or off/);
+    expect(() => loadConfig({ HAUL_SMTP_URL: 'mail.example.com' })).toThrow(/smtp:\/\//);
+    expect(loadConfig({ HAUL_PUBLIC_URL: 'https://drive.example.org' }).mailFrom).toBe('Haul <noreply@drive.example.org>');
+  });
+});
+
+describe('a mail server that is down', () => {
+  it('answers 503 for a code it could not mail, and the same as ever for a reset', async () => {
+    // A port nobody listens on: bound, then closed.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const h = await startTestHaul({ smtpUrl: `smtp://127.0.0.1:${port}` });
+    try {
+      const down = await h.api('POST', '/v1/auth/verification', undefined, { usage: 'REGISTER', email: 'hopeful@example.com' });
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ error: 'unavailable', error_description: expect.stringMatching(/could not be mailed/) });
+      await createUser(h.ctx, { email: 'known@example.com', password: PW });
+      expect((await h.api('POST', '/v1/auth/verification', undefined, { usage: 'PASSWORD_RESET', email: 'known@example.com' })).status).toBe(200);
+    } finally {
+      await h.destroy();
+    }
+  });
+});
+
+describe('without SMTP: the outbox', () => {
+  const run = promisify(execFile);
+  const cli = join(import.meta.dirname, '../src/cli/admin.ts');
+
+  it('keeps the mail in the outbox, logs it without the code, and haul-admin outbox prints it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'haul-outbox-'));
+    const lines: string[] = [];
+    // SQLite in a folder of its own, so the command line (another process) reads the same database.
+    const h = await startTestHaul({ dataDir, databaseUrl: null, logLevel: 'info' }, undefined, { logStream: { write: (l) => void lines.push(l) } });
+    try {
+      const email = 'household@example.com';
+      await h.signUp(email);
+      const asked = await h.api('POST', '/v1/auth/verification', undefined, { usage: 'PASSWORD_RESET', email });
+      expect(asked.status).toBe(200);
+      let rows = await h.ctx.db.selectFrom('mail_outbox').selectAll().execute();
+      for (let i = 0; i < 100 && !rows.length; i++, await sleep(50)) rows = await h.ctx.db.selectFrom('mail_outbox').selectAll().execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ to_address: email, subject: 'Reset your Haul password' });
+      const code = codeIn({ text: rows[0]!.text_body });
+      expect(rows[0]!.html_body).toContain(code);
+
+      const logged = lines.filter((l) => l.includes('outbox'));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toContain(email);
+      expect(logged[0]).toContain('Reset your Haul password');
+      expect(lines.join('')).not.toMatch(new RegExp(`\\b${code}\\b`));
+
+      const env = { ...process.env, HAUL_DATA_DIR: dataDir, DATABASE_URL: '', HAUL_SMTP_URL: '', HAUL_LOG_LEVEL: 'silent' };
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', cli, 'outbox', '--limit', '5'], { env });
+      expect(stdout).toContain(`To: ${email}`);
+      expect(stdout).toContain('Subject: Reset your Haul password');
+      expect(stdout).toContain(code);
+
+      const v = await h.api('POST', '/v1/auth/verification/verify', undefined, { verification_id: asked.body.verification_id, verification_code: code });
+      expect(v.status).toBe(200);
+    } finally {
+      await h.destroy();
+    }
+  }, 60_000);
+});
