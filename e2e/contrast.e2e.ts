@@ -1,7 +1,7 @@
 /**
  * Accessibility of the main screens in both themes: axe-core, run in Chromium over sign-in, the file list, "+ New",
- * the share dialog, a failed cloud download in the transfer panel, the trash and a public share page, finds no serious
- * or critical violation (colour contrast first of all).
+ * the share dialog, a failed cloud download in the transfer panel, search results, Details, the trash and a public share
+ * page, finds no serious or critical violation (colour contrast first of all).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -152,6 +152,18 @@ describe('contrast and accessibility (axe-core)', () => {
       if ((await head.getAttribute('aria-expanded')) !== 'true') await head.click();
       await page.getByRole('button', { name: 'Remove: gone.iso' }).waitFor();
       found.push(...(await audit(page, theme, 'transfer panel (failed cloud download)')));
+
+      // Search results, each with its folder, and Details with the path to the item.
+      await page.goto('/drive/all?action=search&name=notes');
+      await listView(page);
+      const notes = page.getByRole('row', { name: 'notes.txt' });
+      await expect.poll(() => notes.getByRole('link').textContent()).toBe('Trip');
+      found.push(...(await audit(page, theme, 'search results')));
+      await notes.click({ button: 'right' });
+      await page.getByRole('menuitem', { name: 'Details' }).click();
+      await page.getByRole('navigation', { name: 'Location' }).getByRole('link', { name: 'Trip' }).waitFor();
+      found.push(...(await audit(page, theme, 'details')));
+      await page.keyboard.press('Escape');
 
       // The trash, with something in it.
       await trashFiles(e2e.haul.ctx, userId, [draft.id]);

@@ -1,6 +1,7 @@
 /** Search, keyboard and drag, theme and language, the phone layout. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { createFolder } from '../apps/server/src/files/files.service.js';
 import { addNew, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
@@ -13,6 +14,20 @@ afterAll(async () => {
 
 const selectedNames = (page: Page) =>
   page.locator('[role=row][aria-selected=true]').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? '').sort());
+
+/** A menu's entries without their key hints. */
+const labels = (menu: Locator) => menu.getByRole('menuitem').evaluateAll((items) => items.map((i) => i.firstChild?.textContent ?? ''));
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** Switches the file view to the grid; waits for the screen first. */
+async function gridView(page: Page): Promise<void> {
+  const toggle = page.getByRole('button', { name: /^(List view|Grid view)$/ }).first();
+  await toggle.waitFor();
+  if ((await toggle.getAttribute('aria-label')) === 'Grid view') await toggle.click();
+  await page.getByRole('button', { name: 'List view' }).waitFor();
+}
 
 describe('working in the drive', () => {
   it('searches by name with filters kept in the address, highlights the keyword and remembers terms', async () => {
@@ -44,6 +59,135 @@ describe('working in the drive', () => {
     await expect.poll(() => rowNames(page)).toHaveLength(3);
     const history = await page.evaluate(() => localStorage.getItem('haul.searchHistory'));
     expect(JSON.parse(history!)).toEqual(['HOLIDAY']);
+  });
+
+  it('says which folder each search result is in, and opens that folder with the result selected', async () => {
+    const { page } = await e2e.newPage({ viewport: { width: 1280, height: 800 } });
+    await signUpInBrowser(page);
+    const uid = await sessionUserId(page);
+    const trips = await createFolder(e2e.haul.ctx, uid, '', 'Trips');
+    const italy = await createFolder(e2e.haul.ctx, uid, trips.id, 'Italy');
+    await e2e.seedFile(uid, '', 'ticket home.pdf', 'a');
+    for (const n of ['ticket rome.pdf', 'hotel.pdf', 'map.png']) await e2e.seedFile(uid, italy.id, n, n);
+    await page.goto('/drive/all?action=search&name=ticket');
+    await listView(page);
+    await expect.poll(async () => (await rowNames(page)).sort()).toEqual(['ticket home.pdf', 'ticket rome.pdf']);
+
+    const rome = page.getByRole('row', { name: 'ticket rome.pdf' }).getByRole('link');
+    await expect.poll(() => rome.textContent()).toBe('Italy');
+    expect(await rome.getAttribute('title')).toBe('All files › Trips › Italy');
+    expect(await page.getByRole('row', { name: 'ticket home.pdf' }).getByRole('link').textContent()).toBe('All files');
+    // The grid says it too, on a line of its own.
+    await gridView(page);
+    const tile = page.locator('[data-item][aria-label="ticket rome.pdf"] .floc');
+    await expect.poll(() => tile.textContent()).toBe('Italy');
+    await listView(page);
+
+    // A click in the middle of the row selects it; the folder's link opens the folder.
+    await page.getByRole('row', { name: 'ticket rome.pdf' }).click();
+    expect(await selectedNames(page)).toEqual(['ticket rome.pdf']);
+    expect(new URL(page.url()).searchParams.get('action')).toBe('search');
+    await rome.click();
+    await page.waitForURL(`**/drive/all/${italy.id}`);
+    await expect.poll(async () => (await rowNames(page)).sort()).toEqual(['hotel.pdf', 'map.png', 'ticket rome.pdf']);
+    await expect.poll(() => selectedNames(page)).toEqual(['ticket rome.pdf']);
+
+    // From the keyboard: the result's menu has "Show in folder"; the top opens as All files.
+    await page.goBack();
+    await expect.poll(async () => (await rowNames(page)).sort()).toEqual(['ticket home.pdf', 'ticket rome.pdf']);
+    await page.getByRole('row', { name: 'ticket home.pdf' }).locator('.fname').click();
+    await page.keyboard.press('Shift+F10');
+    await page.getByRole('menuitem', { name: 'Show in folder' }).click();
+    await page.waitForURL(/\/drive\/all$/);
+    await expect.poll(() => rowNames(page)).toContain('Trips');
+    await expect.poll(() => selectedNames(page)).toEqual(['ticket home.pdf']);
+  });
+
+  it('opens the menu of the focused item with Shift+F10 and the menu key, at the item; Escape gives focus back', async () => {
+    const { page } = await e2e.newPage({ viewport: { width: 1280, height: 800 } });
+    await signUpInBrowser(page);
+    const uid = await sessionUserId(page);
+    await createFolder(e2e.haul.ctx, uid, '', 'Box');
+    for (const n of ['a.txt', 'b.txt', 'c.txt']) await e2e.seedFile(uid, '', n, n);
+    await page.reload();
+    await listView(page);
+    await page.getByRole('button', { name: 'Sort' }).click();
+    await page.getByRole('menuitemradio', { name: 'Name (A to Z)' }).click();
+    await expect.poll(() => rowNames(page)).toEqual(['Box', 'a.txt', 'b.txt', 'c.txt']);
+
+    await page.getByRole('row', { name: 'a.txt' }).click();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Shift+F10');
+    const menu = page.getByRole('menu', { name: 'File actions' });
+    await menu.waitFor();
+    expect(await labels(menu)).toEqual(['Open', 'Share', 'Star', 'Details', 'Download', 'Move to…', 'Copy to…', 'Rename', 'Delete']);
+    expect(await selectedNames(page)).toEqual(['b.txt']);
+    // At the item, not at the list's corner (rows are hidden from the accessibility tree while the menu is open).
+    const row = (await page.locator('[data-item][aria-label="b.txt"]').boundingBox())!;
+    const at = (await menu.boundingBox())!;
+    expect(at.y).toBeGreaterThanOrEqual(row.y);
+    expect(at.y).toBeLessThanOrEqual(row.y + row.height);
+    // The keyboard is in the menu, and Escape brings it back to the list.
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[role=menu]'))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('file-view'))).toBe(true);
+    expect(await selectedNames(page)).toEqual(['b.txt']);
+
+    // The menu key on a folder: a folder's actions.
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ContextMenu');
+    await menu.waitFor();
+    expect(await selectedNames(page)).toEqual(['Box']);
+    expect(await labels(menu)).toEqual(['Open', 'Share', 'Star', 'Details', 'Move to…', 'Copy to…', 'Rename', 'Delete']);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('file-view'))).toBe(true);
+  });
+
+  it('keeps the time of a tile on one line and the drop hint clear of the empty folder icon, on a desktop and a phone', async () => {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      const phone = viewport.width < 768;
+      const { page } = await e2e.newPage({ viewport, isMobile: phone, hasTouch: phone });
+      await signUpInBrowser(page);
+      const uid = await sessionUserId(page);
+      const icon = page.getByRole('status').filter({ hasText: 'This folder is empty' }).locator('svg').first();
+      await icon.waitFor();
+      // Files dragged in from the desktop.
+      const files = await page.evaluateHandle(() => {
+        const data = new DataTransfer();
+        data.items.add(new File(['x'], 'x.txt'));
+        return data;
+      });
+      await page.dispatchEvent('.page', 'dragover', { dataTransfer: files });
+      const hint = page.getByText('Drop files to upload them here');
+      await hint.waitFor();
+      expect(overlap((await hint.boundingBox())!, (await icon.boundingBox())!), `${viewport.width}px`).toBe(false);
+      await page.dispatchEvent('.page', 'dragleave', { dataTransfer: files });
+
+      // A folder's tile shows when it changed on one line, the height of a line of its text.
+      await createFolder(e2e.haul.ctx, uid, '', 'Letters and other papers');
+      await page.reload();
+      await gridView(page);
+      const sub = page.locator('[data-item][aria-label="Letters and other papers"] .fsub');
+      await sub.waitFor();
+      // Its text's line boxes: one, as tall as the element (a wrapped line would show as a second box, clipped or not).
+      const lines = await sub.evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const boxes = [...range.getClientRects()];
+        const lineHeight = Math.max(...boxes.map((b) => b.height));
+        const lines = new Set(boxes.map((b) => Math.round(b.top))).size;
+        return { text: el.textContent, lines, height: el.getBoundingClientRect().height, lineHeight };
+      });
+      expect(lines.lines, `${viewport.width}px: ${JSON.stringify(lines)}`).toBe(1);
+      expect(lines.height).toBeLessThan(lines.lineHeight * 1.5);
+      expect(lines.text).toMatch(/\d{4}/);
+      await page.screenshot({ path: `${process.env.HAUL_SCREENSHOT_DIR ?? '/tmp'}/haul-grid-${viewport.width}.png` });
+    }
   });
 
   it('selects with shift and ctrl, the keyboard and a drag box, and moves items by dragging them onto a folder', async () => {

@@ -1,13 +1,20 @@
-/** The file manager end to end: folders, rename, move, copy, star, trash and restore, isolation between accounts. */
+/** The file manager end to end: folders, rename, move, copy, star, trash and restore, Details, isolation between accounts. */
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { addNew, listView, newEmail, PASSWORD, rowNames, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { createFolder as makeFolder } from '../apps/server/src/files/files.service.js';
+import { addNew, listView, newEmail, PASSWORD, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+
+// A link origin for a cloud download: every path answers the same few bytes.
+const origin = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('release notes'));
 
 let e2e: E2E;
 beforeAll(async () => {
   e2e = await startE2E();
+  await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
 });
 afterAll(async () => {
+  origin.close();
   await e2e?.close();
 });
 
@@ -133,5 +140,46 @@ describe('file manager', () => {
     await expect.poll(() => b.page.getByText('This folder does not exist').count()).toBe(1);
     await b.page.goto('/drive/all');
     await expect.poll(() => b.page.getByText('This folder is empty').count()).toBe(1);
+  });
+
+  it('shows in Details where an item is, as links, and the link a cloud download came from, to copy', async () => {
+    const { page, context } = await e2e.newPage();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signUpInBrowser(page);
+    const uid = await sessionUserId(page);
+    const downloads = await makeFolder(e2e.haul.ctx, uid, '', 'Downloads');
+    const linux = await makeFolder(e2e.haul.ctx, uid, downloads.id, 'Linux');
+    const link = `http://127.0.0.1:${(origin.address() as { port: number }).port}/pub/notes.txt?mirror=1`;
+    await page.goto(`/drive/all/${linux.id}`);
+    await addNew(page, 'Cloud download');
+    await page.getByLabel('Links').fill(link);
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    await listView(page);
+    await expect.poll(() => rowNames(page), { timeout: 30_000 }).toEqual(['notes.txt']);
+
+    await item(page, 'notes.txt').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Details' });
+    const path = dialog.getByRole('navigation', { name: 'Location' });
+    await expect.poll(() => path.getByRole('link').allTextContents()).toEqual(['All files', 'Downloads', 'Linux']);
+    // The source is text to copy, not a link to follow.
+    expect(await dialog.getByTestId('details-source').textContent()).toBe(link);
+    expect(await dialog.locator('a[href^="http"]').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Copy source link' }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
+    // A step of the path opens that folder, with the way to the item selected.
+    await path.getByRole('link', { name: 'Downloads' }).click();
+    await page.waitForURL(`**/drive/all/${downloads.id}`);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await expect.poll(() => page.locator('[role=row][aria-selected=true]').getAttribute('aria-label')).toBe('Linux');
+
+    // An uploaded file has no source; one at the top is in All files.
+    await e2e.seedFile(uid, '', 'mine.txt', 'x');
+    await page.goto('/drive/all');
+    await item(page, 'mine.txt').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Details' }).click();
+    await expect.poll(() => path.getByRole('link').allTextContents()).toEqual(['All files']);
+    expect(await dialog.getByText('Source').count()).toBe(0);
   });
 });

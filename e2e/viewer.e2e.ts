@@ -14,6 +14,8 @@ let e2e: E2E;
 beforeAll(async () => {
   requireFfmpeg();
   ff('-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=1', '-frames:v', '1', join(dir, 'photo.jpg'));
+  // Taller than any screen: fitted, it fills the height the viewer gives it.
+  ff('-f', 'lavfi', '-i', 'testsrc=size=480x1600:rate=1', '-frames:v', '1', join(dir, 'tall.jpg'));
   ff(
     '-f',
     'lavfi',
@@ -194,5 +196,35 @@ describe('viewer', () => {
     await expect.poll(() => viewer(page).getByTestId('viewer-count').textContent()).toBe('2 / 2');
     await swipe([200, 200], [205, 700]);
     await expect.poll(() => viewer(page).count()).toBe(0);
+  });
+
+  it('keeps the zoom bar off the picture, on a desktop and a phone', async () => {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      const phone = viewport.width < 768;
+      const { page } = await e2e.newPage({ viewport, isMobile: phone, hasTouch: phone });
+      await signUpInBrowser(page);
+      await e2e.seedFile(await sessionUserId(page), '', 'tall.jpg', readFileSync(join(dir, 'tall.jpg')) as unknown as string);
+      await page.reload();
+      await listView(page);
+      const row = page.getByRole('row', { name: 'tall.jpg' });
+      if (phone) await row.tap();
+      else await row.dblclick();
+      // Alone in its folder: no count, so the viewer is found by its name.
+      const shown = page.getByRole('dialog', { name: 'tall.jpg' });
+      const img = shown.getByRole('img', { name: 'tall.jpg' });
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalHeight)).toBe(1600);
+      // Fitted: as tall as the room it has (the picture is taller than the screen).
+      const stage = (await shown.locator('.image-stage').boundingBox())!;
+      const picture = (await img.boundingBox())!;
+      expect(picture.height).toBeGreaterThan(stage.height - 2);
+      const bar = (await shown.getByRole('toolbar', { name: 'Photo tools' }).boundingBox())!;
+      const overlap = bar.y < picture.y + picture.height && picture.y < bar.y + bar.height;
+      expect(overlap, `${viewport.width}px: bar ${JSON.stringify(bar)}, picture ${JSON.stringify(picture)}`).toBe(false);
+      expect(bar.y + bar.height).toBeLessThanOrEqual(viewport.height);
+      await page.screenshot({ path: `${process.env.HAUL_SCREENSHOT_DIR ?? '/tmp'}/haul-viewer-tall-${viewport.width}.png` });
+    }
   });
 });

@@ -23,7 +23,8 @@ function reportError(err: unknown) {
 }
 
 const queryClient = new QueryClient({
-  queryCache: new QueryCache({ onError: reportError }),
+  // A query marked quiet shows its failure where its answer would be (a search result's folder).
+  queryCache: new QueryCache({ onError: (err, query) => !query.meta?.quiet && reportError(err) }),
   mutationCache: new MutationCache({ onError: reportError }),
   defaultOptions: {
     queries: {

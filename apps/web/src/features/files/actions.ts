@@ -18,7 +18,7 @@ export interface ActionContext {
   /** The list the files were picked from: the viewer pages through it. */
   siblings?: DriveFile[];
   view: View;
-  navigate: (to: string) => void;
+  navigate: (to: string, opts?: { state?: unknown }) => void;
 }
 
 export interface FileAction {
@@ -51,6 +51,13 @@ export function openFile(c: ActionContext) {
 
 export const FILE_ACTIONS: FileAction[] = [
   { id: 'open', labelKey: 'actions.open', shortcut: 'Enter', visible: (c) => one(c) && !inTrash(c), perform: openFile },
+  {
+    // A search result's folder, opened with the result selected (the keyboard's way to the link in its row).
+    id: 'locate',
+    labelKey: 'actions.showInFolder',
+    visible: (c) => one(c) && c.view === 'search',
+    perform: (c) => c.navigate(first(c).parent_id ? `/all/${first(c).parent_id}` : '/all', { state: { highlight: first(c).id } }),
+  },
   {
     id: 'share',
     labelKey: 'actions.share',

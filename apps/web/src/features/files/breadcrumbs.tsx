@@ -17,15 +17,18 @@ export function rememberChain(id: string, chain: Breadcrumb[]): void {
   while (history.size > BREADCRUMB_HISTORY) history.delete(history.keys().next().value!);
 }
 
+/** The folder's chain from the top (the folder last), remembered for the next visit. */
+export async function fetchChain(folderId: string): Promise<Breadcrumb[]> {
+  const chain = await getAncestors(folderId);
+  rememberChain(folderId, chain);
+  return chain;
+}
+
 export function useAncestors(folderId: string | undefined) {
   return useQuery({
     queryKey: ['file', 'ancestors', folderId],
     enabled: !!folderId,
-    queryFn: async () => {
-      const chain = await getAncestors(folderId!);
-      rememberChain(folderId!, chain);
-      return chain;
-    },
+    queryFn: () => fetchChain(folderId!),
     placeholderData: () => (folderId ? history.get(folderId) : undefined),
     retry: false,
   });

@@ -1,9 +1,12 @@
 /** The file manager's dialogs, opened through the dialog store and rendered in one place. */
 import * as Dialog from '@radix-ui/react-dialog';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
 import { formatSize } from '@haul/shared';
 import { CloudDownloadDialog, RemoveCloudTasksDialog } from '../offline/cloud-dialogs';
+import { Icon } from '../layout/icon';
+import { copyText } from '../shares/share-format';
 import { ShareDialog } from '../shares/share-dialog';
 import { ExternalPlayerDialog } from '../viewer/external-player-dialog';
 import { Frame } from './dialog-frame';
@@ -12,6 +15,7 @@ import { createFolder, nameProblem, renameFile } from './file-mutations';
 import { FolderPicker } from './folder-picker';
 import { isFolder } from './files-api';
 import { formatTime } from './format-time';
+import { LocationPath } from './item-location';
 import { FormError } from '../../components/form-error';
 
 function NameDialog({
@@ -107,15 +111,39 @@ function ConfirmDialog({ d }: { d: Extract<DialogState, { type: 'confirm' }> }) 
 
 function DetailsDialog({ d }: { d: Extract<DialogState, { type: 'details' }> }) {
   const { t, i18n } = useTranslation();
+  const close = useDialog((s) => s.close);
   const f = d.file;
-  const rows: [string, string][] = [
+  // A cloud download keeps the link it came from; shown as text to copy, never as a link to follow from here.
+  const source = f.params?.url ?? '';
+  const copySource = async () => {
+    if (await copyText(source)) toast.success(t('files.sourceCopied'));
+    else toast.error(t('share.copyFailed'));
+  };
+  const rows: [string, ReactNode][] = [
     [t('files.name'), f.name],
+    [t('files.location'), <LocationPath file={f} onGo={close} />],
     [t('files.type'), isFolder(f) ? t('files.folder') : f.mime_type || f.file_extension || '-'],
     ...(isFolder(f) ? [] : ([[t('files.size'), formatSize(f.size, 1, i18n.language)]] as [string, string][])),
     [t('files.created'), formatTime(f.created_time, i18n.language)],
     [t('files.modified'), formatTime(f.modified_time, i18n.language)],
     ...(f.hash ? ([[t('files.hash'), f.hash]] as [string, string][]) : []),
   ];
+  if (source)
+    rows.push([
+      t('files.source'),
+      <span className="details-source">
+        <span data-testid="details-source">{source}</span>
+        <button
+          className="icon-btn"
+          type="button"
+          aria-label={t('files.copySource')}
+          title={t('files.copySource')}
+          onClick={() => void copySource()}
+        >
+          <Icon name="copy" size={18} />
+        </button>
+      </span>,
+    ]);
   return (
     <Frame title={t('actions.details')}>
       <dl className="details">

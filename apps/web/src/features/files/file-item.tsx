@@ -5,7 +5,8 @@ import { categoryOf, formatSize, mediaTypeOf, type DriveFile } from '@haul/share
 import { Icon, type IconName } from '../layout/icon';
 import { highlightParts } from '../search/search-state';
 import { isFolder } from './files-api';
-import { formatTime, timeLeft } from './format-time';
+import { formatDate, formatTime, timeLeft } from './format-time';
+import { ItemLocation } from './item-location';
 
 export function iconFor(f: DriveFile): IconName {
   if (isFolder(f)) return 'folder';
@@ -27,6 +28,8 @@ export interface ItemProps {
   showTimeLeft?: boolean;
   /** The interface language; a prop rather than a hook per row, which would cost on every scroll frame. */
   locale: string;
+  /** Search results say which folder each is in. */
+  location?: boolean;
 }
 
 function timeLeftText(iso: string): string {
@@ -35,7 +38,7 @@ function timeLeftText(iso: string): string {
   return 'days' in left ? i18n.t('trash.daysLeft', { count: left.days }) : i18n.t('trash.hoursLeft', { count: left.hours });
 }
 
-export const FileRow = memo(function FileRow({ file, selected, keyword, showTimeLeft, locale }: ItemProps) {
+export const FileRow = memo(function FileRow({ file, selected, keyword, showTimeLeft, locale, location }: ItemProps) {
   const folder = isFolder(file);
   return (
     <>
@@ -50,16 +53,22 @@ export const FileRow = memo(function FileRow({ file, selected, keyword, showTime
         {file.star === 1 && <Icon name="star" size={14} className="star-badge" />}
         <small className="only-mobile fsub">
           {folder ? '' : `${formatSize(file.size, 1, locale)} · `}
-          {formatTime(file.modified_time, locale)}
+          {location ? <ItemLocation file={file} /> : formatTime(file.modified_time, locale)}
         </small>
       </span>
       <span className="fsize hide-mobile">{folder ? '-' : formatSize(file.size, 1, locale)}</span>
       <span className="ftime hide-mobile">{showTimeLeft ? timeLeftText(file.delete_time) : formatTime(file.modified_time, locale)}</span>
+      {/* Last, so a click in the middle of a row lands on the row rather than on the link. */}
+      {location && (
+        <span className="floc hide-mobile">
+          <ItemLocation file={file} />
+        </span>
+      )}
     </>
   );
 });
 
-export const FileCard = memo(function FileCard({ file, selected, keyword, locale }: ItemProps) {
+export const FileCard = memo(function FileCard({ file, selected, keyword, locale, location }: ItemProps) {
   return (
     <>
       <span className={`check${selected ? ' on' : ''}`} data-check aria-hidden="true">
@@ -84,10 +93,16 @@ export const FileCard = memo(function FileCard({ file, selected, keyword, locale
       <span className="fname" title={file.name}>
         <Highlighted name={file.name} keyword={keyword} />
       </span>
-      <small className="fsub">
+      {/* One line whatever the locale: the day only (the time in the tooltip), cut with an ellipsis if need be. */}
+      <small className="fsub" title={isFolder(file) ? formatTime(file.modified_time, locale) : undefined}>
         {file.star === 1 && <Icon name="star" size={12} className="star-badge" />}
-        {isFolder(file) ? formatTime(file.modified_time, locale) : formatSize(file.size, 1, locale)}
+        {isFolder(file) ? formatDate(file.modified_time, locale) : formatSize(file.size, 1, locale)}
       </small>
+      {location && (
+        <small className="floc">
+          <ItemLocation file={file} />
+        </small>
+      )}
     </>
   );
 });

@@ -189,6 +189,7 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
         viewType={mode.viewType}
         view={search ? 'search' : view}
         keyword={search?.name}
+        showLocation={!!search}
         onDropInto={search ? undefined : dropInto}
         backgroundMenu={backgroundMenu}
         onEndReached={listing.loadMore}
@@ -204,7 +205,11 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
       onDragLeave={(e) => e.currentTarget === e.target && setDropping(false)}
       onDrop={(e) => void onDrop(e)}
     >
-      {dropping && <div className="drop-hint">{t('uploads.dropHere')}</div>}
+      {dropping && (
+        <div className="drop-hint">
+          <span className="drop-label">{t('uploads.dropHere')}</span>
+        </div>
+      )}
       <div className="toolbar">
         {search ? (
           <h1 className="crumb current">{search.name ? t('search.resultsFor', { term: search.name }) : t('search.results')}</h1>

@@ -23,12 +23,15 @@ import { actionForKey, openFile, visibleActions, type ActionContext, type View }
 import { useDialog } from './dialog-store';
 import { FileCard, FileRow } from './file-item';
 import { isFolder } from './files-api';
+import { contextMenuOn, isMenuKey } from './menu-key';
 import { idTest, pickSelected, useSelection } from './selection-store';
 
 const ROW_H = 48;
 const ROW_H_MOBILE = 60;
 const CARD_W = 150;
 const CARD_H = 172;
+/** A search result's tile has a line more: its folder. */
+const LOCATION_H = 20;
 const OVERSCAN_PX = 6 * ROW_H;
 const DRAG_TYPE = 'application/x-haul-ids';
 
@@ -38,6 +41,8 @@ export interface FileViewProps {
   view: View;
   keyword?: string;
   showTimeLeft?: boolean;
+  /** Each item says which folder it is in (search results). */
+  showLocation?: boolean;
   /** Items to drop onto a folder (drag to move). */
   onDropInto?: (files: DriveFile[], folder: DriveFile) => void;
   /** Context menu items for a right click on empty space. */
@@ -54,7 +59,8 @@ interface Box {
   y1: number;
 }
 
-export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropInto, backgroundMenu, onEndReached, label }: FileViewProps) {
+export function FileView(props: FileViewProps) {
+  const { files, viewType, view, keyword, showTimeLeft, showLocation, onDropInto, backgroundMenu, onEndReached, label } = props;
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const mobile = useIsMobile();
@@ -82,7 +88,7 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
 
   const grid = viewType === 'grid';
   const cols = grid ? Math.max(1, Math.floor((width || CARD_W) / CARD_W)) : 1;
-  const rowH = grid ? CARD_H : mobile ? ROW_H_MOBILE : ROW_H;
+  const rowH = grid ? CARD_H + (showLocation ? LOCATION_H : 0) : mobile ? ROW_H_MOBILE : ROW_H;
   const rowCount = Math.ceil(files.length / cols);
   // Rows rendered beyond each edge: about 300 px, so the grid's tall rows are not rendered three times as many pixels
   // ahead as the list's.
@@ -128,8 +134,10 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
   const ctx = (list: DriveFile[]): ActionContext => ({ files: list, siblings: files, view, navigate });
   const dialogOpen = () => useDialog.getState().dialog !== null;
 
+  // A link inside an item (a search result's folder) goes where it says; the item is not clicked.
+  const onLink = (e: { target: EventTarget }) => (e.target as HTMLElement).closest('a[href]') !== null;
   const onItemClick = (e: MouseEvent, f: DriveFile, index: number) => {
-    if (dialogOpen()) return;
+    if (dialogOpen() || onLink(e)) return;
     setFocus(index);
     const toggle = e.ctrlKey || e.metaKey || (e.target as HTMLElement).closest('[data-check]') !== null;
     // On a phone a tap opens, as on every mobile drive, unless something is already selected.
@@ -152,8 +160,23 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
     virtualizer.scrollToIndex(Math.floor(i / cols), { align: 'auto' });
   };
 
+  // The focused item's menu from the keyboard (menu-key.ts), once the item is in view.
+  const openMenuAtFocus = () => {
+    if (!files[focus]) return;
+    virtualizer.scrollToIndex(Math.floor(focus / cols), { align: 'auto' });
+    requestAnimationFrame(() => {
+      const el = scrollRef.current?.querySelector<HTMLElement>(`[data-index="${focus}"]`);
+      if (el) contextMenuOn(el);
+    });
+  };
+
   const onKeyDown = (e: KeyboardEvent) => {
     if (dialogOpen() || (e.target as HTMLElement).tagName === 'INPUT') return;
+    if (isMenuKey(e)) {
+      e.preventDefault();
+      openMenuAtFocus();
+      return;
+    }
     const step = { ArrowDown: cols, ArrowUp: -cols, ArrowRight: grid ? 1 : 0, ArrowLeft: grid ? -1 : 0 }[e.key];
     if (step) {
       e.preventDefault();
@@ -264,6 +287,7 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
 
   const renderItem = (f: DriveFile, index: number, column: number) => {
     const isSel = isSelected(f.id);
+    const shared = { selected: isSel, keyword, locale: i18n.language, location: showLocation };
     return (
       <div
         key={column}
@@ -277,11 +301,7 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
         style={grid ? { width: `${100 / cols}%` } : undefined}
         draggable={!mobile && view !== 'trash'}
       >
-        {grid ? (
-          <FileCard file={f} selected={isSel} keyword={keyword} locale={i18n.language} />
-        ) : (
-          <FileRow file={f} selected={isSel} keyword={keyword} showTimeLeft={showTimeLeft} locale={i18n.language} />
-        )}
+        {grid ? <FileCard file={f} {...shared} /> : <FileRow file={f} showTimeLeft={showTimeLeft} {...shared} />}
       </div>
     );
   };
@@ -293,27 +313,29 @@ export function FileView({ files, viewType, view, keyword, showTimeLeft, onDropI
   return (
     <>
       {!grid && !mobile && (
-        <div className="list-head" aria-hidden="true">
+        <div className={`list-head${showLocation ? ' with-location' : ''}`} aria-hidden="true">
           <span />
           <span />
           <span>{t('files.name')}</span>
           <span>{t('files.size')}</span>
           <span>{showTimeLeft ? t('trash.timeLeft') : t('files.modified')}</span>
+          {showLocation && <span>{t('files.location')}</span>}
         </div>
       )}
       <ContextMenu.Root onOpenChange={(open) => !open && setMenuOnItem(false)}>
         <ContextMenu.Trigger asChild>
           <div
             ref={scrollRef}
-            className={`file-view ${grid ? 'grid' : 'list'}`}
+            className={`file-view ${grid ? 'grid' : 'list'}${showLocation ? ' with-location' : ''}`}
             tabIndex={0}
             role={grid ? 'grid' : 'table'}
             aria-label={label}
             aria-multiselectable="true"
             aria-rowcount={files.length}
             onKeyDown={onKeyDown}
+            onKeyUp={(e) => isMenuKey(e) && e.preventDefault()}
             onClick={on(onItemClick)}
-            onDoubleClick={on((_, f) => !dialogOpen() && view !== 'trash' && openFile(ctx([f])))}
+            onDoubleClick={on((e, f) => !dialogOpen() && !onLink(e) && view !== 'trash' && openFile(ctx([f])))}
             onContextMenu={on((_, f, index) => onItemContextMenu(f, index))}
             onDragStart={on(onDragStart)}
             onDragOver={on(onDragOver)}

@@ -10,6 +10,17 @@ export function formatTime(iso: string, locale: string): string {
   return f.format(d);
 }
 
+const dates = new Map<string, Intl.DateTimeFormat>();
+
+/** The day alone, for places too narrow for the time (a grid tile). */
+export function formatDate(iso: string, locale: string): string {
+  const d = iso ? new Date(iso) : null;
+  if (!d || Number.isNaN(d.getTime())) return '-';
+  let f = dates.get(locale);
+  if (!f) dates.set(locale, (f = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })));
+  return f.format(d);
+}
+
 /** Time left until `iso`: whole days, else hours (at least 1); null when it has passed or is unknown. */
 export function timeLeft(iso: string, now = Date.now()): { days: number } | { hours: number } | null {
   if (!iso) return null;
