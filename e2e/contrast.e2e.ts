@@ -1,7 +1,7 @@
 /**
- * Accessibility of the main screens in both themes: axe-core, run in Chromium over sign-in, the file list, "+ New",
- * the share dialog, a failed cloud download in the transfer panel, search results, Details, the trash and a public share
- * page, finds no serious or critical violation (colour contrast first of all).
+ * Accessibility of the main screens in both themes: axe-core, run in Chromium over sign-in, forgot password, change
+ * password, the file list, "+ New", the share dialog, a failed cloud download in the transfer panel, search results,
+ * Details, the trash and a public share page, finds no serious or critical violation (colour contrast first of all).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -103,6 +103,17 @@ describe('contrast and accessibility (axe-core)', () => {
       await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
       found.push(...(await audit(page, theme, 'sign-in')));
 
+      // A forgotten password: the address, then the code step with a refused code (the error colours).
+      await page.getByRole('link', { name: 'Forgot password?' }).click();
+      await page.getByLabel('Email').fill('nobody@example.com');
+      found.push(...(await audit(page, theme, 'forgot password')));
+      await page.getByRole('button', { name: 'Send code' }).click();
+      await page.getByLabel('6-digit code').fill('000000');
+      await page.getByLabel('New password').fill('long enough password');
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+      await page.getByRole('alert').waitFor();
+      found.push(...(await audit(page, theme, 'forgot password (code refused)')));
+
       // All files, with a folder and a few files, in the list; then with a row selected.
       await signUpInBrowser(page);
       const userId = await sessionUserId(page);
@@ -122,6 +133,14 @@ describe('contrast and accessibility (axe-core)', () => {
       await expect.poll(() => page.getByRole('row', { name: 'readme.md' }).getAttribute('aria-selected')).toBe('true');
       found.push(...(await audit(page, theme, 'all files (a row selected)')));
       await page.getByRole('button', { name: 'Clear selection' }).click();
+
+      // Change password, with a refusal shown.
+      await page.goto('/drive/account/password');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByRole('alert').waitFor();
+      found.push(...(await audit(page, theme, 'change password')));
+      await page.getByRole('link', { name: 'All files' }).click();
+      await listView(page);
 
       // "+ New" open.
       await page.getByRole('button', { name: 'New', exact: true }).click();

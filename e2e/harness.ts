@@ -6,6 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { buildHaul, type Haul } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { placeFile } from '../apps/server/src/files/files.service.js';
+import type { MailInbox } from '../apps/server/test/mail-inbox.js';
 import { Readable } from 'node:stream';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
@@ -18,6 +19,8 @@ export interface E2E {
   base: string;
   browser: Browser;
   newPage: (opts?: Parameters<Browser['newContext']>[0]) => Promise<{ page: Page; context: BrowserContext }>;
+  /** The SMTP server the mail goes to, when started with `mail`. */
+  inbox: MailInbox | null;
   /** Stores bytes as a file of the user's, as the end of an upload does. */
   seedFile: (userId: string, parentId: string, name: string, content: string | Buffer) => Promise<{ id: string }>;
   close: () => Promise<void>;
@@ -41,6 +44,8 @@ export interface E2EOptions {
   pinPublicUrl?: boolean;
   /** More Chromium switches, e.g. --host-resolver-rules to open Haul under another name. */
   browserArgs?: string[];
+  /** Mail through SMTP to a server in this process (`e2e.inbox`), so tests read the codes; sign-up then asks for one. */
+  mail?: boolean;
 }
 
 export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
@@ -51,6 +56,9 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
   // The public URL must be known before start (upload URLs are built from it), so pick the port first.
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  // Loaded only when asked for: the other files need no SMTP server.
+  const inbox = opts.mail ? new (await import('../apps/server/test/mail-inbox.js')).MailInbox() : null;
+  await inbox?.start();
   const haul = await buildHaul(
     // Private networks allowed: the tests' link origins listen on loopback.
     {
@@ -67,6 +75,7 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       torrentDht: false,
       // Every answer the app gets is checked against the contract; a breach answers 500 and the test sees it.
       checkResponses: true,
+      ...(inbox ? { smtpUrl: inbox.url, mailFrom: 'Haul <haul@haul.test>' } : {}),
     },
     { logger: false },
   );
@@ -95,6 +104,7 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
     haul,
     base,
     browser,
+    inbox,
     newPage: async (opts) => {
       const context = await browser.newContext({ baseURL: base, locale: 'en-US', ...opts });
       contexts.push(context);
@@ -112,6 +122,7 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       for (const c of contexts) await c.close().catch(() => undefined);
       await browser.close();
       await haul.close();
+      await inbox?.stop();
       rmSync(dataDir, { recursive: true, force: true });
       if (refused.length) throw new Error(`The page policy refused what the app did:\n${refused.join('\n')}`);
     },

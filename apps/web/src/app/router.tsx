@@ -1,5 +1,7 @@
 /** The route table of seed 000 §2, in history mode under /drive. */
 import { createBrowserRouter, Navigate, Outlet, useParams } from 'react-router';
+import { ChangePasswordPage } from '../features/account/change-password-page';
+import { ForgetPasswordPage } from '../features/auth/forget-password-page';
 import { LoginPage } from '../features/auth/login-page';
 import { RequireAuth } from '../features/auth/require-auth';
 import { FileDialogs } from '../features/files/dialogs';
@@ -40,6 +42,7 @@ export const createDriveRouter = () =>
   createBrowserRouter(
   [
     { path: 'login', element: <LoginPage /> },
+    { path: 'forget-password', element: <ForgetPasswordPage /> },
     { path: '403', element: <ForbiddenPage /> },
     {
       element: <RequireAuth />,
@@ -60,6 +63,14 @@ export const createDriveRouter = () =>
             },
             { path: 'trash', element: <TrashPage /> },
             { path: 'bookmarks', element: <BookmarksPage /> },
+            // The seeds' account area; its other pages (profile, e-mail, deletion) are not built yet.
+            {
+              path: 'account',
+              children: [
+                { index: true, element: <Navigate to="/account/password" replace /> },
+                { path: 'password', element: <ChangePasswordPage /> },
+              ],
+            },
           ],
         },
       ],

@@ -1,5 +1,7 @@
-/** Sign-in, sign-up, sign-out and the signed-in user's info. */
+/** Sign-in, sign-up, sign-out, mailed codes, passwords, and the signed-in user's info. */
+import i18n from 'i18next';
 import { haul } from '../../lib/api-client';
+import { isApiError } from '../../lib/api-error';
 import { clearLocalUser } from '../sync/local-db';
 import { useSessionStore } from './session-store';
 
@@ -9,11 +11,39 @@ export async function signIn(username: string, password: string): Promise<void> 
   await haul.signIn(tokens);
 }
 
-/** Creates the account, which signs it in. */
-export async function signUp(email: string, password: string): Promise<void> {
-  const tokens = await haul.call('signUp', { body: { email, password } });
+/** Creates the account, which signs it in; `verificationToken` when the server asks for a verified address. */
+export async function signUp(email: string, password: string, verificationToken?: string): Promise<void> {
+  const tokens = await haul.call('signUp', { body: { email, password, verification_token: verificationToken } });
   await haul.signIn(tokens);
 }
+
+/**
+ * Whether a sign-up sent without a verification token was refused for want of one. The server checks that before the
+ * address and the password, and answers `invalid_argument`; the form has checked both by the same rules first, so
+ * that answer can mean nothing else here.
+ */
+export const needsVerification = (err: unknown): boolean => isApiError(err, 'invalid_argument');
+
+/** Mails a code for signing up or for a forgotten password, in the page's language. */
+export const sendCode = (usage: 'REGISTER' | 'PASSWORD_RESET', email: string) =>
+  haul.call('requestVerification', { body: { usage, email, locale: i18n.language || 'en-US' } });
+
+/** Trades the mailed code for a one-time verification token. */
+export const checkCode = async (verificationId: string, code: string): Promise<string> =>
+  (await haul.call('verifyVerification', { body: { verification_id: verificationId, verification_code: code } })).verification_token;
+
+/** Sets a forgotten password (every session of the account ends) and keeps the fresh session the answer starts. */
+export async function resetPassword(verificationToken: string, newPassword: string, email: string): Promise<void> {
+  const tokens = await haul.call('resetPassword', { body: { verification_token: verificationToken, new_password: newPassword, email } });
+  await haul.signIn(tokens);
+}
+
+/** Proves it is the account's owner with the password; the sudo token works in this session for a few minutes. */
+export const grantSudo = (password: string) => haul.call('grantSudo', { body: { password } });
+
+/** Sets a new password; every other session ends, this one stays. */
+export const setPassword = (sudoToken: string, newPassword: string) =>
+  haul.call('setPassword', { body: { sudo_token: sudoToken, new_password: newPassword } });
 
 export const getMe = () => haul.call('getMe');
 // Only the storage meter reads this: the monthly quotas (with_quotas) are not asked for.

@@ -1,85 +1,168 @@
-/** Sign in or create an account with email and password; errors are shown as the server words them. */
-import { useState, type FormEvent } from 'react';
+/**
+ * Sign in or create an account with email and password; errors are shown as the server words them. A server that asks
+ * for verified addresses gets the mailed code before the account is made (`SignUpCode`).
+ */
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { isEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@haul/shared';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { isEmail } from '@haul/shared';
 import { errorMessage } from '../../lib/error-message';
+import { isApiError } from '../../lib/api-error';
 import { Logo } from '../layout/logo';
 import { SettingsMenu } from '../layout/settings-menu';
-import { signIn, signUp } from './auth-api';
+import { needsVerification, sendCode, signIn, signUp } from './auth-api';
+import { passwordFits, passwordRule } from './password-rule';
 import { LeaveTo, outsideDrive, safeRedirect } from './require-auth';
 import { useSessionStore } from './session-store';
+import { SignUpCode } from './signup-code';
+import type { SentCode } from './use-code-step';
 import { FormError } from '../../components/form-error';
+import { TextField } from '../../components/text-field';
 
 type Mode = 'signin' | 'signup';
+type Errors = { email?: string; password?: string; form?: string };
 
-export function LoginPage() {
-  const { t } = useTranslation();
-  const [params] = useSearchParams();
-  const navigate = useNavigate();
-  const session = useSessionStore((s) => s.session);
-  const [mode, setMode] = useState<Mode>('signin');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const target = safeRedirect(params.get('redirect'));
-
-  if (session) return outsideDrive(target) ? <LeaveTo href={target} /> : <Navigate to={target} replace />;
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError('');
-    if (!isEmail(email.trim())) return setError(t('auth.invalidEmail'));
-    if (mode === 'signup' && (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH)) {
-      return setError(t('auth.passwordLength', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH }));
-    }
-    setBusy(true);
-    try {
-      await (mode === 'signin' ? signIn(email.trim(), password) : signUp(email.trim(), password));
-      if (!outsideDrive(target)) navigate(target, { replace: true });
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const switchMode = (m: Mode) => {
-    setMode(m);
-    setError('');
-  };
-
+/** The signed-out pages' frame: the settings in the corner, a card in the middle. */
+export function AuthShell({ children }: { children: ReactNode }) {
   return (
     <main className="login">
       <div className="login-top">
         <SettingsMenu />
       </div>
+      {children}
+    </main>
+  );
+}
+
+/** Where the page goes once signed in (`?redirect=`), or nothing: the page leaves on its own when a session appears. */
+export function useSignedInRedirect(): ReactNode {
+  const [params] = useSearchParams();
+  const session = useSessionStore((s) => s.session);
+  const target = safeRedirect(params.get('redirect'));
+  if (!session) return null;
+  return outsideDrive(target) ? <LeaveTo href={target} /> : <Navigate to={target} replace />;
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [mode, setMode] = useState<Mode>('signin');
+  const [email, setEmail] = useState(() => (location.state as { email?: string } | null)?.email ?? '');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  // Set once the server asked for a verified address: later tries ask for a code at once.
+  const [codeNeeded, setCodeNeeded] = useState(false);
+  const [sent, setSent] = useState<SentCode | null>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const leave = useSignedInRedirect();
+  const target = safeRedirect(params.get('redirect'));
+
+  if (leave) return leave;
+
+  const refuse = (next: Errors) => {
+    setErrors(next);
+    if (next.email) emailRef.current?.focus();
+    else if (next.password) passwordRef.current?.focus();
+  };
+
+  /** Mails the sign-up code; an address already taken is said at the address. */
+  const askForCode = async (address: string) => {
+    try {
+      setSent(await sendCode('REGISTER', address));
+    } catch (err) {
+      refuse(isApiError(err, 'already_exists') ? { email: errorMessage(err) } : { form: errorMessage(err) });
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setErrors({});
+    const address = email.trim();
+    if (!isEmail(address)) return refuse({ email: t('auth.invalidEmail') });
+    if (mode === 'signup' && !passwordFits(password)) return refuse({ password: passwordRule() });
+    setBusy(true);
+    try {
+      if (mode === 'signin') await signIn(address, password);
+      else if (codeNeeded) await askForCode(address);
+      else {
+        try {
+          await signUp(address, password);
+        } catch (err) {
+          if (!needsVerification(err)) throw err;
+          setCodeNeeded(true);
+          await askForCode(address);
+          return;
+        }
+      }
+      if (!outsideDrive(target) && useSessionStore.getState().session) navigate(target, { replace: true });
+    } catch (err) {
+      refuse(isApiError(err, 'already_exists') ? { email: errorMessage(err) } : { form: errorMessage(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (sent) {
+    return (
+      <AuthShell>
+        <SignUpCode
+          email={email.trim()}
+          password={password}
+          first={sent}
+          onBack={(refused) => {
+            setSent(null);
+            if (refused) refuse(refused);
+          }}
+        />
+      </AuthShell>
+    );
+  }
+
+  const switchMode = (m: Mode) => {
+    setMode(m);
+    setErrors({});
+  };
+
+  return (
+    <AuthShell>
       <form className="login-card" onSubmit={submit} noValidate aria-labelledby="login-title">
         <Logo />
         <h1 id="login-title">{mode === 'signin' ? t('auth.signInTitle') : t('auth.signUpTitle')}</h1>
-        <label className="field">
-          <span>{t('auth.email')}</span>
-          <input type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required autoFocus />
-        </label>
-        <label className="field">
-          <span>{t('auth.password')}</span>
-          <input
-            type="password"
-            autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-            aria-describedby={mode === 'signup' ? 'password-rule' : undefined}
-          />
-          {/* The rule is told before the first try, not only after a refusal. */}
-          {mode === 'signup' && (
-            <small id="password-rule" className="muted">
-              {t('auth.passwordLength', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
-            </small>
-          )}
-        </label>
-        <FormError error={error} />
+        <TextField
+          label={t('auth.email')}
+          inputRef={emailRef}
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email}
+          required
+          autoFocus
+        />
+        <TextField
+          label={t('auth.password')}
+          inputRef={passwordRef}
+          type="password"
+          autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          // The rule is told before the first try, not only after a refusal.
+          hint={mode === 'signup' ? passwordRule() : undefined}
+          error={errors.password}
+          required
+        />
+        {mode === 'signin' && (
+          <p className="login-forgot">
+            <Link className="link" to={{ pathname: '/forget-password', search: location.search }} state={{ email }}>
+              {t('auth.forgotLink')}
+            </Link>
+          </p>
+        )}
+        <FormError error={errors.form ?? ''} />
         <button className="btn primary wide" type="submit" disabled={busy}>
           {mode === 'signin' ? t('auth.signIn') : t('auth.signUp')}
         </button>
@@ -90,6 +173,6 @@ export function LoginPage() {
           </button>
         </p>
       </form>
-    </main>
+    </AuthShell>
   );
 }

@@ -1,4 +1,4 @@
-/** The account button: who is signed in, sign out, and sign out on every device. */
+/** The account button: who is signed in, change password, sign out, and sign out on every device. */
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +27,10 @@ export function UserMenu() {
   return (
     <IconMenu label={t('account.menu')} button={me?.email ? me.email[0]!.toUpperCase() : <Icon name="user" />} buttonClassName="avatar">
       {me && <Menu.Label className="menu-label">{me.email}</Menu.Label>}
+      <Menu.Item className="menu-item" onSelect={() => navigate('/account/password')}>
+        {t('account.changePassword')}
+      </Menu.Item>
+      <Menu.Separator className="menu-sep" />
       <Menu.Item className="menu-item" onSelect={() => void out()}>
         {t('account.signOut')}
       </Menu.Item>

@@ -1,0 +1,141 @@
+/**
+ * Change password (/account/password): the current password earns a sudo token, which sets the new one. Every other
+ * session ends and this one stays, which the page says before the person confirms.
+ */
+import { useRef, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { isApiError } from '../../lib/api-error';
+import { errorMessage } from '../../lib/error-message';
+import { FormError } from '../../components/form-error';
+import { TextField } from '../../components/text-field';
+import { getMe, grantSudo, setPassword } from '../auth/auth-api';
+import { passwordFits, passwordRule } from '../auth/password-rule';
+
+type Field = 'current' | 'next' | 'again';
+type Errors = Partial<Record<Field | 'form', string>>;
+
+/** A sudo token lasts minutes; one within a few seconds of its end is not worth sending. */
+const SUDO_MARGIN_MS = 10_000;
+
+export function ChangePasswordPage() {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<Record<Field, string>>({ current: '', next: '', again: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const { data: me } = useQuery({ queryKey: ['me'], queryFn: getMe, staleTime: 5 * 60_000 });
+  // Kept after a failed change, so another try does not check (and count) the current password again.
+  const sudo = useRef<{ token: string; until: number } | null>(null);
+  const refs = { current: useRef<HTMLInputElement>(null), next: useRef<HTMLInputElement>(null), again: useRef<HTMLInputElement>(null) };
+
+  const set = (field: Field, value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+    if (field === 'current') sudo.current = null;
+  };
+
+  const refuse = (field: Field | 'form', message: string) => {
+    setErrors({ [field]: message });
+    if (field !== 'form') refs[field].current?.focus();
+  };
+
+  const sudoToken = async (): Promise<string> => {
+    if (sudo.current && sudo.current.until - Date.now() > SUDO_MARGIN_MS) return sudo.current.token;
+    const granted = await grantSudo(values.current);
+    sudo.current = { token: granted.sudo_token, until: Date.now() + granted.expires_in * 1000 };
+    return granted.sudo_token;
+  };
+
+  const change = async (): Promise<void> => {
+    let token: string;
+    try {
+      token = await sudoToken();
+    } catch (err) {
+      // A wrong password, or too many of them: about the current password, shown there.
+      if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) return refuse('current', errorMessage(err));
+      throw err;
+    }
+    try {
+      await setPassword(token, values.next);
+    } catch (err) {
+      if (isApiError(err, 'invalid_argument')) return refuse('next', errorMessage(err));
+      if (!isApiError(err, 'invalid_grant')) throw err;
+      // The confirmation ran out: confirm again with the password still typed, once.
+      sudo.current = null;
+      await setPassword(await sudoToken(), values.next);
+    }
+    sudo.current = null;
+    setValues({ current: '', next: '', again: '' });
+    toast.success(t('account.passwordChanged'));
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setErrors({});
+    if (!values.current) return refuse('current', t('account.enterCurrent'));
+    if (!passwordFits(values.next)) return refuse('next', passwordRule());
+    if (values.again !== values.next) return refuse('again', t('account.passwordsDiffer'));
+    setBusy(true);
+    try {
+      await change();
+    } catch (err) {
+      refuse('form', errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="page">
+      <div className="toolbar">
+        <h1 id="change-password-title" className="crumb current">
+          {t('account.changePassword')}
+        </h1>
+      </div>
+      <form className="account-form" onSubmit={submit} noValidate aria-labelledby="change-password-title">
+        <p id="password-change-effect" className="account-notice">
+          {t('account.otherSessionsEnd')}
+        </p>
+        {/* Unseen, it tells password managers which account the new password belongs to. */}
+        <input type="email" autoComplete="username" value={me?.email ?? ''} readOnly hidden />
+        <TextField
+          label={t('account.currentPassword')}
+          inputRef={refs.current}
+          type="password"
+          autoComplete="current-password"
+          value={values.current}
+          onChange={(e) => set('current', e.target.value)}
+          error={errors.current}
+          required
+          autoFocus
+        />
+        <TextField
+          label={t('auth.newPassword')}
+          inputRef={refs.next}
+          type="password"
+          autoComplete="new-password"
+          value={values.next}
+          onChange={(e) => set('next', e.target.value)}
+          hint={passwordRule()}
+          error={errors.next}
+          required
+        />
+        <TextField
+          label={t('account.repeatPassword')}
+          inputRef={refs.again}
+          type="password"
+          autoComplete="new-password"
+          value={values.again}
+          onChange={(e) => set('again', e.target.value)}
+          error={errors.again}
+          required
+        />
+        <FormError error={errors.form ?? ''} />
+        <button className="btn primary" type="submit" disabled={busy} aria-describedby="password-change-effect">
+          {t('account.changePassword')}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,179 @@
+/**
+ * A forgotten password (/forget-password): the address, then the mailed code with a new password, which signs in. The
+ * page never says whether an account has the address: the server answers alike, and so do we.
+ */
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { toast } from 'sonner';
+import { isEmail } from '@haul/shared';
+import { isApiError } from '../../lib/api-error';
+import { errorMessage } from '../../lib/error-message';
+import { FormError } from '../../components/form-error';
+import { TextField } from '../../components/text-field';
+import { Logo } from '../layout/logo';
+import { resetPassword, sendCode } from './auth-api';
+import { CodeField, ResendButton } from './code-field';
+import { AuthShell, useSignedInRedirect } from './login-page';
+import { passwordFits, passwordRule } from './password-rule';
+import { useCodeStep, type SentCode } from './use-code-step';
+
+export function ForgetPasswordPage() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const [email, setEmail] = useState(() => (location.state as { email?: string } | null)?.email ?? '');
+  const [emailError, setEmailError] = useState('');
+  const [formError, setFormError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<SentCode | null>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const leave = useSignedInRedirect();
+  if (leave) return leave;
+
+  const signInLink = (
+    <p className="login-switch">
+      <Link className="link" to={{ pathname: '/login', search: location.search }}>
+        {t('auth.backToSignIn')}
+      </Link>
+    </p>
+  );
+
+  if (sent) {
+    return (
+      <AuthShell>
+        <ResetStep email={email.trim()} first={sent} onOtherAddress={() => setSent(null)}>
+          {signInLink}
+        </ResetStep>
+      </AuthShell>
+    );
+  }
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setEmailError('');
+    setFormError('');
+    if (!isEmail(email.trim())) {
+      setEmailError(t('auth.invalidEmail'));
+      emailRef.current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      setSent(await sendCode('PASSWORD_RESET', email.trim()));
+    } catch (err) {
+      if (isApiError(err, 'invalid_argument')) {
+        setEmailError(errorMessage(err));
+        emailRef.current?.focus();
+      } else setFormError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthShell>
+      <form className="login-card" onSubmit={submit} noValidate aria-labelledby="forgot-title" aria-describedby="forgot-intro">
+        <Logo />
+        <h1 id="forgot-title">{t('auth.forgotTitle')}</h1>
+        <p id="forgot-intro" className="login-notice">
+          {t('auth.forgotIntro')}
+        </p>
+        <TextField
+          label={t('auth.email')}
+          inputRef={emailRef}
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={emailError}
+          required
+          autoFocus
+        />
+        <FormError error={formError} />
+        <button className="btn primary wide" type="submit" disabled={busy}>
+          {t('auth.sendCode')}
+        </button>
+        {signInLink}
+      </form>
+    </AuthShell>
+  );
+}
+
+interface ResetStepProps {
+  email: string;
+  first: SentCode;
+  onOtherAddress: () => void;
+  children: ReactNode;
+}
+
+/** The mailed code and the new password; success signs in, and the page leaves for the drive. */
+function ResetStep({ email, first, onOtherAddress, children }: ResetStepProps) {
+  const { t } = useTranslation();
+  const step = useCodeStep('PASSWORD_RESET', email, first);
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState('');
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const noticeId = useId();
+
+  const refusePassword = (message: string) => {
+    setPasswordError(message);
+    passwordRef.current?.focus();
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (step.busy) return;
+    setPasswordError('');
+    if (!passwordFits(password)) return refusePassword(passwordRule());
+    void step.run(async () => {
+      const token = await step.verify();
+      if (!token) return;
+      try {
+        await resetPassword(token, password, email);
+        toast.success(t('auth.passwordReset'));
+      } catch (err) {
+        if (isApiError(err, 'invalid_grant')) step.tokenRefused(err);
+        else if (isApiError(err, 'invalid_argument')) refusePassword(errorMessage(err));
+        else throw err;
+      }
+    });
+  };
+
+  return (
+    <form className="login-card" onSubmit={submit} noValidate aria-labelledby="reset-title">
+      <Logo />
+      <h1 id="reset-title">{t('auth.forgotTitle')}</h1>
+      <p id={noticeId} className="login-notice" role="status">
+        {t(step.resent ? 'auth.codeResentIfAccount' : 'auth.codeSentIfAccount', { email })} {t('auth.codeLasts', { count: step.minutes })}
+      </p>
+      <CodeField value={step.code} onChange={step.setCode} error={step.codeError} describedBy={noticeId} inputRef={step.codeRef} />
+      <TextField
+        label={t('auth.newPassword')}
+        inputRef={passwordRef}
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => {
+          setPassword(e.target.value);
+          setPasswordError('');
+        }}
+        hint={passwordRule()}
+        error={passwordError}
+        required
+      />
+      <FormError error={step.formError} />
+      <button className="btn primary wide" type="submit" disabled={step.busy}>
+        {t('auth.setPasswordAndSignIn')}
+      </button>
+      <p className="login-switch">
+        <ResendButton left={step.secondsLeft} busy={step.busy} onClick={() => void step.resend()} />
+      </p>
+      <p className="login-switch">
+        <button type="button" className="link" onClick={onOtherAddress}>
+          {t('auth.otherAddress')}
+        </button>
+      </p>
+      {children}
+    </form>
+  );
+}
