@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { errorBody, type RouteDef } from '@haul/shared';
 import { aboutRoutes } from './about/about.routes.js';
+import { AccountEraser } from './accounts/account-erasure.js';
 import { accountsRoutes } from './accounts/accounts.routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -52,6 +53,8 @@ export interface Haul {
   offline: OfflineWorker;
   /** Transcode jobs of this process; started by main.ts (and by tests that need it). */
   media: MediaWorker;
+  /** Erasures of accounts deleted through this process, running in the background. */
+  erasure: AccountEraser;
   close(): Promise<void>;
 }
 
@@ -99,8 +102,9 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   const offline = new OfflineWorker(ctx, app.log);
   const kick = () => offline.kick();
   const media = new MediaWorker(ctx, app.log);
+  const erasure = new AccountEraser(ctx, app.log);
 
-  await accountsRoutes(app, ctx);
+  await accountsRoutes(app, ctx, erasure);
   await contentRoutes(app, ctx);
   await mediaRoutes(app, ctx);
   await tusRoutes(app, ctx, ctx.uploads);
@@ -122,9 +126,10 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     ctx,
     offline,
     media,
+    erasure,
     async close() {
       // Requests in flight finish while the jobs park.
-      await Promise.all([offline.stop(), media.stop(), app.close()]);
+      await Promise.all([offline.stop(), media.stop(), erasure.stop(), app.close()]);
       // Mail still being sent (a code requested just before the stop) goes out before the database closes.
       await ctx.mailer.close();
       await stopHashThread();

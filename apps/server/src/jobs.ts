@@ -5,6 +5,7 @@ import { purgeExpired } from './files/trash.service.js';
 import { expireUploads, finishStrandedUploads } from './uploads/uploads.service.js';
 import { reconcileOrphans } from './storage/reconcile.js';
 import { purgeSessions } from './accounts/tokens.js';
+import { continueAccountErasures } from './accounts/account-erasure.js';
 import { forgetOldAttempts } from './limits/attempt-limiter.js';
 import { purgeVerifications } from './accounts/verification.service.js';
 import { purgeOutbox } from './mail/outbox.js';
@@ -14,9 +15,9 @@ const RECONCILE_EVERY = 6;
 
 /**
  * At start: finishes uploads whose last byte arrived before a crash, then reconciles the data folder. Then hourly:
- * expires abandoned uploads, ended sessions, old attempt counts, verification codes and outbox mail, purges the trash,
- * and every few hours reconciles
- * again. Returns a stop function.
+ * expires abandoned uploads, finishes erasing deleted accounts (an erasure a crash or a stop cut short), expires ended
+ * sessions, old attempt counts, verification codes and outbox mail, purges the trash (and the blobs erased accounts
+ * released), and every few hours reconciles again. Returns a stop function.
  */
 export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
   let running = false;
@@ -34,6 +35,12 @@ export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
         if (Object.values(removed).some(Boolean)) log.info({ removed }, 'removed files no row explains (left by a crash)');
       }
       const uploads = await expireUploads(ctx, ctx.uploads);
+      // On its own: an account whose erasure keeps failing must not hold up the rest of the purge.
+      const accounts = await continueAccountErasures(ctx).catch((err) => {
+        log.error(err, 'erasing deleted accounts failed; the next run goes on with them');
+        return 0;
+      });
+      if (accounts) log.info({ accounts }, 'finished erasing deleted accounts');
       const r = await purgeExpired(ctx);
       const sessions = await purgeSessions(ctx);
       await forgetOldAttempts(ctx.db, ctx.clock.now());

@@ -5,6 +5,8 @@ import type { AppContext } from '../context.js';
 import { optionalUserId, requireAuth } from '../http/auth.js';
 import { serve } from '../http/contract.js';
 import { HttpError, notFound } from '../http/errors.js';
+import { deleteOwnAccount, deletionEligibility } from './account-deletion.service.js';
+import type { AccountEraser } from './account-erasure.js';
 import { changePassword, refresh, resetPassword, signIn, signUp } from './accounts.service.js';
 import { grantSudo } from './sudo.js';
 import { endAllSessions, revokeRefreshToken, type ClientInfo } from './tokens.js';
@@ -15,7 +17,7 @@ import { requestVerification, verifyCode } from './verification.service.js';
 /** The client a request comes from (its address as the trusted proxy names it). */
 const clientOf = (req: FastifyRequest): ClientInfo => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
 
-export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eraser: AccountEraser): Promise<void> {
   // Sign-up and sign-in limits live in the database (accounts.service), so they hold across processes.
   serve(app, C.signUp, async (req) => signUp(ctx, req.body, clientOf(req)));
 
@@ -56,6 +58,13 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     serve(scope, C.grantSudo, async (req) => grantSudo(ctx, req.caller, req.body));
     serve(scope, C.setPassword, async (req) => {
       await changePassword(ctx, req.caller, req.body.sudo_token, req.body.new_password);
+      return {};
+    });
+    serve(scope, C.accountDeletionEligibility, async (req) => deletionEligibility(ctx, req.userId));
+    // The account ends with the answer; what it had is erased after it, in the background and by the periodic jobs.
+    serve(scope, C.deleteAccount, async (req) => {
+      await deleteOwnAccount(ctx, req.caller, req.body.sudo_token);
+      eraser.kick(req.userId);
       return {};
     });
   });

@@ -55,6 +55,7 @@ export async function createUser(
     password_updated_at: now,
     disabled_at: null,
     session_epoch: 0,
+    deleted_at: null,
   };
   try {
     await ctx.db.insertInto('users').values(row).execute();

@@ -68,6 +68,7 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
     .where('sessions.user_id', '=', userId)
     .where('sessions.expires_at', '>', ctx.clock.now())
     .where('users.disabled_at', 'is', null)
+    .where('users.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!live) throw unauthenticated('You were signed out. Please sign in again.');
   return { userId, sessionId, epoch: live.session_epoch };
@@ -138,7 +139,7 @@ export async function rotateRefreshToken(ctx: AppContext, refresh: string): Prom
       .set({ last_used_at: now, expires_at: now + ctx.config.refreshTokenTtlSeconds * 1000 })
       .where('id', '=', row.session_id)
       .where('expires_at', '>', now)
-      .where((eb) => eb.exists(eb.selectFrom('users').select('id').where('users.id', '=', row.user_id).where('users.disabled_at', 'is', null)))
+      .where((eb) => eb.exists(eb.selectFrom('users').select('id').where('users.id', '=', row.user_id).where('users.disabled_at', 'is', null).where('users.deleted_at', 'is', null)))
       .executeTakeFirst();
     if (Number(live.numUpdatedRows) !== 1) return null;
     return newRefreshToken(ctx, trx, row.user_id, row.session_id);

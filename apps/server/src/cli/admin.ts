@@ -1,4 +1,6 @@
 /** Administration from the command line: `npm run haul-admin -- <command> ...` (same configuration as the server). */
+import { deletionEligibility, markAccountDeleted } from '../accounts/account-deletion.service.js';
+import { eraseAccount } from '../accounts/account-erasure.js';
 import { createUser, setDisabled, setPassword } from '../accounts/accounts.service.js';
 import { endAllSessions } from '../accounts/tokens.js';
 import { findUserByEmail } from '../accounts/users.repository.js';
@@ -12,6 +14,7 @@ const USAGE = `usage: haul-admin <command>
   reset-password <email> <new-password>                    set a password and end the account's sessions
   sign-out <email>                                          end every session and download link of an account
   disable-user <email>                                      refuse the account's sign-ins and tokens (enable-user undoes it)
+  delete-user <email>                                       delete an account and erase all it has (cannot be undone)
   set-quota <email> <bytes>                                 set the storage limit of an account
   set-premium <email> <days>                                premium for that many days from now (0 ends it)
   purge                                                     purge expired trash and unreferenced blobs now
@@ -58,6 +61,21 @@ async function main(argv: string[]): Promise<number> {
         const u = await user(args[0]);
         await setDisabled(ctx, u.id, command === 'disable-user');
         console.log(command === 'disable-user' ? `${u.email} is disabled and signed out everywhere` : `${u.email} is enabled`);
+        return 0;
+      }
+      case 'delete-user': {
+        // The same path as the account's own deletion, without the sudo token: the operator is trusted.
+        const u = await user(args[0]);
+        const what = await deletionEligibility(ctx, u.id);
+        await markAccountDeleted(ctx, u.id);
+        console.log(`${u.email} is deleted and signed out everywhere; erasing ${what.file_count} files, ${what.folder_count} folders (${what.size} bytes), ${what.share_count} shares…`);
+        let done = false;
+        for (let i = 0; i < 10 && !done; i++) done = (await eraseAccount(ctx, u.id)) === 'done';
+        console.log(
+          done
+            ? `${u.email} is erased; content no other account stores leaves the disk at the next purge (within the hour)`
+            : `${u.email} is partly erased (something kept writing to it); the server's periodic jobs finish it`,
+        );
         return 0;
       }
       case 'set-quota': {

@@ -14,6 +14,7 @@ import * as media from './migrations/2026-11-23-0006-media.js';
 import * as sessions from './migrations/2026-11-24-0007-sessions.js';
 import * as uploadKeys from './migrations/2026-11-24-0008-upload-keys.js';
 import * as verification from './migrations/2026-11-25-0009-verification.js';
+import * as accountDeletion from './migrations/2026-11-26-0010-account-deletion.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0007-sessions': sessions,
   '2026-11-24-0008-upload-keys': uploadKeys,
   '2026-11-25-0009-verification': verification,
+  '2026-11-26-0010-account-deletion': accountDeletion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

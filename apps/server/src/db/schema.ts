@@ -15,6 +15,11 @@ export interface UsersTable {
   disabled_at: number | null;
   /** Bumped by sign-out-everywhere, a password change or disabling: download links signed before then stop working. */
   session_epoch: number;
+  /**
+   * Set when the account was deleted: it is refused everywhere, its address is released, and the periodic jobs erase
+   * what it had; the row goes last (accounts/account-erasure.ts).
+   */
+  deleted_at: number | null;
 }
 
 /** One sign-in: its refresh tokens rotate inside it; access tokens name it, so ending it ends them at once. */

@@ -22,7 +22,7 @@ export async function verifyDownloadLink(ctx: AppContext, fileId: string, q: { u
   if (typeof q.u !== 'string' || typeof q.e !== 'string' || typeof q.s !== 'string' || !/^\d{1,12}$/.test(q.e)) return false;
   const expires = Number(q.e);
   if (expires * 1000 <= ctx.clock.now()) return false;
-  const user = await ctx.db.selectFrom('users').select('session_epoch').where('id', '=', q.u).where('disabled_at', 'is', null).executeTakeFirst();
+  const user = await ctx.db.selectFrom('users').select('session_epoch').where('id', '=', q.u).where('disabled_at', 'is', null).where('deleted_at', 'is', null).executeTakeFirst();
   if (!user) return false;
   const expected = Buffer.from(signature(ctx, q.u, user.session_epoch, fileId, expires));
   const given = Buffer.from(q.s);

@@ -133,9 +133,12 @@ export async function storageUsage(db: Db, userId: string): Promise<{ total: num
   return { total: Number(row.total), inTrash: Number(row.trash) };
 }
 
-/** Bytes the user may still fill: storage limit minus files (trash included) and uploads in flight. */
+/**
+ * Bytes the user may still fill: storage limit minus files (trash included) and uploads in flight. None once the
+ * account is deleted, so a download or copy finishing during its erasure places nothing.
+ */
 export async function freeSpace(db: Db, userId: string): Promise<number> {
-  const user = await db.selectFrom('users').select('storage_limit').where('id', '=', userId).executeTakeFirst();
+  const user = await db.selectFrom('users').select('storage_limit').where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
   if (!user) return 0;
   const [usage, pending] = await Promise.all([
     storageUsage(db, userId),

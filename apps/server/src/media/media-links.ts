@@ -62,7 +62,7 @@ export async function verifyQuery(ctx: AppContext, purpose: LinkPurpose, fileId:
   if (!q.u || !q.e || !q.s || !/^\d{1,12}$/.test(q.e)) return false;
   const expires = Number(q.e);
   if (expires * 1000 <= ctx.clock.now()) return false;
-  const user = await ctx.db.selectFrom('users').select('session_epoch').where('id', '=', q.u).where('disabled_at', 'is', null).executeTakeFirst();
+  const user = await ctx.db.selectFrom('users').select('session_epoch').where('id', '=', q.u).where('disabled_at', 'is', null).where('deleted_at', 'is', null).executeTakeFirst();
   if (!user) return false;
   const expected = Buffer.from(signature(ctx, purpose, { userId: q.u, epoch: user.session_epoch }, fileId, expires));
   const given = Buffer.from(q.s);

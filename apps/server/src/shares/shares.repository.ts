@@ -19,11 +19,13 @@ export async function loadShare(db: Db, id: string): Promise<{ share: ShareRow; 
     .innerJoin('users', 'users.id', 'shares.user_id')
     .leftJoin('share_files', 'share_files.share_id', 'shares.id')
     .selectAll('shares')
-    .select(['users.name as owner_name', 'share_files.file_id', 'share_files.position'])
+    .select(['users.name as owner_name', 'users.deleted_at as owner_deleted_at', 'share_files.file_id', 'share_files.position'])
     .where('shares.id', '=', id)
     .execute();
   if (rows.length === 0) return undefined;
-  const { owner_name, file_id: _f, position: _p, ...share } = rows[0]!;
+  const { owner_name, owner_deleted_at, file_id: _f, position: _p, ...share } = rows[0]!;
+  // Deleting an account cancels its shares; one made while the deletion was being recorded is cancelled here.
+  if (owner_deleted_at !== null) share.status = SHARE_STATUS.DELETED;
   const rootIds = rows
     .filter((r) => r.file_id !== null)
     .sort((a, b) => Number(a.position) - Number(b.position))

@@ -1,12 +1,13 @@
 /**
  * Accounts: sign-up, sign-in, token refresh and sign-out, the signed-in user's info, and what an e-mail code unlocks:
- * a verified sign-up, a forgotten password reset, a sudo token for a sensitive change, a new password.
+ * a verified sign-up, a forgotten password reset, a sudo token for a sensitive change, a new password; deleting the
+ * account.
  */
 import { Type } from '@sinclair/typebox';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../rules/validate.js';
 import { TokenResponseSchema, UserInfoSchema } from '../entities.js';
 import { route } from './define.js';
-import { Empty, StringEnum } from './schema-kit.js';
+import { DecimalString, Empty, StringEnum } from './schema-kit.js';
 
 const tag = 'Accounts';
 const Password = Type.String({ maxLength: 1024, description: `The password: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.` });
@@ -27,6 +28,26 @@ export const VERIFICATION_USAGES = [
   'DELETION',
 ] as const;
 export type VerificationUsage = (typeof VERIFICATION_USAGES)[number];
+
+/** Why an account may not be deleted now. */
+export const DELETION_BLOCKERS = ['LAST_ADMINISTRATOR'] as const;
+
+const DeletionEligibilitySchema = Type.Object({
+  eligible: Type.Boolean({ description: 'Whether POST /v1/user/me/deletion would delete the account now.' }),
+  reasons: Type.Array(
+    Type.Object({
+      reason: StringEnum(DELETION_BLOCKERS, { description: 'LAST_ADMINISTRATOR: no other enabled account is an administrator.' }),
+      description: Type.String({ description: 'What stands in the way and what to do, in words a person can read.' }),
+    }),
+    { description: 'Why the account cannot be deleted now; empty when it can.' },
+  ),
+  file_count: DecimalString('Files that would be erased, the trash included.'),
+  folder_count: DecimalString('Folders that would be erased, the trash included.'),
+  size: DecimalString('Bytes of those files.'),
+  share_count: DecimalString('Share links that still open: they would stop at once.'),
+  cloud_download_count: DecimalString('Cloud downloads waiting, running or paused: they would stop, and what they fetched so far would be dropped.'),
+  upload_count: DecimalString('Uploads not finished: their bytes would be dropped.'),
+});
 
 export const accountsRoutes = {
   signUp: route({
@@ -241,5 +262,35 @@ export const accountsRoutes = {
       invalid_grant: 'The sudo token is invalid, expired, or from another session or account: confirm it is you again.',
     },
     example: { sudo_token: '…', new_password: 'a new long password' },
+  }),
+  accountDeletionEligibility: route({
+    method: 'GET',
+    path: '/v1/user/me/deletion/eligibility',
+    tag,
+    summary: 'What deleting the account would remove',
+    description:
+      'Whether the account may be deleted now (the last administrator may not: `reasons` says why), and what deleting it would remove: files and folders, their bytes, share links, cloud downloads and unfinished uploads.',
+    auth: 'user',
+    response: DeletionEligibilitySchema,
+    errors: { file_not_found: 'The account was deleted while the request ran.' },
+  }),
+  deleteAccount: route({
+    method: 'POST',
+    path: '/v1/user/me/deletion',
+    tag,
+    summary: 'Delete the account',
+    description:
+      "Deletes the account with a sudo token of this session (POST /v1/user/sudo, with the password or a DELETION code). It ends at once: every session and token, every download, thumbnail and media link, and every share link stop working, sign-in with its address fails, and the address may be used for a new account right away. Then everything it had is erased in the background: files and folders, content no other account stores, shares, cloud downloads and their partial files, unfinished uploads, history. Nothing can be brought back.",
+    auth: 'user',
+    body: Type.Object({
+      sudo_token: Type.String({ maxLength: 2000, description: 'From POST /v1/user/sudo, in this session, less than 5 minutes old.' }),
+    }),
+    response: Empty,
+    errors: {
+      invalid_argument: 'No sudo_token came.',
+      invalid_grant: 'The sudo token is invalid, expired, or from another session or account: confirm it is you again.',
+      failed_precondition: 'The account may not be deleted now: it is the last administrator (`details[0].reason` is LAST_ADMINISTRATOR). Make another account an administrator first.',
+    },
+    example: { sudo_token: '…' },
   }),
 };

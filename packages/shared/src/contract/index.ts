@@ -14,7 +14,7 @@ export * from './schema-kit.js';
 export * from './files.js';
 export { EventListSchema } from './events.js';
 export * from './tasks.js';
-export { VERIFICATION_USAGES, type VerificationUsage } from './accounts.js';
+export { DELETION_BLOCKERS, VERIFICATION_USAGES, type VerificationUsage } from './accounts.js';
 
 export const CONTRACT = {
   ...accountsRoutes,
