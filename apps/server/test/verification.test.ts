@@ -4,7 +4,7 @@
  * in the outbox table, which `haul-admin outbox` prints.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -346,6 +346,7 @@ describe('without SMTP: the outbox', () => {
       expect(v.status).toBe(200);
     } finally {
       await h.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
 });
