@@ -1,6 +1,8 @@
 /** The route table of seed 000 §2, in history mode under /drive. */
 import { createBrowserRouter, Navigate, Outlet, useParams } from 'react-router';
+import { AccountLayout } from '../features/account/account-layout';
 import { ChangePasswordPage } from '../features/account/change-password-page';
+import { DeleteAccountPage } from '../features/account/delete-account-page';
 import { ForgetPasswordPage } from '../features/auth/forget-password-page';
 import { LoginPage } from '../features/auth/login-page';
 import { RequireAuth } from '../features/auth/require-auth';
@@ -63,12 +65,14 @@ export const createDriveRouter = () =>
             },
             { path: 'trash', element: <TrashPage /> },
             { path: 'bookmarks', element: <BookmarksPage /> },
-            // The seeds' account area; its other pages (profile, e-mail, deletion) are not built yet.
+            // The seeds' account area; its other pages (profile, e-mail) are not built yet.
             {
               path: 'account',
+              element: <AccountLayout />,
               children: [
                 { index: true, element: <Navigate to="/account/password" replace /> },
                 { path: 'password', element: <ChangePasswordPage /> },
+                { path: 'destroy', element: <DeleteAccountPage /> },
               ],
             },
           ],

@@ -10,14 +10,12 @@ import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
 import { TextField } from '../../components/text-field';
-import { getMe, grantSudo, setPassword } from '../auth/auth-api';
+import { getMe, setPassword } from '../auth/auth-api';
 import { passwordFits, passwordRule } from '../auth/password-rule';
+import { useSudo } from './use-sudo';
 
 type Field = 'current' | 'next' | 'again';
 type Errors = Partial<Record<Field | 'form', string>>;
-
-/** A sudo token lasts minutes; one within a few seconds of its end is not worth sending. */
-const SUDO_MARGIN_MS = 10_000;
 
 export function ChangePasswordPage() {
   const { t } = useTranslation();
@@ -25,14 +23,13 @@ export function ChangePasswordPage() {
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const { data: me } = useQuery({ queryKey: ['me'], queryFn: getMe, staleTime: 5 * 60_000 });
-  // Kept after a failed change, so another try does not check (and count) the current password again.
-  const sudo = useRef<{ token: string; until: number } | null>(null);
+  const sudo = useSudo();
   const refs = { current: useRef<HTMLInputElement>(null), next: useRef<HTMLInputElement>(null), again: useRef<HTMLInputElement>(null) };
 
   const set = (field: Field, value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
     setErrors((e) => ({ ...e, [field]: undefined }));
-    if (field === 'current') sudo.current = null;
+    if (field === 'current') sudo.forget();
   };
 
   const refuse = (field: Field | 'form', message: string) => {
@@ -40,17 +37,10 @@ export function ChangePasswordPage() {
     if (field !== 'form') refs[field].current?.focus();
   };
 
-  const sudoToken = async (): Promise<string> => {
-    if (sudo.current && sudo.current.until - Date.now() > SUDO_MARGIN_MS) return sudo.current.token;
-    const granted = await grantSudo(values.current);
-    sudo.current = { token: granted.sudo_token, until: Date.now() + granted.expires_in * 1000 };
-    return granted.sudo_token;
-  };
-
   const change = async (): Promise<void> => {
     let token: string;
     try {
-      token = await sudoToken();
+      token = await sudo.token(values.current);
     } catch (err) {
       // A wrong password, or too many of them: about the current password, shown there.
       if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) return refuse('current', errorMessage(err));
@@ -62,10 +52,10 @@ export function ChangePasswordPage() {
       if (isApiError(err, 'invalid_argument')) return refuse('next', errorMessage(err));
       if (!isApiError(err, 'invalid_grant')) throw err;
       // The confirmation ran out: confirm again with the password still typed, once.
-      sudo.current = null;
-      await setPassword(await sudoToken(), values.next);
+      sudo.forget();
+      await setPassword(await sudo.token(values.current), values.next);
     }
-    sudo.current = null;
+    sudo.forget();
     setValues({ current: '', next: '', again: '' });
     toast.success(t('account.passwordChanged'));
   };

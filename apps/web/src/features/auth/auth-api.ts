@@ -1,4 +1,4 @@
-/** Sign-in, sign-up, sign-out, mailed codes, passwords, and the signed-in user's info. */
+/** Sign-in, sign-up, sign-out, mailed codes, passwords, deleting the account, and the signed-in user's info. */
 import i18n from 'i18next';
 import { haul } from '../../lib/api-client';
 import { isApiError } from '../../lib/api-error';
@@ -58,9 +58,28 @@ export async function signOut(opts: { everywhere?: boolean } = {}): Promise<void
   if (!session) return;
   // Everywhere must reach the server while this session can still ask; an error leaves the person signed in.
   if (opts.everywhere) await haul.call('signOutEverywhere');
+  const forgotten = forgetSession(session.userId);
+  await Promise.allSettled([forgotten, opts.everywhere ? null : haul.call('revokeToken', { body: { token: session.refreshToken } })]);
+}
+
+/**
+ * Drops the session at once (the app follows to sign-in), then what this browser kept for the user: the drive's copy,
+ * its sync marks, the saved upload tasks.
+ */
+function forgetSession(userId: string): Promise<void> {
   useSessionStore.getState().signOut();
-  await Promise.allSettled([
-    opts.everywhere ? null : haul.call('revokeToken', { body: { token: session.refreshToken } }),
-    clearLocalUser(session.userId),
-  ]);
+  return clearLocalUser(userId);
+}
+
+/** What deleting the account would erase, and whether it may be deleted now. */
+export const deletionEligibility = () => haul.call('accountDeletionEligibility');
+
+/**
+ * Deletes the account with a sudo token of this session, then forgets it here as a sign-out does. The server has
+ * already ended every session, so there is nothing to revoke; a failure to clear locally does not undo the deletion.
+ */
+export async function deleteAccount(sudoToken: string): Promise<void> {
+  const session = useSessionStore.getState().session;
+  await haul.call('deleteAccount', { body: { sudo_token: sudoToken } });
+  if (session) await forgetSession(session.userId).catch(() => undefined);
 }

@@ -1,4 +1,4 @@
-/** The account button: who is signed in, change password, sign out, and sign out on every device. */
+/** The account button: who is signed in, the account pages (password, deletion), sign out, and sign out on every device. */
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -29,6 +29,10 @@ export function UserMenu() {
       {me && <Menu.Label className="menu-label">{me.email}</Menu.Label>}
       <Menu.Item className="menu-item" onSelect={() => navigate('/account/password')}>
         {t('account.changePassword')}
+      </Menu.Item>
+      {/* It only opens the page that explains and confirms; the separator keeps it apart from signing out. */}
+      <Menu.Item className="menu-item" onSelect={() => navigate('/account/destroy')}>
+        {t('account.deleteAccount')}
       </Menu.Item>
       <Menu.Separator className="menu-sep" />
       <Menu.Item className="menu-item" onSelect={() => void out()}>

@@ -1,0 +1,16 @@
+/** The account area (/account/…): its pages, with links between them above the page's heading. */
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet } from 'react-router';
+
+export function AccountLayout() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <nav className="account-nav" aria-label={t('account.area')}>
+        <NavLink to="/account/password">{t('account.changePassword')}</NavLink>
+        <NavLink to="/account/destroy">{t('account.deleteAccount')}</NavLink>
+      </nav>
+      <Outlet />
+    </>
+  );
+}
