@@ -228,6 +228,9 @@ describe('verification codes by mail', () => {
     expect(set.status).toBe(200);
     expect(set.body).toEqual({});
     expect(await me(ivy.access_token)).toBe(200);
+    // The confirmation was for that one change: spent on it, it cannot change the password again.
+    const again = await call('POST', '/v1/user/password', { sudo_token: sudo, new_password: 'yet another password' }, { token: ivy.access_token });
+    expect(again.body.error).toBe('invalid_grant');
     expect((await call('POST', '/v1/auth/token', { grant_type: 'refresh_token', refresh_token: ivy.refresh_token })).status).toBe(200);
     expect(await me(phone.access_token)).toBe(401);
     expect((await call('POST', '/v1/auth/token', { grant_type: 'refresh_token', refresh_token: phone.refresh_token })).status).toBe(401);

@@ -1,7 +1,9 @@
 /**
  * Sudo tokens: proof, a few minutes old, that the person at this session knows the password or reads the account's
  * mail. A JWT of its own audience (so it is never taken as an access token, nor an access token as one) naming the
- * user and the session: it works only in the session that asked for it, and dies with that session.
+ * user, the session and the account's session epoch: it works only in the session that asked for it, and dies with
+ * that session or when the epoch moves on (a password change, sign-out everywhere), so it cannot be spent twice on
+ * a password change.
  */
 import { SignJWT, jwtVerify } from 'jose';
 import type { AppContext } from '../context.js';
@@ -36,7 +38,7 @@ export async function grantSudo(ctx: AppContext, caller: Caller, proof: { passwo
     throw badInput('Please send your password or a verification token.');
   }
   const now = Math.floor(ctx.clock.now() / 1000);
-  const token = await new SignJWT({ sid: caller.sessionId })
+  const token = await new SignJWT({ sid: caller.sessionId, ep: caller.epoch })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(user.id)
     .setIssuer(ISSUER)
@@ -57,7 +59,7 @@ export async function checkSudo(ctx: AppContext, caller: Caller, token: string):
       requiredClaims: ['exp', 'sub'],
       currentDate: new Date(ctx.clock.now()),
     });
-    if (payload.sub === caller.userId && payload.sid === caller.sessionId) return;
+    if (payload.sub === caller.userId && payload.sid === caller.sessionId && payload.ep === caller.epoch) return;
   } catch {
     // Falls through to the same answer as a token of another session.
   }
