@@ -79,13 +79,15 @@ export class HaulClient {
   async send(def: RouteDef, input: CallInput<RouteDef>): Promise<Response> {
     const needsUser = def.auth === 'user' || def.auth === 'tus';
     let res = await this.fetchOnce(def, input, needsUser ? await this.token() : await this.tokenIfValid());
-    if (res.status === 401 && needsUser && (await this.sessions.load())) {
+    let held = await this.sessions.load();
+    if (res.status === 401 && needsUser && held) {
       const token = await this.refresh();
+      held = await this.sessions.load();
       if (token) res = await this.fetchOnce(def, input, token);
     }
     if (!res.ok) {
       const err = await errorOf(res);
-      if (err.code === 'unauthenticated' && needsUser) await this.signedOut();
+      if (err.code === 'unauthenticated' && needsUser) await this.signedOut(held);
       throw err;
     }
     return res;
@@ -132,7 +134,7 @@ export class HaulClient {
         const res = await this.fetchOnce(CONTRACT.refreshToken as RouteDef, { body: { grant_type: 'refresh_token', refresh_token: session.refreshToken } }, null);
         if (!res.ok) {
           // Only a refused grant ends the session; a network failure leaves it for the next try.
-          if (res.status === 400 || res.status === 401) await this.signedOut();
+          if (res.status === 400 || res.status === 401) await this.signedOut(session);
           return null;
         }
         return (await this.signIn((await res.json()) as TokenResponse)).accessToken;
@@ -143,7 +145,13 @@ export class HaulClient {
     return this.refreshing;
   }
 
-  private async signedOut(): Promise<void> {
+  /**
+   * Forgets `refused`, the session the server turned down. Another tab or process may have stored newer tokens since
+   * this one read them (storage is shared): those were not refused, and clearing them would sign every tab out.
+   */
+  private async signedOut(refused: Session | null): Promise<void> {
+    const stored = await (this.sessions.reload ?? this.sessions.load).call(this.sessions);
+    if (stored && stored.refreshToken !== refused?.refreshToken) return;
     await this.sessions.save(null);
     this.opts.onSignedOut?.();
   }

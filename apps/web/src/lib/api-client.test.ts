@@ -95,6 +95,22 @@ describe('the web app’s API client', () => {
     expect(useSessionStore.getState().session).toBeNull();
   });
 
+  it('keeps the session another tab stored while this one was refused, instead of signing every tab out', async () => {
+    useSessionStore.getState().signIn(session('a', 30_000));
+    otherTabSaved(session('a', 30_000));
+    serve(
+      () => {
+        // The other tab rotated the tokens just as this tab's refresh was turned down.
+        otherTabSaved(session('b', HOUR));
+        return json(401, { error: 'invalid_grant', error_description: 'Sign in again.' });
+      },
+      () => json(200, ME),
+    );
+    await haul.call('getMe');
+    expect(useSessionStore.getState().session).toMatchObject({ refreshToken: 'refresh-b' });
+    expect(JSON.parse(localStorage.getItem('haul.session')!).state.session).toMatchObject({ refreshToken: 'refresh-b' });
+  });
+
   it('turns a network failure into a local error in the reader’s language, and keeps the session', async () => {
     useSessionStore.getState().signIn(session('a', HOUR));
     serve();
