@@ -227,7 +227,7 @@ export const accountsRoutes = {
     tag,
     summary: 'Confirm it is you (sudo)',
     description:
-      "Trades the account's `password`, or a `verification_token` of a code sent to the account's own address (usage DEFAULT, DELETION or EMAIL_ADDRESS_VERIFICATION), for a `sudo_token` that sensitive changes (a new password) take. It lasts 5 minutes and works only in the session that asked for it. Wrong passwords count like sign-in guesses.",
+      "Trades the account's `password`, or a `verification_token` of a code sent to the account's own address (usage DEFAULT, DELETION or EMAIL_ADDRESS_VERIFICATION), for a `sudo_token` that sensitive changes (a new password) take. It lasts 5 minutes, works only in the session that asked for it, and ends once a password change or sign-out everywhere is done. Wrong passwords count like sign-in guesses.",
     auth: 'user',
     body: Type.Object({
       password: Type.Optional(Type.String({ maxLength: 1024 })),
