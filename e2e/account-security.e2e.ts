@@ -184,4 +184,33 @@ describe('account security', () => {
     expect(await signInWith(PASSWORD)).toBe(400);
     expect(await signInWith(NEW_PASSWORD)).toBe(200);
   });
+  it('changes the e-mail address with the password and a code mailed to the new one; the old one is told', async () => {
+    const email = await account();
+    const next = newEmail();
+    const { page } = await e2e.newPage();
+    await signIn(page, email, PASSWORD);
+    await page.waitForURL('**/drive/all');
+    await page.goto('/drive/account/bind-email');
+    await page.getByText(`Your account's address is ${email}.`).waitFor();
+    await page.getByLabel('New e-mail address').fill(next);
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByRole('alert').filter({ hasText: /incorrect/i }).waitFor();
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByRole('status').filter({ hasText: `We sent a 6-digit code to ${next}` }).waitFor();
+    const code = codeIn(await inbox().nth(next, 1));
+    await page.getByLabel('6-digit code').fill(wrong(code));
+    await page.getByRole('button', { name: 'Change e-mail' }).last().click();
+    await page.getByRole('alert').filter({ hasText: 'The code is wrong' }).waitFor();
+    // A wrong code is spent on the server's count only: the right one still works.
+    await page.getByLabel('6-digit code').fill(code);
+    await page.getByRole('button', { name: 'Change e-mail' }).last().click();
+    await page.getByText(`Your account's address is ${next}.`).waitFor();
+    const notice = await inbox().nth(email, 1);
+    expect(notice.subject).toBe('Your Haul e-mail address was changed');
+    expect(notice.text).toContain(next);
+    const status = await page.evaluate(async (body) => (await fetch('/v1/auth/signin', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status, JSON.stringify({ username: next, password: PASSWORD }));
+    expect(status).toBe(200);
+  });
 });

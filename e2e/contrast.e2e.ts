@@ -16,28 +16,6 @@ import { goneOrigin, addNew, listView, rowNames, sessionUserId, signUpInBrowser,
 // scripts, and the harness fails a file whose pages had anything refused.
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/**
- * Known markup problems, reported to the owners of the components they need changing in: a violation of `rule` on an
- * element inside `within` (on the screens named in `screen`, if given) is left out. Everything else still counts.
- */
-const KNOWN: { rule: string; within: string; screen?: string; why: string }[] = [
-  {
-    rule: 'aria-allowed-attr',
-    within: '.file-view',
-    why: 'features/files/file-view.tsx: the list view is role="table" with aria-multiselectable, allowed only on a grid; use role="grid" in both views',
-  },
-  {
-    rule: 'aria-required-children',
-    within: '.file-view',
-    why: 'features/files/file-item.tsx: FileRow\'s columns have no role; as rows of a grid they need role="gridcell" (the check box span stays aria-hidden)',
-  },
-  {
-    rule: 'label-content-name-mismatch',
-    within: '.file-view',
-    why: "features/files/file-view.tsx: a grid card is named by aria-label={f.name} but also shows its size or date (FileCard's .fsub); put that in the label too, or drop the aria-label",
-  },
-];
-
 type Theme = 'light' | 'dark';
 
 let e2e: E2E;
@@ -72,17 +50,11 @@ async function audit(page: Page, theme: Theme, screen: string): Promise<string[]
   await settle(page);
   expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const known = KNOWN.filter((k) => !k.screen || k.screen === screen).map(({ rule, within }) => ({ rule, within }));
-  const violations = await page.evaluate(async (known) => {
+  const violations = await page.evaluate(async () => {
     const { axe } = window as unknown as { axe: { run: (c: Document, o: object) => Promise<AxeResults> } };
     const results = await axe.run(document, { resultTypes: ['violations'] });
-    const isKnown = (rule: string, target: unknown[]) =>
-      known.some((k) => k.rule === rule && document.querySelector(String(target[0]))?.closest(k.within));
-    return results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ ...v, nodes: v.nodes.filter((n) => !isKnown(v.id, n.target)) }))
-      .filter((v) => v.nodes.length > 0);
-  }, known);
+    return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  });
   return violations.flatMap((v) =>
     v.nodes.map(
       (n) =>

@@ -79,7 +79,7 @@ describe('working in the drive', () => {
     expect(await page.getByRole('row', { name: 'ticket home.pdf' }).getByRole('link').textContent()).toBe('All files');
     // The grid says it too, on a line of its own.
     await gridView(page);
-    const tile = page.locator('[data-item][aria-label="ticket rome.pdf"] .floc');
+    const tile = page.getByRole('gridcell', { name: 'ticket rome.pdf' }).locator('.floc');
     await expect.poll(() => tile.textContent()).toBe('Italy');
     await listView(page);
 
@@ -172,7 +172,7 @@ describe('working in the drive', () => {
       await createFolder(e2e.haul.ctx, uid, '', 'Letters and other papers');
       await page.reload();
       await gridView(page);
-      const sub = page.locator('[data-item][aria-label="Letters and other papers"] .fsub');
+      const sub = page.getByRole('gridcell', { name: 'Letters and other papers' }).locator('.fsub');
       await sub.waitFor();
       // Its text's line boxes: one, as tall as the element (a wrapped line would show as a second box, clipped or not).
       const lines = await sub.evaluate((el) => {
@@ -220,7 +220,7 @@ describe('working in the drive', () => {
     expect(await selectedNames(page)).toHaveLength(5);
 
     // A drag box from empty space below the rows up over the last two.
-    const view = page.getByRole('table');
+    const view = page.getByRole('grid');
     const vb = (await view.boundingBox())!;
     const d = (await page.getByRole('row', { name: 'd.txt' }).boundingBox())!;
     const c = (await page.getByRole('row', { name: 'c.txt' }).boundingBox())!;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildHaul, type Haul } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { loadConfig, type Config } from '../apps/server/src/config.js';
 import { placeFile } from '../apps/server/src/files/files.service.js';
 import type { MailInbox } from '../apps/server/test/mail-inbox.js';
 import { Readable } from 'node:stream';
@@ -46,6 +46,8 @@ export interface E2EOptions {
   browserArgs?: string[];
   /** Mail through SMTP to a server in this process (`e2e.inbox`), so tests read the codes; sign-up then asks for one. */
   mail?: boolean;
+  /** Server settings beyond the harness's own (a shorter device poll interval, sign-in providers). */
+  config?: Partial<Config>;
 }
 
 export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
@@ -76,6 +78,7 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       // Every answer the app gets is checked against the contract; a breach answers 500 and the test sees it.
       checkResponses: true,
       ...(inbox ? { smtpUrl: inbox.url, mailFrom: 'Haul <haul@haul.test>' } : {}),
+      ...opts.config,
     },
     { logger: false },
   );

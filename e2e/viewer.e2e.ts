@@ -81,15 +81,15 @@ afterAll(async () => {
 async function seed(page: Page) {
   const userId = await sessionUserId(page);
   const folder = await createFolder(e2e.haul.ctx, userId, '', 'Media');
-  for (const name of ['photo.jpg', 'clip.mp4', 'movie.mkv', 'song.mp3', 'notes.txt']) {
-    const bytes = name === 'notes.txt' ? Buffer.from('not media') : readFileSync(join(dir, name));
+  for (const name of ['photo.jpg', 'clip.mp4', 'movie.mkv', 'song.mp3', 'notes.zip']) {
+    const bytes = name === 'notes.zip' ? Buffer.from('not media') : readFileSync(join(dir, name));
     await e2e.seedFile(userId, folder.id, name, bytes as unknown as string);
   }
   await page.goto(`/drive/all/${folder.id}`);
   await listView(page);
   await page.getByRole('button', { name: 'Sort' }).click();
   await page.getByRole('menuitemradio', { name: 'Name (A to Z)' }).click();
-  await expect.poll(() => rowNames(page)).toEqual(['clip.mp4', 'movie.mkv', 'notes.txt', 'photo.jpg', 'song.mp3']);
+  await expect.poll(() => rowNames(page)).toEqual(['clip.mp4', 'movie.mkv', 'notes.zip', 'photo.jpg', 'song.mp3']);
 }
 
 const viewer = (page: Page) => page.getByRole('dialog', { name: /.+/ }).filter({ has: page.getByTestId('viewer-count') });
@@ -103,7 +103,7 @@ describe('viewer', () => {
     await signUpInBrowser(page);
     await seed(page);
 
-    // A photo: zoom and rotate; the list pages through media files only (notes.txt is left out).
+    // A photo: zoom and rotate; the list pages through media files only (notes.zip is left out).
     await page.getByRole('row', { name: 'photo.jpg' }).dblclick();
     await expect.poll(() => viewer(page).getByTestId('viewer-count').textContent()).toBe('3 / 4');
     const img = viewer(page).getByRole('img', { name: 'photo.jpg' });

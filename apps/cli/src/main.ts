@@ -50,7 +50,10 @@ export async function main(argv: string[]): Promise<number> {
     .description('sign in (asks for the e-mail and password; in scripts use --email and --password-stdin)')
     .option('-e, --email <email>', 'the account e-mail')
     .option('--password-stdin', 'read the password from standard input')
-    .action(act((ctx, opts: { email?: string; passwordStdin?: boolean }) => login(ctx, opts)));
+    .option('--code <code>', 'the code from your authenticator app (or a recovery code), for two-factor sign-in')
+    .option('--device', 'sign in with a code approved from a signed-in browser or phone (no password typed here)')
+    .option('--name <name>', 'with --device: what this machine is called on the approval screen and in the devices list')
+    .action(act((ctx, opts: { email?: string; passwordStdin?: boolean; code?: string; device?: boolean; name?: string }) => login(ctx, opts)));
   program.command('logout').description('sign out on this machine').action(act((ctx) => logout(ctx)));
   program.command('whoami').description('show who is signed in, and where').action(act((ctx) => whoami(ctx)));
 

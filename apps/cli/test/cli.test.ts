@@ -72,6 +72,7 @@ beforeAll(async () => {
     HAUL_TORRENT_DHT: '0',
     HAUL_LOG_LEVEL: 'warn',
     HAUL_CHECK_RESPONSES: '1',
+    HAUL_DEVICE_POLL_INTERVAL: '1',
   });
   direct = haul.base;
   await haul.start();
@@ -110,6 +111,33 @@ describe('haul', { timeout: 120_000 }, () => {
     expect(r.stdout).toMatch(/Signed in to .* as cli@example.com/);
     expect(statSync(join(work, 'config', 'config.json')).mode & 0o077).toBe(0);
     expect((await json(['whoami'])).email).toBe('cli@example.com');
+  });
+
+  it('signs in with a code approved from another signed-in device, and stops when it is refused', async () => {
+    const owner = await haul.call('POST', '/v1/auth/signin', undefined, { username: 'cli@example.com', password: 'correct horse battery' });
+    /** Runs `haul login --device`, answers the code it prints from the owner's session, and waits for the exit. */
+    const withCode = async (config: string, approve: boolean) => {
+      const run = start(['login', '--device', '--name', 'Build box'], { config });
+      let err = '';
+      run.child.stderr.on('data', (d: Buffer) => (err += d));
+      await until(async () => err, (e) => /\n {4}[A-Z]{4}-[A-Z]{4}\n/.test(e), 20_000);
+      const code = /\n {4}([A-Z]{4}-[A-Z]{4})\n/.exec(err)![1]!;
+      expect(err).toMatch(/\/drive\/qr-login\?code=/);
+      const info = await haul.call('GET', `/v1/user/device/authorize?user_code=${code}`, owner.access_token);
+      expect(info.client_name).toBe('Build box');
+      await haul.call('POST', '/v1/user/device/authorize', owner.access_token, { user_code: code, approve });
+      return run.done;
+    };
+    const approved = await withCode(join(work, 'by-code'), true);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toMatch(/Signed in to .* as cli@example.com/);
+    expect((await json(['whoami'], { config: join(work, 'by-code') })).email).toBe('cli@example.com');
+    const sessions = await haul.call('GET', '/v1/user/sessions', owner.access_token);
+    expect(sessions.sessions.map((s: { device: string }) => s.device)).toContain('Build box');
+
+    const refused = await withCode(join(work, 'refused'), false);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/refused/);
   });
 
   it('uploads a folder tree, lists it, and downloads it back byte for byte', async () => {

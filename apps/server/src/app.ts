@@ -6,9 +6,12 @@ import { errorBody, type RouteDef } from '@haul/shared';
 import { aboutRoutes } from './about/about.routes.js';
 import { AccountEraser } from './accounts/account-erasure.js';
 import { accountsRoutes } from './accounts/accounts.routes.js';
+import { devicesRoutes } from './devices/devices.routes.js';
+import { twoFactorRoutes } from './accounts/two-factor.routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/database.js';
+import { oauthRoutes } from './oauth/oauth.routes.js';
 import { OfflineWorker } from './offline/offline.worker.js';
 import { offlineRoutes } from './offline/offline.routes.js';
 import { contentRoutes } from './downloads/content.routes.js';
@@ -27,6 +30,7 @@ import { systemClock, type Clock } from './lib/time.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
 import { stopHashThread } from './storage/threaded-hasher.js';
 import { mediaRoutes } from './media/media.routes.js';
+import { providersRoutes } from './providers/providers.routes.js';
 import { MediaWorker } from './media/media.worker.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { HashingFileStore } from './uploads/hashing-file-store.js';
@@ -105,12 +109,17 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   const erasure = new AccountEraser(ctx, app.log);
 
   await accountsRoutes(app, ctx, erasure);
+  await providersRoutes(app, ctx);
+  await devicesRoutes(app, ctx);
+  await twoFactorRoutes(app, ctx);
   await contentRoutes(app, ctx);
   await mediaRoutes(app, ctx);
   await tusRoutes(app, ctx, ctx.uploads);
   await sharesRoutes(app, ctx);
+  await oauthRoutes(app, ctx);
   await app.register(async (scope) => {
-    requireAuth(scope, ctx);
+    // The drive: what a third-party app granted "pan" may use.
+    requireAuth(scope, ctx, { appScope: 'pan' });
     await filesRoutes(scope, ctx, kick, () => media.kick());
     await eventsRoutes(scope, ctx);
     await aboutRoutes(scope, ctx);

@@ -1,6 +1,7 @@
 /** Configuration from HAUL_* environment variables, optionally layered over a JSON file (HAUL_CONFIG). */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseOidcProviders, type OidcProviderConfig } from './providers/provider-config.js';
 
 export interface Config {
   port: number;
@@ -25,6 +26,8 @@ export interface Config {
   trashRetentionDays: number;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** Seconds a device sign-in must wait between polls at first (RFC 8628 `interval`). */
+  devicePollIntervalSeconds: number;
   downloadLinkTtlSeconds: number;
   /** Let offline download reach loopback and private networks (off: Haul is no proxy into your network). */
   allowPrivateNetwork: boolean;
@@ -86,6 +89,8 @@ export interface Config {
    * contract does not name.
    */
   checkResponses: boolean;
+  /** OpenID Connect providers people may sign in with (HAUL_OIDC_PROVIDERS; providers/provider-config.ts). */
+  oidcProviders: OidcProviderConfig[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -169,6 +174,7 @@ export function loadConfig(env: Env = process.env): Config {
     trashRetentionDays: int(get('HAUL_TRASH_RETENTION_DAYS'), 30, 'HAUL_TRASH_RETENTION_DAYS'),
     accessTokenTtlSeconds: int(get('HAUL_ACCESS_TOKEN_TTL'), 3600, 'HAUL_ACCESS_TOKEN_TTL'),
     refreshTokenTtlSeconds: int(get('HAUL_REFRESH_TOKEN_TTL'), 30 * 86400, 'HAUL_REFRESH_TOKEN_TTL'),
+    devicePollIntervalSeconds: Math.max(1, int(get('HAUL_DEVICE_POLL_INTERVAL'), 5, 'HAUL_DEVICE_POLL_INTERVAL')),
     downloadLinkTtlSeconds: int(get('HAUL_DOWNLOAD_LINK_TTL'), 6 * 3600, 'HAUL_DOWNLOAD_LINK_TTL'),
     allowPrivateNetwork: bool(get('HAUL_ALLOW_PRIVATE_NETWORK'), false),
     dailyTaskLimit: int(get('HAUL_DAILY_TASK_LIMIT'), 100, 'HAUL_DAILY_TASK_LIMIT'),
@@ -191,5 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
     trustProxy: get('HAUL_TRUST_PROXY') ?? 'loopback',
     checkResponses: bool(get('HAUL_CHECK_RESPONSES'), false),
+    // Read raw: in a HAUL_CONFIG file it may be the array itself, which get() would turn into "[object Object]".
+    oidcProviders: parseOidcProviders(env.HAUL_OIDC_PROVIDERS ?? (file as Record<string, unknown>).HAUL_OIDC_PROVIDERS),
   };
 }

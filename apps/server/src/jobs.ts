@@ -5,6 +5,7 @@ import { purgeExpired } from './files/trash.service.js';
 import { expireUploads, finishStrandedUploads } from './uploads/uploads.service.js';
 import { reconcileOrphans } from './storage/reconcile.js';
 import { purgeSessions } from './accounts/tokens.js';
+import { purgeDeviceLogins } from './devices/device-login.service.js';
 import { continueAccountErasures } from './accounts/account-erasure.js';
 import { forgetOldAttempts } from './limits/attempt-limiter.js';
 import { purgeVerifications } from './accounts/verification.service.js';
@@ -45,6 +46,7 @@ export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
       const sessions = await purgeSessions(ctx);
       await forgetOldAttempts(ctx.db, ctx.clock.now());
       await purgeVerifications(ctx);
+      await purgeDeviceLogins(ctx);
       await purgeOutbox(ctx.db, ctx.clock.now());
       if (r.files || r.blobs || uploads || sessions) log.info({ purged: { ...r, uploads, sessions } }, 'purged expired trash, uploads and sessions');
     } catch (err) {

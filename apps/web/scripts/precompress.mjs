@@ -7,7 +7,7 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 const walk = (dir) => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
 let files = 0;
 for (const file of walk(dist)) {
-  if (!/\.(js|css|html|json|svg)$/.test(file)) continue;
+  if (!/\.(m?js|css|html|json|svg)$/.test(file)) continue;
   const data = readFileSync(file);
   if (data.length < 1024) continue;
   writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));

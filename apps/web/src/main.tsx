@@ -13,6 +13,7 @@ import { initI18n } from './lib/i18n';
 import { installLeaveGuard } from './lib/pending-work';
 import { activeUploads } from './features/uploads/upload-store';
 import { shareIdOfCode } from './features/share-page/share-code';
+import { SecondFactorDialog } from './features/two-factor/second-factor';
 import './app/styles.css';
 
 /** Every failed load shows the server's words; a signed-out answer is handled by the client (back to sign-in). */
@@ -52,6 +53,7 @@ function Root() {
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
+      <SecondFactorDialog />
       <Toaster position="bottom-center" theme={theme} richColors closeButton />
     </QueryClientProvider>
   );

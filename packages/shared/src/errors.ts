@@ -32,6 +32,15 @@ export const ERROR_CODES = {
   failed_precondition: 9,
   invalid_grant: 16,
   unauthenticated: 16,
+  /** Device sign-in (RFC 8628 §3.5): not approved yet, polled too fast, the code ran out, the person said no. */
+  authorization_pending: 9,
+  slow_down: 8,
+  expired_token: 16,
+  access_denied: 7,
+  /** The password was right; the account also asks for a code from its authenticator app (or a recovery code). */
+  two_factor_required: 7,
+  /** OAuth (RFC 6749 §5.2): an app's credentials are missing, unknown or wrong. */
+  invalid_client: 16,
   not_found: 5,
   method_not_allowed: 12,
   payload_too_large: 3,

@@ -1,38 +1,49 @@
 /** /v1/auth/* and /v1/user/* */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CONTRACT as C } from '@haul/shared';
+import type { FastifyInstance } from 'fastify';
+import { CONTRACT as C, DEVICE_CODE_GRANT } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { optionalUserId, requireAuth } from '../http/auth.js';
+import { clientOf } from '../http/client-info.js';
 import { serve } from '../http/contract.js';
+import { acceptFormBodies } from '../http/form-body.js';
 import { HttpError, notFound } from '../http/errors.js';
+import { pollDeviceLogin } from '../devices/device-login.service.js';
+import { revokeToken } from '../oauth/introspection.service.js';
+import { appTokenGrant } from '../oauth/token-grant.service.js';
+import { changeContact } from './contact.service.js';
 import { deleteOwnAccount, deletionEligibility } from './account-deletion.service.js';
 import type { AccountEraser } from './account-erasure.js';
 import { changePassword, refresh, resetPassword, signIn, signUp } from './accounts.service.js';
 import { grantSudo } from './sudo.js';
-import { endAllSessions, revokeRefreshToken, type ClientInfo } from './tokens.js';
+import { endAllSessions } from './tokens.js';
 import { presentUser } from './user.presenter.js';
 import { findUserById } from './users.repository.js';
 import { requestVerification, verifyCode } from './verification.service.js';
 
-/** The client a request comes from (its address as the trusted proxy names it). */
-const clientOf = (req: FastifyRequest): ClientInfo => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
 
 export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eraser: AccountEraser): Promise<void> {
   // Sign-up and sign-in limits live in the database (accounts.service), so they hold across processes.
   serve(app, C.signUp, async (req) => signUp(ctx, req.body, clientOf(req)));
 
-  serve(app, C.signIn, async (req) => signIn(ctx, req.body.username, req.body.password, clientOf(req)));
+  serve(app, C.signIn, async (req) => signIn(ctx, req.body.username, req.body.password, clientOf(req), req.body.verification_code));
 
-  serve(app, C.refreshToken, async (req) => {
-    if (req.body.grant_type !== 'refresh_token' || !req.body.refresh_token) {
-      throw new HttpError(400, 'invalid_argument', 'Only grant_type "refresh_token" with a refresh_token is supported.');
-    }
-    return refresh(ctx, req.body.refresh_token);
-  });
+  // The token and revoke endpoints are OAuth's: standard clients send form bodies there.
+  await app.register(async (oauth) => {
+    acceptFormBodies(oauth);
+    serve(oauth, C.refreshToken, async (req) => {
+      // Third-party apps' grants (oauth/): a code exchange answers here; an app's refresh token is checked first.
+      const granted = await appTokenGrant(ctx, req.body, req.headers.authorization, clientOf(req));
+      if (granted) return granted;
+      const { grant_type: grant, refresh_token: refreshToken, device_code: deviceCode } = req.body;
+      if (grant === 'refresh_token' && refreshToken) return refresh(ctx, refreshToken);
+      if (grant === DEVICE_CODE_GRANT && deviceCode) return pollDeviceLogin(ctx, deviceCode, clientOf(req));
+      throw new HttpError(400, 'invalid_argument', `grant_type must be "refresh_token" with a refresh_token, or "${DEVICE_CODE_GRANT}" with a device_code.`);
+    });
 
-  serve(app, C.revokeToken, async (req) => {
-    await revokeRefreshToken(ctx, req.body.token);
-    return {};
+    serve(oauth, C.revokeToken, async (req) => {
+      await revokeToken(ctx, req.body.token, { ...req.body, authorization: req.headers.authorization });
+      return {};
+    });
   });
 
   // Public: sign-up and a forgotten password need codes before there is a session; the usages about the signed-in
@@ -60,6 +71,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eras
       await changePassword(ctx, req.caller, req.body.sudo_token, req.body.new_password);
       return {};
     });
+    serve(scope, C.changeContact, async (req) => changeContact(ctx, req.caller, req.body, req.headers['accept-language']));
     serve(scope, C.accountDeletionEligibility, async (req) => deletionEligibility(ctx, req.userId));
     // The account ends with the answer; what it had is erased after it, in the background and by the periodic jobs.
     serve(scope, C.deleteAccount, async (req) => {

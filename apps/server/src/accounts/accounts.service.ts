@@ -8,6 +8,7 @@ import { newId } from '../lib/ids.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { clearAttempts, clientKey, refundAttempt, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
 import { checkSudo } from './sudo.js';
+import { checkSecondFactor } from './two-factor.js';
 import { endAllSessions, issueTokens, knownAddress, rotateRefreshToken, type Caller, type ClientInfo } from './tokens.js';
 import { findUserByEmail, findUserById, normalEmail } from './users.repository.js';
 import { findToken, spendToken } from './verification.service.js';
@@ -92,7 +93,7 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
  * address), counted before the check, and the same for known and unknown addresses, so neither the answer, its
  * timing nor its limits tell which accounts exist.
  */
-export async function signIn(ctx: AppContext, username: string, password: string, client: ClientInfo): Promise<TokenResponse> {
+export async function signIn(ctx: AppContext, username: string, password: string, client: ClientInfo, secondFactor?: string): Promise<TokenResponse> {
   const email = normalEmail(username);
   const user = await findUserByEmail(ctx.db, email);
   const who = user ? `u:${user.id}` : `e:${email}`;
@@ -110,6 +111,7 @@ export async function signIn(ctx: AppContext, username: string, password: string
   await clearAttempts(ctx.db, [keys[0]![0]]);
   if (keys[2]) await refundAttempt(ctx.db, keys[2][0], keys[2][1]);
   if (user.disabled_at !== null) throw new HttpError(403, 'permission_denied', 'This account is disabled. Please contact the operator of this server.');
+  await checkSecondFactor(ctx, user.id, secondFactor);
   return issueTokens(ctx, user.id, client);
 }
 
@@ -139,9 +141,17 @@ export async function changePassword(ctx: AppContext, caller: Caller, sudoToken:
  * A forgotten password: a verification token of usage PASSWORD_RESET sets a new one, ends every session, and signs in
  * afterwards (the person just proved the address, and a "forgot password" page should land them in their drive).
  */
-export async function resetPassword(ctx: AppContext, input: { verification_token: string; new_password: string; email?: string; phone_number?: string }, client: ClientInfo): Promise<TokenResponse> {
+export async function resetPassword(
+  ctx: AppContext,
+  input: { verification_token: string; new_password: string; email?: string; phone_number?: string; verification_code?: string },
+  client: ClientInfo,
+): Promise<TokenResponse> {
   if (input.phone_number) throw badInput('Codes are sent by e-mail only: text messages are not supported.');
   checkPassword(input.new_password);
+  // Reading the mail is not enough for an account with an authenticator app: its code is checked first, before the
+  // token is spent, so a person asked for it can send it with the same token.
+  const pending = await findToken(ctx, input.verification_token, { usages: ['PASSWORD_RESET'], email: input.email });
+  if (pending.user_id) await checkSecondFactor(ctx, pending.user_id, input.verification_code);
   const row = await spendToken(ctx, input.verification_token, { usages: ['PASSWORD_RESET'], email: input.email });
   const user = row.user_id ? await findUserById(ctx.db, row.user_id) : undefined;
   // An address with no account got a row and no mail: its token (only ever guessed) resets nothing.

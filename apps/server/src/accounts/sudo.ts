@@ -10,6 +10,7 @@ import type { AppContext } from '../context.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { clearAttempts, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
 import { verifyPassword } from './passwords.js';
+import { checkSecondFactor } from './two-factor.js';
 import type { Caller } from './tokens.js';
 import { findUserById } from './users.repository.js';
 import { spendToken } from './verification.service.js';
@@ -23,7 +24,7 @@ const SUDO_GUESSES: AttemptPolicy = { free: 10, baseDelayMs: 1000, maxDelayMs: 3
 const badSudo = () => new HttpError(400, 'invalid_grant', 'Please confirm it is you again: the confirmation has expired or belongs to another session.');
 
 /** Grants a sudo token for the caller's password, or for a verification token of a code sent to its own address. */
-export async function grantSudo(ctx: AppContext, caller: Caller, proof: { password?: string; verification_token?: string }): Promise<{ sudo_token: string; expires_in: number }> {
+export async function grantSudo(ctx: AppContext, caller: Caller, proof: { password?: string; verification_token?: string; verification_code?: string }): Promise<{ sudo_token: string; expires_in: number }> {
   const user = await findUserById(ctx.db, caller.userId);
   if (!user) throw new HttpError(400, 'invalid_grant', 'The account no longer exists.');
   if (proof.password) {
@@ -37,6 +38,8 @@ export async function grantSudo(ctx: AppContext, caller: Caller, proof: { passwo
   } else {
     throw badInput('Please send your password or a verification token.');
   }
+  // Once the account has an authenticator app, a sudo token also takes a code from it.
+  await checkSecondFactor(ctx, user.id, proof.verification_code);
   const now = Math.floor(ctx.clock.now() / 1000);
   const token = await new SignJWT({ sid: caller.sessionId, ep: caller.epoch })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

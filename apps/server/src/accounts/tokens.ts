@@ -21,15 +21,20 @@ export interface Caller {
   sessionId: string;
   /** The account's session epoch: download links are signed with it, so sign-out-everywhere ends them too. */
   epoch: number;
+  /** The third-party app whose session this is (OAuth), and what it was granted; null for the person's own sessions. */
+  clientId: string | null;
+  scope: string | null;
 }
 
 /** Where a sign-in comes from: kept with its session (the address lets the owner past the account-wide slow lane). */
 export interface ClientInfo {
   ip: string;
   userAgent: string;
+  /** What a device signed in by code called itself ("Living room TV"). */
+  deviceName?: string;
 }
 
-async function signAccessToken(ctx: AppContext, userId: string, sessionId: string): Promise<string> {
+export async function signAccessToken(ctx: AppContext, userId: string, sessionId: string): Promise<string> {
   const now = Math.floor(ctx.clock.now() / 1000);
   return new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -63,7 +68,7 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
   const live = await ctx.db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select('users.session_epoch')
+    .select(['users.session_epoch', 'sessions.client_id', 'sessions.scope'])
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
     .where('sessions.expires_at', '>', ctx.clock.now())
@@ -71,10 +76,10 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
     .where('users.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!live) throw unauthenticated('You were signed out. Please sign in again.');
-  return { userId, sessionId, epoch: live.session_epoch };
+  return { userId, sessionId, epoch: live.session_epoch, clientId: live.client_id, scope: live.scope };
 }
 
-async function newRefreshToken(ctx: AppContext, db: Db, userId: string, sessionId: string): Promise<string> {
+export async function newRefreshToken(ctx: AppContext, db: Db, userId: string, sessionId: string): Promise<string> {
   const refresh = newSecret();
   const now = ctx.clock.now();
   await db
@@ -106,6 +111,7 @@ export async function issueTokens(ctx: AppContext, userId: string, client: Clien
         user_id: userId,
         ip: clientKey(client.ip),
         user_agent: client.userAgent.slice(0, 300),
+        device_name: (client.deviceName ?? '').slice(0, 100),
         created_at: now,
         last_used_at: now,
         expires_at: now + ctx.config.refreshTokenTtlSeconds * 1000,

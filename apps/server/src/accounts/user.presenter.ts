@@ -2,6 +2,7 @@
 import type { UserInfo } from '@haul/shared';
 import type { UserRow } from '../db/schema.js';
 import { toRfc3339 } from '../lib/time.js';
+import { hasPassword } from '../providers/passwordless.js';
 
 export function isPremium(user: UserRow, now: number): boolean {
   return user.premium_expire !== null && user.premium_expire > now;
@@ -22,7 +23,7 @@ export function presentUser(user: UserRow, now: number): UserInfo {
     premium,
     expire: premium ? toRfc3339(user.premium_expire) : '',
     providers: [],
-    has_set_password: true,
+    has_set_password: hasPassword(user.password_hash),
     is_admin: user.is_admin === 1,
   };
 }

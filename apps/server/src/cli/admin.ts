@@ -8,6 +8,7 @@ import { buildHaul } from '../app.js';
 import { loadConfig } from '../config.js';
 import { purgeExpired } from '../files/trash.service.js';
 import { newestOutbox } from '../mail/outbox.js';
+import { OAUTH_CLIENT_USAGE, oauthClientCommand } from '../oauth/oauth-client.cli.js';
 
 const USAGE = `usage: haul-admin <command>
   create-user <email> <password> [--admin] [--name NAME]   create an account
@@ -18,7 +19,8 @@ const USAGE = `usage: haul-admin <command>
   set-quota <email> <bytes>                                 set the storage limit of an account
   set-premium <email> <days>                                premium for that many days from now (0 ends it)
   purge                                                     purge expired trash and unreferenced blobs now
-  outbox [--limit N]                                        print the newest N (10) mails kept because no SMTP server is set`;
+  outbox [--limit N]                                        print the newest N (10) mails kept because no SMTP server is set
+${OAUTH_CLIENT_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -112,6 +114,8 @@ ${m.text}`);
         console.log(await purgeExpired(ctx));
         return 0;
       }
+      case 'oauth-client':
+        return await oauthClientCommand(ctx, args);
       default:
         console.error(USAGE);
         return 2;

@@ -15,6 +15,11 @@ import * as sessions from './migrations/2026-11-24-0007-sessions.js';
 import * as uploadKeys from './migrations/2026-11-24-0008-upload-keys.js';
 import * as verification from './migrations/2026-11-25-0009-verification.js';
 import * as accountDeletion from './migrations/2026-11-26-0010-account-deletion.js';
+import * as deviceLogin from './migrations/2026-11-27-0011-device-login.js';
+import * as oauthApps from './migrations/2026-11-27-0012-oauth-apps.js';
+import * as signInProviders from './migrations/2026-11-27-0013-sign-in-providers.js';
+import * as twoFactor from './migrations/2026-11-28-0014-two-factor.js';
+import * as uploadReplace from './migrations/2026-11-28-0015-upload-replace.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -34,6 +39,11 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0008-upload-keys': uploadKeys,
   '2026-11-25-0009-verification': verification,
   '2026-11-26-0010-account-deletion': accountDeletion,
+  '2026-11-27-0011-device-login': deviceLogin,
+  '2026-11-27-0012-oauth-apps': oauthApps,
+  '2026-11-27-0013-sign-in-providers': signInProviders,
+  '2026-11-28-0014-two-factor': twoFactor,
+  '2026-11-28-0015-upload-replace': uploadReplace,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -48,6 +48,25 @@ export async function nameTaken(db: Db, userId: string, parentId: string, name: 
   return row !== undefined;
 }
 
+/** The live children of a folder that hold one of `names` (the folder must be a live one of the user's). */
+export async function liveNamed(db: Db, userId: string, parentId: string, names: string[]): Promise<Pick<FileRow, 'id' | 'name' | 'kind'>[]> {
+  await requireTargetFolder(db, userId, parentId);
+  const out: Pick<FileRow, 'id' | 'name' | 'kind'>[] = [];
+  await inChunks([...new Set(names)], 500, async (chunk) => {
+    out.push(
+      ...(await db
+        .selectFrom('files')
+        .select(['id', 'name', 'kind'])
+        .where('user_id', '=', userId)
+        .where('parent_id', '=', parentId)
+        .where('trashed', '=', 0)
+        .where('name', 'in', chunk)
+        .execute()),
+    );
+  });
+  return out;
+}
+
 /** `name`, or "name(1)", "name(2)"… whichever is free among the live children of the folder. */
 export async function freeName(db: Db, userId: string, parentId: string, name: string, exceptId = ''): Promise<string> {
   if (!(await nameTaken(db, userId, parentId, name, exceptId))) return name;

@@ -11,7 +11,7 @@ import { createOfflineTasks } from '../offline/offline.service.js';
 import { presentTask } from '../tasks/tasks.presenter.js';
 import { copyFiles, moveFiles } from './copy-move.service.js';
 import { presentBreadcrumb, presentFile, presentTombstone, type PresentOptions } from './files.presenter.js';
-import { ancestorChain, requireFile } from './files.repository.js';
+import { ancestorChain, liveNamed, requireFile } from './files.repository.js';
 import { createFolder, setStar, updateFile } from './files.service.js';
 import { parseFilters, parseOrder } from './list-filters.js';
 import { listFilesPage } from './list-query.js';
@@ -133,6 +133,7 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
     await setStar(ctx, req.userId, req.body.ids, false);
     return batch(req.userId, 'batch_unstar', req.body.ids.length);
   });
+  serve(app, C.nameClashes, async (req) => ({ clashes: await liveNamed(ctx.db, req.userId, req.body.parent_id, req.body.names) }));
   serve(app, C.emptyTrash, async (req) => {
     await emptyTrash(ctx, req.userId);
     return batch(req.userId, 'empty_trash', 0);

@@ -10,6 +10,7 @@ import { newId } from '../lib/ids.js';
 import { addBlobRefs } from '../storage/blobs.repository.js';
 import { freeName, nameTaken, requireFile, requireFiles, requireTargetFolder } from './files.repository.js';
 import { validName } from './names.policy.js';
+import { trashTree } from './trash.service.js';
 
 function duplicated(name: string): HttpError {
   return new HttpError(409, 'file_duplicated_name', `A file or folder named "${name}" already exists here.`);
@@ -85,6 +86,8 @@ export interface PlaceInput {
   size: number;
   mimeType?: string;
   params?: Record<string, string>;
+  /** A live file of the same name goes to the trash and this one takes its name (a folder of that name stays). */
+  replace?: boolean;
 }
 
 /**
@@ -94,6 +97,7 @@ export interface PlaceInput {
 export async function placeFileIn(trx: Db, userId: string, input: PlaceInput, now: number): Promise<FileRow> {
   const wanted = validName(input.name);
   await requireTargetFolder(trx, userId, input.parentId);
+  if (input.replace) await trashNamesake(trx, userId, input.parentId, wanted, now);
   const name = await freeName(trx, userId, input.parentId, wanted);
   const row: FileRow = {
     ...newRow(userId, input.parentId, name, FILE_KIND, now),
@@ -107,6 +111,20 @@ export async function placeFileIn(trx: Db, userId: string, input: PlaceInput, no
   await addBlobRefs(trx, input.hash, input.size, 1, now);
   await recordEvent(trx, userId, 'TYPE_UPLOAD', row, now);
   return row;
+}
+
+/** Replacing: the live file named `name` in the folder goes to the trash, where it can be restored from. */
+async function trashNamesake(trx: Db, userId: string, parentId: string, name: string, now: number): Promise<void> {
+  const old = await trx
+    .selectFrom('files')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('parent_id', '=', parentId)
+    .where('name', '=', name)
+    .where('trashed', '=', 0)
+    .where('kind', '=', FILE_KIND)
+    .executeTakeFirst();
+  if (old) await trashTree(trx, userId, old, now);
 }
 
 /** placeFileIn in a transaction of its own. */

@@ -17,19 +17,24 @@ export async function trashFiles(ctx: AppContext, userId: string, ids: string[])
     for (const root of rows) {
       const current = await findFile(trx, userId, root.id);
       if (!current || current.trashed) continue; // already trashed, alone or with a folder above
-      const members = (await subtreeRows(trx, userId, [root.id], true)).map((r) => r.id);
-      await inChunks(members, CHUNK, (chunk) =>
-        trx
-          .updateTable('files')
-          .set({ trashed: 1, trash_group: root.id, trashed_at: now, changed_time: now })
-          .where('user_id', '=', userId)
-          .where('id', 'in', chunk)
-          .where('trashed', '=', 0)
-          .execute(),
-      );
-      await recordEvent(trx, userId, 'TYPE_DELETE', root, now);
+      await trashTree(trx, userId, root, now);
     }
   });
+}
+
+/** One live item and its live contents go to the trash together, inside the caller's transaction. */
+export async function trashTree(trx: Db, userId: string, root: FileRow, now: number): Promise<void> {
+  const members = (await subtreeRows(trx, userId, [root.id], true)).map((r) => r.id);
+  await inChunks(members, CHUNK, (chunk) =>
+    trx
+      .updateTable('files')
+      .set({ trashed: 1, trash_group: root.id, trashed_at: now, changed_time: now })
+      .where('user_id', '=', userId)
+      .where('id', 'in', chunk)
+      .where('trashed', '=', 0)
+      .execute(),
+  );
+  await recordEvent(trx, userId, 'TYPE_DELETE', root, now);
 }
 
 /** files:batchUntrash: an item comes back with what was trashed along with it, to its folder or to the root. */

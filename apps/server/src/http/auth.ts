@@ -1,5 +1,6 @@
 /** Bearer-token authentication: a hook for route scopes that need a signed-in user. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppScope, RouteDef } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { verifyAccessToken, type Caller } from '../accounts/tokens.js';
 import { HttpError, unauthenticated } from './errors.js';
@@ -12,15 +13,26 @@ declare module 'fastify' {
   }
 }
 
-/** Every route registered in `scope` after this call requires a valid access token. */
-export function requireAuth(scope: FastifyInstance, ctx: AppContext): void {
+/**
+ * Every route registered in `scope` after this call requires a valid access token. A third-party app's token passes
+ * only where the route's contract (`appScope`) or else `opts.appScope` names a scope it was granted.
+ */
+export function requireAuth(scope: FastifyInstance, ctx: AppContext, opts: { appScope?: AppScope } = {}): void {
   scope.addHook('onRequest', async (req: FastifyRequest) => {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
     if (!match) throw unauthenticated();
     req.caller = await verifyAccessToken(ctx, match[1]!.trim());
     req.userId = req.caller.userId;
+    checkAppScope(req.caller, (req.routeOptions.config as { contract?: RouteDef }).contract?.appScope ?? opts.appScope);
   });
+}
+
+/** Throws permission_denied for an app's token not granted `needed` (or with nothing needed: account security). */
+export function checkAppScope(caller: Caller, needed: AppScope | undefined): void {
+  if (!caller.clientId) return;
+  if (needed && (caller.scope ?? '').split(' ').includes(needed)) return;
+  throw new HttpError(403, 'permission_denied', needed ? `This app was not allowed "${needed}".` : 'Apps may not do this: only you can, signed in to Haul yourself.');
 }
 
 /** The signed-in caller on routes open to everyone (share pages): undefined when signed out or the token is bad. */
@@ -28,7 +40,8 @@ export async function optionalUserId(ctx: AppContext, req: FastifyRequest): Prom
   const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
   if (!match) return undefined;
   return verifyAccessToken(ctx, match[1]!.trim()).then(
-    (c) => c.userId,
+    // An app's token never stands for the person here (it would ask for codes about the account).
+    (c) => (c.clientId ? undefined : c.userId),
     (err) => {
       // A bad token reads as signed out; a database that is away is an error of its own.
       if (err instanceof HttpError) return undefined;

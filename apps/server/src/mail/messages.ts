@@ -109,3 +109,31 @@ export function codeMessage(input: { to: string; name: string; code: string; pur
 `;
   return { to: input.to, subject: w.subject[input.purpose], text, html };
 }
+
+const CHANGED: Record<Locale, { subject: string; body: (address: string) => string; notYou: string }> = {
+  en: {
+    subject: 'Your Haul e-mail address was changed',
+    body: (address) => `The e-mail address of your Haul account was changed to ${address}. Sign-in and codes now go to that address.`,
+    notYou: 'If you did not do this, someone may be using your account: reset your password and sign out everywhere, or contact the operator of your Haul server.',
+  },
+  'zh-CN': {
+    subject: '你的 Haul 邮箱地址已更改',
+    body: (address) => `你的 Haul 账号邮箱已改为 ${address}。登录和验证码今后都使用该地址。`,
+    notYou: '如果这不是你本人的操作，可能有人在使用你的账号：请重置密码并退出所有设备，或联系你的 Haul 服务器管理员。',
+  },
+};
+
+/** The notice to the old address after the account's e-mail address changed. */
+export function addressChangedMessage(input: { to: string; name: string; newAddress: string; locale: Locale }): MailMessage {
+  const w = CATALOGUE[input.locale];
+  const c = CHANGED[input.locale];
+  const lines = [w.hello(input.name), c.body(input.newAddress), c.notYou];
+  const e = escapeHtml;
+  const html = `<!doctype html>
+<html lang="${e(input.locale)}"><head><meta charset="utf-8"><title>${e(c.subject)}</title></head>
+<body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #222">
+${lines.map((l) => `<p>${e(l)}</p>`).join('\n')}
+</body></html>
+`;
+  return { to: input.to, subject: c.subject, text: `${lines.join('\n\n')}\n`, html };
+}

@@ -84,7 +84,7 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
 
   // The owner's calls, and saving into one's own drive.
   await app.register(async (scope) => {
-    requireAuth(scope, ctx);
+    requireAuth(scope, ctx, { appScope: 'pan' });
 
     serve(scope, C.createShare, async (req) =>
       createShare(ctx, req.userId, {

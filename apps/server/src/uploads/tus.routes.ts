@@ -5,6 +5,7 @@ import { Server } from '@tus/server';
 import { CONTRACT as C, errorBody, type ErrorName } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { verifyAccessToken } from '../accounts/tokens.js';
+import { checkAppScope } from '../http/auth.js';
 import { serve } from '../http/contract.js';
 import { databaseUnavailable, diskFull, HttpError, isDatabaseUnavailable, isDiskFull } from '../http/errors.js';
 import type { HashingFileStore } from './hashing-file-store.js';
@@ -54,7 +55,9 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
     if (!auth) throw tusError(401, 'unauthenticated', 'Please sign in.');
     let userId: string;
     try {
-      userId = (await verifyAccessToken(ctx, auth[1]!.trim())).userId;
+      const caller = await verifyAccessToken(ctx, auth[1]!.trim());
+      checkAppScope(caller, 'pan');
+      userId = caller.userId;
     } catch (err) {
       // Only a refused token is a 401: a database that is away must not sign the client out.
       if (err instanceof HttpError) throw tusError(err.status, err.error, err.message);

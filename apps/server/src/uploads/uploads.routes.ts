@@ -18,12 +18,12 @@ export async function startUpload(
   ctx: AppContext,
   store: HashingFileStore,
   userId: string,
-  body: { name?: string; parent_id?: string; size?: string | number; hash?: string; proof?: { challenge: string; answer: string }; id?: string },
+  body: { name?: string; parent_id?: string; size?: string | number; hash?: string; proof?: { challenge: string; answer: string }; id?: string; replace?: boolean },
 ): Promise<CreateFileAnswer> {
   if (body.size === undefined) throw badInput('size is required for an upload.');
   const hash = body.hash ? body.hash.toLowerCase() : undefined;
   if (hash && !isContentHash(hash)) throw badInput('hash must be the 64-digit hex BLAKE3 hash of the file.');
-  const result = await createUpload(ctx, store, userId, { name: body.name ?? '', size: Number(body.size), hash, parentId: body.parent_id ?? '', proof: body.proof, clientKey: body.id });
+  const result = await createUpload(ctx, store, userId, { name: body.name ?? '', size: Number(body.size), hash, parentId: body.parent_id ?? '', proof: body.proof, clientKey: body.id, replace: body.replace });
   const retentionMs = ctx.config.trashRetentionDays * 86_400_000;
   const base: CreateFileAnswer = { upload_type: 'UPLOAD_TYPE_RESUMABLE', file: null, task: null, resumable: null };
   if (result.kind === 'prove') return { ...base, proof_of_possession: result.challenge };

@@ -26,6 +26,8 @@ export interface CreateUploadInput {
   proof?: { challenge: string; answer: string };
   /** The client's own id of the upload: the same id again, for the same file, is the same upload. */
   clientKey?: string;
+  /** Placed, it sends the live file of its name to the trash instead of taking a suffix. */
+  replace?: boolean;
 }
 
 export type CreateUploadResult =
@@ -71,7 +73,7 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
       const hash = input.hash;
       return ctx.db.transaction().execute(async (trx) => {
         await requireRoom(trx, userId, input.size);
-        const file = await placeFileIn(trx, userId, { parentId: input.parentId, name, hash, size: input.size }, now);
+        const file = await placeFileIn(trx, userId, { parentId: input.parentId, name, hash, size: input.size, replace: input.replace }, now);
         const taskId = await newTask(trx, userId, file.name, file.size, 0, PHASE.COMPLETE, now, file.id);
         return { kind: 'speed' as const, fileId: file.id, taskId };
       });
@@ -89,6 +91,7 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
     size: input.size,
     declared_hash: input.hash ?? '',
     client_key: input.clientKey ?? '',
+    replace_existing: input.replace ? 1 : 0,
     created_at: now,
     expires_at: expiryAt(now, now),
   };
@@ -167,7 +170,12 @@ export async function finalizeUpload(ctx: AppContext, store: HashingFileStore, u
     const fileId = await ctx.db.transaction().execute(async (trx) => {
       const claimed = await trx.deleteFrom('uploads').where('id', '=', upload.id).executeTakeFirst();
       if (Number(claimed.numDeletedRows) !== 1) return null;
-      const file = await placeFileIn(trx, upload.user_id, { parentId: upload.parent_id, name: upload.name, hash, size: upload.size }, now);
+      const file = await placeFileIn(
+        trx,
+        upload.user_id,
+        { parentId: upload.parent_id, name: upload.name, hash, size: upload.size, replace: upload.replace_existing === 1 },
+        now,
+      );
       if (cid) await setBlobCid(trx, hash, cid);
       await trx.updateTable('tasks').set({ phase: PHASE.COMPLETE, progress: 100, file_id: file.id, name: file.name, updated_time: now }).where('id', '=', upload.task_id).execute();
       return file.id;

@@ -2,7 +2,16 @@
 import { createBrowserRouter, Navigate, Outlet, useParams } from 'react-router';
 import { AccountLayout } from '../features/account/account-layout';
 import { ChangePasswordPage } from '../features/account/change-password-page';
+import { ChangeEmailPage } from '../features/account/change-email-page';
 import { DeleteAccountPage } from '../features/account/delete-account-page';
+import { ProvidersPage } from '../features/account/providers-page';
+import { AppsPage } from '../features/account/apps-page';
+import { ConsentPage } from '../features/oauth/consent-page';
+import { ProviderCallbackPage } from '../features/providers/provider-callback-page';
+import { DevicesPage } from '../features/devices/devices-page';
+import { TwoFactorPage } from '../features/two-factor/two-factor-page';
+import { QrLoginPage } from '../features/devices/qr-login-page';
+import { QrSignInPage } from '../features/devices/qr-sign-in-page';
 import { ForgetPasswordPage } from '../features/auth/forget-password-page';
 import { LoginPage } from '../features/auth/login-page';
 import { RequireAuth } from '../features/auth/require-auth';
@@ -44,11 +53,18 @@ export const createDriveRouter = () =>
   createBrowserRouter(
   [
     { path: 'login', element: <LoginPage /> },
+    // Providers send the browser back here, signed in or not (signing in, or connecting from the account page).
+    { path: 'login/callback', element: <ProviderCallbackPage /> },
+    { path: 'login/qr', element: <QrSignInPage /> },
     { path: 'forget-password', element: <ForgetPasswordPage /> },
     { path: '403', element: <ForbiddenPage /> },
     {
       element: <RequireAuth />,
       children: [
+        // Opened from a scanned QR code, often on a phone: a page of its own, without the drive around it.
+        { path: 'qr-login', element: <QrLoginPage /> },
+        // A third-party app's consent screen: a page of its own, like the one above.
+        { path: 'authorize', element: <ConsentPage /> },
         {
           element: <Drive />,
           children: [
@@ -72,7 +88,12 @@ export const createDriveRouter = () =>
               children: [
                 { index: true, element: <Navigate to="/account/password" replace /> },
                 { path: 'password', element: <ChangePasswordPage /> },
+                { path: 'bind-email', element: <ChangeEmailPage /> },
+                { path: 'devices', element: <DevicesPage /> },
+                { path: 'two-factor', element: <TwoFactorPage /> },
                 { path: 'destroy', element: <DeleteAccountPage /> },
+                { path: 'providers', element: <ProvidersPage /> },
+                { path: 'apps', element: <AppsPage /> },
               ],
             },
           ],

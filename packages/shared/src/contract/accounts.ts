@@ -7,11 +7,13 @@ import { Type } from '@sinclair/typebox';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../rules/validate.js';
 import { TokenResponseSchema, UserInfoSchema } from '../entities.js';
 import { route } from './define.js';
+import { OAuthTokenFields, OAuthRevokeFields, TokenGrantResponseSchema } from './oauth.js';
 import { DecimalString, Empty, StringEnum } from './schema-kit.js';
 
 const tag = 'Accounts';
 const Password = Type.String({ maxLength: 1024, description: `The password: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.` });
 const RefreshToken = Type.String({ maxLength: 200, description: 'A refresh token from sign-up, sign-in or an earlier refresh.' });
+const TwoFactorCode = Type.String({ maxLength: 40, description: 'Two-factor sign-in: the 6 digits the authenticator app shows now, or an unused recovery code.' });
 const VerificationToken = Type.String({ maxLength: 200, description: 'From POST /v1/auth/verification/verify: works once, for the usage and address its code was sent for.' });
 
 /** What a verification code is for (the seeds' list). Codes go by e-mail only; the phone usages are refused. */
@@ -80,15 +82,17 @@ export const accountsRoutes = {
     tag,
     summary: 'Sign in',
     description:
-      'Takes `username` (the account\'s e-mail address) and `password`, and starts a session: the answer holds its access and refresh tokens. Repeated wrong passwords slow further tries down, per client and per account; a right password from an address the account has signed in from before is never held back by guesses from elsewhere.',
+      'Takes `username` (the account\'s e-mail address) and `password`, and starts a session: the answer holds its access and refresh tokens. Repeated wrong passwords slow further tries down, per client and per account; a right password from an address the account has signed in from before is never held back by guesses from elsewhere. An account with two-factor sign-in also needs `verification_code`: without it a right password answers two_factor_required, and the client asks for the code and sends both again.',
     auth: 'public',
     body: Type.Object({
       username: Type.String({ maxLength: 254, description: 'The e-mail address the account was created with.' }),
       password: Type.String({ maxLength: 1024 }),
+      verification_code: Type.Optional(TwoFactorCode),
     }),
     response: TokenResponseSchema,
     errors: {
-      invalid_grant: 'The e-mail or the password is wrong (the answer does not say which).',
+      invalid_grant: 'The e-mail or the password is wrong (the answer does not say which), or the two-factor code is wrong or was used already.',
+      two_factor_required: 'The password is right and the account has two-factor sign-in: send a code from its authenticator app (or a recovery code) in `verification_code`.',
       permission_denied: 'The account is disabled.',
       too_many_requests: 'Too many tries: `details[0].retry_after_seconds` says when to try again.',
     },
@@ -100,16 +104,28 @@ export const accountsRoutes = {
     tag,
     summary: 'Refresh the tokens',
     description:
-      'Exchanges a refresh token for a new access token and a new refresh token of the same session. Each refresh token works once: using one a second time ends its session, the tokens issued from it included.',
+      'With grant_type "refresh_token": exchanges a refresh token for a new access token and a new refresh token of the same session. Each refresh token works once: using one a second time ends its session, the tokens issued from it included. ' +
+      'With grant_type "urn:ietf:params:oauth:grant-type:device_code": a device polling for its sign-in (POST /v1/auth/device/code) sends its `device_code`; once the person approved it, the answer holds the tokens of a new session. ' +
+      'With grant_type "authorization_code" (a third-party app, RFC 6749 §4.1.3 with PKCE): the app sends the `code` from the consent screen, the same `redirect_uri`, its `client_id`, the `code_verifier`, and its secret when it has one (HTTP Basic or `client_secret`); the answer holds the tokens of the app\'s own session in the account, a refresh token only with the `offline` scope. Form bodies (application/x-www-form-urlencoded) are accepted.',
     auth: 'public',
     body: Type.Object({
-      grant_type: Type.String({ maxLength: 40, description: 'Always "refresh_token".' }),
+      grant_type: Type.String({ maxLength: 100, description: '"refresh_token", "authorization_code" for a third-party app, or "urn:ietf:params:oauth:grant-type:device_code" for a device signing in.' }),
       refresh_token: Type.Optional(RefreshToken),
+      device_code: Type.Optional(Type.String({ maxLength: 200, description: 'From POST /v1/auth/device/code (device sign-in).' })),
+      ...OAuthTokenFields,
     }),
-    response: TokenResponseSchema,
+    response: TokenGrantResponseSchema,
     errors: {
-      invalid_argument: 'grant_type is not "refresh_token", or refresh_token is missing.',
-      invalid_grant: { status: 401, when: 'The refresh token is unknown, used before, expired, or its session has ended (signed out, password changed, account disabled): sign in again.' },
+      invalid_argument: 'grant_type is not one of those above, or the token or code it needs is missing.',
+      invalid_grant: {
+        status: [401, 400],
+        when: '401: the refresh token is unknown, used before, expired, or its session has ended (signed out, password changed, account disabled): sign in again. 400: the device code is unknown or was used already; or the authorization code is unknown, expired, used before (which also ends the session issued for it), or not for this client, redirect_uri or code_verifier.',
+      },
+      invalid_client: 'authorization_code, or a refresh token of an app with a secret: the app is unknown or its secret is missing or wrong.',
+      authorization_pending: 'Device sign-in: the person has not answered yet; poll again after `interval` seconds.',
+      slow_down: 'Device sign-in: polled sooner than `interval`; wait 5 seconds more between polls from now on.',
+      expired_token: 'Device sign-in: the code expired unanswered; start again.',
+      access_denied: 'Device sign-in: the person refused it.',
     },
     example: { grant_type: 'refresh_token', refresh_token: '…' },
   }),
@@ -118,17 +134,18 @@ export const accountsRoutes = {
     path: '/v1/auth/revoke',
     tag,
     summary: 'Sign out',
-    description: "Ends the session the refresh token belongs to, with its access tokens. An unknown token changes nothing and still succeeds.",
+    description: "Ends the session the refresh token belongs to, with its access tokens. An app (RFC 7009) may send its access or refresh token, with `client_id` (and its secret, when it has one): the app's session ends. An unknown token changes nothing and still succeeds.",
     auth: 'public',
-    body: Type.Object({ token: RefreshToken }),
+    body: Type.Object({ token: Type.String({ maxLength: 4000, description: 'A refresh token, or an app\'s access token.' }), ...OAuthRevokeFields }),
     response: Empty,
-    errors: {},
+    errors: { invalid_client: 'An app named itself and its secret is missing or wrong, or the token was issued to another app.' },
     example: { token: '…' },
   }),
   getMe: route({
     method: 'GET',
     path: '/v1/user/me',
     tag,
+    appScope: 'user',
     summary: 'The signed-in user',
     description: "The account of the access token: its id, name, e-mail, premium state and whether it is the server's admin.",
     auth: 'user',
@@ -212,12 +229,15 @@ export const accountsRoutes = {
       new_password: Password,
       email: Type.Optional(Type.String({ maxLength: 254 })),
       phone_number: Type.Optional(Type.String({ maxLength: 40, description: 'Not supported: codes go by e-mail only.' })),
+      verification_code: Type.Optional(TwoFactorCode),
     }),
     response: TokenResponseSchema,
     errors: {
       invalid_argument: 'The new password is too short or too long.',
-      invalid_grant: 'The verification token is unknown, used, expired, not for a password reset, or for another address.',
+      invalid_grant: 'The verification token is unknown, used, expired, not for a password reset, or for another address; or the two-factor code is wrong or was used already.',
       permission_denied: 'The account is disabled.',
+      two_factor_required: 'The account has two-factor sign-in: send a code from its authenticator app (or a recovery code) in `verification_code` with the same verification token, which is still unspent.',
+      too_many_requests: 'Too many wrong two-factor codes: `details[0].retry_after_seconds` says when to try again.',
     },
     example: { verification_token: '…', new_password: 'a new long password' },
   }),
@@ -232,6 +252,7 @@ export const accountsRoutes = {
     body: Type.Object({
       password: Type.Optional(Type.String({ maxLength: 1024 })),
       verification_token: Type.Optional(VerificationToken),
+      verification_code: Type.Optional(TwoFactorCode),
     }),
     response: Type.Object({
       sudo_token: Type.String({ description: 'Send it with the sensitive call, from this session.' }),
@@ -239,8 +260,9 @@ export const accountsRoutes = {
     }),
     errors: {
       invalid_argument: 'Neither a password nor a verification token came.',
-      invalid_grant: "The password is wrong, or the verification token is unknown, used, expired, or not for the account's own address.",
-      too_many_requests: 'Too many wrong passwords: `details[0].retry_after_seconds` says when to try again.',
+      invalid_grant: "The password is wrong, or the verification token is unknown, used, expired, or not for the account's own address, or the two-factor code is wrong or was used already.",
+      too_many_requests: 'Too many wrong passwords or two-factor codes: `details[0].retry_after_seconds` says when to try again.',
+      two_factor_required: 'The account has two-factor sign-in: send a code from its authenticator app (or a recovery code) in `verification_code` with the password or verification token.',
     },
     example: { password: 'correct horse battery staple' },
   }),
@@ -262,6 +284,28 @@ export const accountsRoutes = {
       invalid_grant: 'The sudo token is invalid, expired, or from another session or account: confirm it is you again.',
     },
     example: { sudo_token: '…', new_password: 'a new long password' },
+  }),
+  changeContact: route({
+    method: 'POST',
+    path: '/v1/user/contact',
+    tag,
+    summary: 'Change the e-mail address',
+    description:
+      "Makes `email` the account's address (for signing in, codes and notices), with a sudo token of this session and a verification token of a code mailed to the new address (POST /v1/auth/verification, usage EMAIL_ADDRESS_CHANGE). The old address is told of the change. Answers the account as it is now. Phone numbers are refused: codes go by e-mail only.",
+    auth: 'user',
+    body: Type.Object({
+      sudo_token: Type.String({ maxLength: 2000 }),
+      verification_token: VerificationToken,
+      email: Type.Optional(Type.String({ maxLength: 254, description: 'The new address: the one the code went to.' })),
+      phone_number: Type.Optional(Type.String({ maxLength: 40, description: 'Not supported: refused.' })),
+    }),
+    response: UserInfoSchema,
+    errors: {
+      invalid_argument: 'No valid e-mail came, it is the address the account has already, or a phone number came.',
+      invalid_grant: 'The sudo token is invalid or expired, or the verification token is unknown, used, expired, or not for this address and account.',
+      already_exists: 'Another account has this address.',
+    },
+    example: { sudo_token: '…', verification_token: '…', email: 'ada@new.example' },
   }),
   accountDeletionEligibility: route({
     method: 'GET',

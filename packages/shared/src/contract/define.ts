@@ -15,6 +15,9 @@ import { ERROR_CODES, type ErrorName } from '../errors.js';
  */
 export type Auth = 'user' | 'public' | 'signed-link' | 'tus';
 
+/** What a third-party app's token must have been granted to call a `user` route: `pan` the drive, `user` the account's info. */
+export type AppScope = 'user' | 'pan';
+
 /**
  * When a route answers with an error: a sentence, or a sentence with the status(es) it comes with when not (only) the
  * error's usual one (a Range past the end is 416 invalid_argument, besides the usual 400).
@@ -38,6 +41,11 @@ export interface RouteDef<P extends TSchema | undefined = TSchema | undefined, Q
   summary: string;
   description: string;
   auth: Auth;
+  /**
+   * A third-party app's token may call this route with this scope; without it (and unless the route's area allows
+   * apps, see requireAuth) only the person's own sessions may: account security is never an app's.
+   */
+  appScope?: AppScope;
   params?: P;
   query?: Q;
   body?: B;
@@ -89,6 +97,12 @@ export const ERROR_STATUS: Record<ErrorName, number> = {
   failed_precondition: 409,
   invalid_grant: 400,
   unauthenticated: 401,
+  authorization_pending: 400,
+  slow_down: 400,
+  expired_token: 400,
+  access_denied: 400,
+  two_factor_required: 403,
+  invalid_client: 401,
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
@@ -119,7 +133,10 @@ export const ErrorBodySchema = Type.Object(
 /** Every error a route may answer with, `status → name → when`, its own and the common ones. */
 export function routeErrors(d: RouteDef): Map<number, Map<ErrorName, string>> {
   const out = new Map<number, Map<ErrorName, string>>();
-  const auth: Partial<Record<ErrorName, ErrorWhen>> = d.auth === 'user' || d.auth === 'tus' ? { unauthenticated: 'No valid access token: sign in, or refresh the token.' } : {};
+  const auth: Partial<Record<ErrorName, ErrorWhen>> =
+    d.auth === 'user' || d.auth === 'tus'
+      ? { unauthenticated: 'No valid access token: sign in, or refresh the token.', permission_denied: "A third-party app's token, and the route is not one its scope allows (account security never is)." }
+      : {};
   // Route entries refine the common ones per status; a common status the route does not name (415) stays.
   for (const [name, w] of [COMMON_ERRORS, auth, d.errors].flatMap((e) => Object.entries(e)) as [ErrorName, ErrorWhen][]) {
     if (!(name in ERROR_CODES)) throw new Error(`${d.method} ${d.path}: "${name}" is not in the error catalogue`);

@@ -25,7 +25,20 @@ export const UploadFields = {
   resumable: Type.Optional(Type.Object({ provider: Type.Optional(Type.String({ maxLength: 40 })) })),
   proof: Type.Optional(Type.Object({ challenge: Type.String({ maxLength: 2000 }), answer: Type.String({ maxLength: 128 }) }, { description: 'The answer to proof_of_possession: BLAKE3 of the asked byte ranges.' })),
   id: Type.Optional(Type.String({ maxLength: 64, description: "The client's id of the upload: asked again, the same upload answers." })),
+  replace: Type.Optional(
+    Type.Boolean({
+      description:
+        'When the file is placed, a live file of the same name in the folder goes to the trash (restorable) and this one takes its name. Without it (or with a folder of that name) the new file gets a suffix: "name(1)".',
+    }),
+  ),
 };
+
+/** POST files:nameClashes: which of some names are taken among a folder's live items. */
+const NameClashesBody = Type.Object({
+  parent_id: ParentId,
+  names: Type.Array(Type.String({ minLength: 1, maxLength: 1024 }), { minItems: 1, maxItems: LIMITS.batchMaxIds, description: 'Names to look for.' }),
+});
+const NameClashSchema = Type.Object({ name: Type.String(), id: Type.String(), kind: Type.String({ description: 'drive#file or drive#folder.' }) });
 
 export const CreateFileBodySchema = Type.Object({
   kind: Type.String({ maxLength: 40, description: '"drive#folder" for a folder; "drive#file" with an upload_type for an upload or a cloud download.' }),
@@ -153,6 +166,19 @@ export const filesRoutes = {
   }),
   star: route({ method: 'POST', path: '/drive/v1/files::star', tag, summary: 'Star', description: 'Stars items.', auth: 'user', body: IdsBody, response: BatchAnswerSchema, errors: { file_not_found: 'An id is not one of your files.' } }),
   unstar: route({ method: 'POST', path: '/drive/v1/files::unstar', tag, summary: 'Unstar', description: 'Takes the star off items.', auth: 'user', body: IdsBody, response: BatchAnswerSchema, errors: { file_not_found: 'An id is not one of your files.' } }),
+  nameClashes: route({
+    method: 'POST',
+    path: '/drive/v1/files::nameClashes',
+    tag,
+    summary: 'Names taken in a folder',
+    description:
+      'Before an upload: which of the given names already belong to a live item of the folder (trashed items do not count), so a client can ask whether to replace, keep both or skip. Changes nothing.',
+    auth: 'user',
+    body: NameClashesBody,
+    response: Type.Object({ clashes: Type.Array(NameClashSchema, { description: 'The items that hold one of the names, in no particular order.' }) }),
+    errors: { file_not_found: 'The folder does not exist or is not yours.', file_in_recycle_bin: 'The folder is in the trash.' },
+    example: { parent_id: '', names: ['b.jpg', 'notes.txt'] },
+  }),
   emptyTrash: route({ method: 'PATCH', path: '/drive/v1/files/trash::empty', tag, summary: 'Empty the trash', description: 'Deletes everything in the trash for good.', auth: 'user', response: BatchAnswerSchema, errors: {} }),
 };
 

@@ -2,9 +2,13 @@
 import type { RouteDef } from './define.js';
 import { aboutRoutes } from './about.js';
 import { accountsRoutes } from './accounts.js';
+import { devicesRoutes } from './devices.js';
+import { twoFactorRoutes } from './two-factor.js';
 import { eventsRoutes } from './events.js';
 import { filesRoutes } from './files.js';
 import { mediaRoutes } from './media.js';
+import { oauthRoutes } from './oauth.js';
+import { providersRoutes } from './providers.js';
 import { sharesRoutes } from './shares.js';
 import { tasksRoutes } from './tasks.js';
 import { uploadsRoutes } from './uploads.js';
@@ -14,10 +18,15 @@ export * from './schema-kit.js';
 export * from './files.js';
 export { EventListSchema } from './events.js';
 export * from './tasks.js';
+export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
+export { DEVICE_CODE_GRANT, DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
+export { LinkedProviderSchema, SignInProviderSchema, type LinkedProvider, type SignInProvider } from './providers.js';
 export { DELETION_BLOCKERS, VERIFICATION_USAGES, type VerificationUsage } from './accounts.js';
 
 export const CONTRACT = {
   ...accountsRoutes,
+  ...devicesRoutes,
+  ...twoFactorRoutes,
   ...filesRoutes,
   ...uploadsRoutes,
   ...tasksRoutes,
@@ -25,6 +34,8 @@ export const CONTRACT = {
   ...mediaRoutes,
   ...sharesRoutes,
   ...aboutRoutes,
+  ...oauthRoutes,
+  ...providersRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

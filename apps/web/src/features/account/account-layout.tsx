@@ -8,6 +8,11 @@ export function AccountLayout() {
     <>
       <nav className="account-nav" aria-label={t('account.area')}>
         <NavLink to="/account/password">{t('account.changePassword')}</NavLink>
+        <NavLink to="/account/bind-email">{t('account.changeEmail')}</NavLink>
+        <NavLink to="/account/devices">{t('devices.title')}</NavLink>
+        <NavLink to="/account/two-factor">{t('twoFactor.title')}</NavLink>
+        <NavLink to="/account/providers">{t('providers.pageTitle')}</NavLink>
+        <NavLink to="/account/apps">{t('oauth.appsTitle')}</NavLink>
         <NavLink to="/account/destroy">{t('account.deleteAccount')}</NavLink>
       </nav>
       <Outlet />

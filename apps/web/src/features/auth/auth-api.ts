@@ -3,11 +3,12 @@ import i18n from 'i18next';
 import { haul } from '../../lib/api-client';
 import { isApiError } from '../../lib/api-error';
 import { clearLocalUser } from '../sync/local-db';
+import { withSecondFactor } from '../two-factor/second-factor';
 import { useSessionStore } from './session-store';
 
 /** Signs in and keeps the session (the store, so the app follows). */
 export async function signIn(username: string, password: string): Promise<void> {
-  const tokens = await haul.call('signIn', { body: { username, password } });
+  const tokens = await withSecondFactor((code) => haul.call('signIn', { body: { username, password, verification_code: code } }));
   await haul.signIn(tokens);
 }
 
@@ -24,8 +25,8 @@ export async function signUp(email: string, password: string, verificationToken?
  */
 export const needsVerification = (err: unknown): boolean => isApiError(err, 'invalid_argument');
 
-/** Mails a code for signing up or for a forgotten password, in the page's language. */
-export const sendCode = (usage: 'REGISTER' | 'PASSWORD_RESET', email: string) =>
+/** Mails a code for signing up, a forgotten password or a new address, in the page's language. */
+export const sendCode = (usage: 'REGISTER' | 'PASSWORD_RESET' | 'EMAIL_ADDRESS_CHANGE', email: string) =>
   haul.call('requestVerification', { body: { usage, email, locale: i18n.language || 'en-US' } });
 
 /** Trades the mailed code for a one-time verification token. */
@@ -34,12 +35,21 @@ export const checkCode = async (verificationId: string, code: string): Promise<s
 
 /** Sets a forgotten password (every session of the account ends) and keeps the fresh session the answer starts. */
 export async function resetPassword(verificationToken: string, newPassword: string, email: string): Promise<void> {
-  const tokens = await haul.call('resetPassword', { body: { verification_token: verificationToken, new_password: newPassword, email } });
+  const tokens = await withSecondFactor((code) =>
+    haul.call('resetPassword', { body: { verification_token: verificationToken, new_password: newPassword, email, verification_code: code } }),
+  );
   await haul.signIn(tokens);
 }
 
-/** Proves it is the account's owner with the password; the sudo token works in this session for a few minutes. */
-export const grantSudo = (password: string) => haul.call('grantSudo', { body: { password } });
+/**
+ * Proves it is the account's owner with the password (and the authenticator app's code, asked for when the account has
+ * one); the sudo token works in this session for a few minutes.
+ */
+export const grantSudo = (password: string) => withSecondFactor((code) => haul.call('grantSudo', { body: { password, verification_code: code } }));
+
+/** Makes `email` the account's address, with a sudo token and the token of a code mailed to that address. */
+export const changeEmail = (sudoToken: string, verificationToken: string, email: string) =>
+  haul.call('changeContact', { body: { sudo_token: sudoToken, verification_token: verificationToken, email } });
 
 /** Sets a new password; every other session ends, this one stays. */
 export const setPassword = (sudoToken: string, newPassword: string) =>

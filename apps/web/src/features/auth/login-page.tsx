@@ -15,6 +15,7 @@ import { passwordFits, passwordRule } from './password-rule';
 import { LeaveTo, outsideDrive, safeRedirect } from './require-auth';
 import { useSessionStore } from './session-store';
 import { SignUpCode } from './signup-code';
+import { ProviderButtons } from '../providers/provider-buttons';
 import type { SentCode } from './use-code-step';
 import { FormError } from '../../components/form-error';
 import { TextField } from '../../components/text-field';
@@ -166,6 +167,14 @@ export function LoginPage() {
         <button className="btn primary wide" type="submit" disabled={busy}>
           {mode === 'signin' ? t('auth.signIn') : t('auth.signUp')}
         </button>
+        {mode === 'signin' && (
+          <p className="login-switch">
+            <Link className="link" to={{ pathname: '/login/qr', search: location.search }}>
+              {t('devices.qrLink')}
+            </Link>
+          </p>
+        )}
+        <ProviderButtons redirect={target} />
         <p className="login-switch">
           {mode === 'signin' ? t('auth.noAccount') : t('auth.haveAccount')}{' '}
           <button type="button" className="link" onClick={() => switchMode(mode === 'signin' ? 'signup' : 'signin')}>

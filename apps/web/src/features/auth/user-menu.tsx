@@ -1,34 +1,26 @@
 /** The account button: who is signed in, the account pages (password, deletion), sign out, and sign out on every device. */
 import * as Menu from '@radix-ui/react-dropdown-menu';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
-import { errorMessage } from '../../lib/error-message';
 import { IconMenu } from '../../components/icon-menu';
 import { Icon } from '../layout/icon';
-import { getMe, signOut } from './auth-api';
+import { getMe } from './auth-api';
+import { useSignOut } from './use-sign-out';
 
 export function UserMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { data: me } = useQuery({ queryKey: ['me'], queryFn: getMe, staleTime: 5 * 60_000 });
-  const out = async (everywhere = false) => {
-    try {
-      await signOut({ everywhere });
-    } catch (err) {
-      toast.error(errorMessage(err));
-      return;
-    }
-    queryClient.clear();
-    navigate('/login', { replace: true });
-  };
+  const out = useSignOut();
   return (
     <IconMenu label={t('account.menu')} button={me?.email ? me.email[0]!.toUpperCase() : <Icon name="user" />} buttonClassName="avatar">
       {me && <Menu.Label className="menu-label">{me.email}</Menu.Label>}
       <Menu.Item className="menu-item" onSelect={() => navigate('/account/password')}>
         {t('account.changePassword')}
+      </Menu.Item>
+      <Menu.Item className="menu-item" onSelect={() => navigate('/account/devices')}>
+        {t('devices.title')}
       </Menu.Item>
       {/* It only opens the page that explains and confirms; the separator keeps it apart from signing out. */}
       <Menu.Item className="menu-item" onSelect={() => navigate('/account/destroy')}>

@@ -45,10 +45,10 @@ export const FileRow = memo(function FileRow({ file, selected, keyword, showTime
       <span className={`check${selected ? ' on' : ''}`} data-check aria-hidden="true">
         {selected && <Icon name="check" size={14} />}
       </span>
-      <span className={`ficon ${iconFor(file)}`}>
+      <span className={`ficon ${iconFor(file)}`} aria-hidden="true">
         <Icon name={iconFor(file)} size={22} />
       </span>
-      <span className="fname" title={file.name}>
+      <span className="fname" role="gridcell" title={file.name}>
         <Highlighted name={file.name} keyword={keyword} />
         {file.star === 1 && <Icon name="star" size={14} className="star-badge" />}
         <small className="only-mobile fsub">
@@ -56,11 +56,11 @@ export const FileRow = memo(function FileRow({ file, selected, keyword, showTime
           {location ? <ItemLocation file={file} /> : formatTime(file.modified_time, locale)}
         </small>
       </span>
-      <span className="fsize hide-mobile">{folder ? '-' : formatSize(file.size, 1, locale)}</span>
-      <span className="ftime hide-mobile">{showTimeLeft ? timeLeftText(file.delete_time) : formatTime(file.modified_time, locale)}</span>
+      <span className="fsize hide-mobile" role="gridcell">{folder ? '-' : formatSize(file.size, 1, locale)}</span>
+      <span className="ftime hide-mobile" role="gridcell">{showTimeLeft ? timeLeftText(file.delete_time) : formatTime(file.modified_time, locale)}</span>
       {/* Last, so a click in the middle of a row lands on the row rather than on the link. */}
       {location && (
-        <span className="floc hide-mobile">
+        <span className="floc hide-mobile" role="gridcell">
           <ItemLocation file={file} />
         </span>
       )}

@@ -1,4 +1,6 @@
 /** A picked folder's tree is created on the server before its files are queued into it. */
+import i18n from 'i18next';
+import { toast } from 'sonner';
 import { createFolder } from '../files/file-mutations';
 import type { DropContents } from './drop-snapshot';
 import { addUploads, type Picked } from './upload-manager';
@@ -14,8 +16,11 @@ async function folderFor(parentId: string, path: string): Promise<string | null>
   const cut = path.lastIndexOf('/');
   const above = await folderFor(parentId, cut < 0 ? '' : path.slice(0, cut));
   if (above === null) return null;
-  const folder = await createFolder(above, path.slice(cut + 1));
+  const wanted = path.slice(cut + 1);
+  const folder = await createFolder(above, wanted);
   if (!folder) return null;
+  // The name was taken, so the folder got a suffix (seed 000): say which folder the files went into.
+  if (folder.name !== wanted) toast.info(i18n.t('uploads.folderRenamed', { name: wanted, newName: folder.name }), { duration: 10_000 });
   created.set(key, folder.id);
   return folder.id;
 }
@@ -28,7 +33,7 @@ export async function uploadPicked(userId: string, picked: Picked[], parentId: s
   created.clear();
   for (const [path, group] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
     const target = await folderFor(parentId, path);
-    if (target !== null) await addUploads(userId, group, target);
+    if (target !== null) await addUploads(userId, group, target, { newFolder: path !== '' });
   }
 }
 

@@ -12,9 +12,9 @@ import { errorMessage } from '../../lib/error-message';
 import { settleFileChanges } from '../files/file-mutations';
 import { localDb } from '../sync/local-db';
 import { contentId, hashFile, hashRanges } from './file-hash';
-import { cidExists, createUpload, deleteTasks, getTask } from './uploads-api';
+import { cidExists, clashingFiles, createUpload, deleteTasks, getTask } from './uploads-api';
 import { UPLOAD, UPLOAD_STATUS as S, ACTIVE, COMPLETED, uploadTaskId, type UploadStatus } from './upload-status';
-import { askLarge, askRepeat } from './upload-questions';
+import { askClash, askLarge, askRepeat } from './upload-questions';
 import { getMe } from '../auth/auth-api';
 import { useUploads, type UploadTask } from './upload-store';
 
@@ -58,23 +58,39 @@ export interface Picked {
   relativePath: string;
 }
 
-/** Queues files for a folder. Files uploaded to it before raise the repeat-upload question; unfinished ones continue. */
-export async function addUploads(userId: string, picked: Picked[], parentId: string): Promise<void> {
+/**
+ * Queues files for a folder. Files uploaded to it before raise the repeat-upload question; unfinished ones continue;
+ * names taken by files there raise the name-clash question (replace, keep both, skip), unless `newFolder` says the
+ * folder was just made for these files.
+ */
+export async function addUploads(userId: string, picked: Picked[], parentId: string, opts: { newFolder?: boolean } = {}): Promise<void> {
   const store = useUploads.getState();
   const withIds = await Promise.all(
     picked.map(async (p) => ({ ...p, taskId: await uploadTaskId(parentId, p.file.name, p.file.size, p.file.type, p.relativePath) })),
   );
   const done = withIds.filter((p) => COMPLETED.includes(store.tasks[p.taskId]?.status as UploadStatus));
   const unfinished = withIds.filter((p) => store.tasks[p.taskId] && !done.includes(p));
-  const fresh = withIds.filter((p) => !store.tasks[p.taskId]);
+  let fresh = withIds.filter((p) => !store.tasks[p.taskId]);
   let again: typeof done = [];
   if (done.length) {
     const choice = await askRepeat(done.map((p) => p.file.name));
     if (choice === 'cancel') return;
     if (choice === 'keep_both') again = done;
   }
+  // Names taken by files in the folder: asked once for the batch.
+  let replacing = new Set<string>();
+  const clashing = fresh.length && !opts.newFolder ? await clashingFiles(parentId, fresh.map((p) => p.file.name)) : new Set<string>();
+  if (clashing.size) {
+    const choice = await askClash(fresh.filter((p) => clashing.has(p.file.name)).map((p) => p.file.name));
+    if (choice === 'cancel') return;
+    if (choice === 'skip') fresh = fresh.filter((p) => !clashing.has(p.file.name));
+    if (choice === 'replace') replacing = clashing;
+  }
   // Files of 4 GB or more need premium: a free account is told first, and may leave them out.
-  let queued = [...fresh, ...again.map((p) => ({ ...p, taskId: `${p.taskId}-${Date.now().toString(36)}` }))];
+  let queued = [
+    ...fresh.map((p) => ({ ...p, replace: replacing.has(p.file.name) })),
+    ...again.map((p) => ({ ...p, taskId: `${p.taskId}-${Date.now().toString(36)}`, replace: false })),
+  ];
   const large = queued.filter((p) => p.file.size >= LIMITS.freeUploadBytes && p.file.size <= LIMITS.maxUploadBytes);
   if (
     large.length &&
@@ -112,6 +128,7 @@ export async function addUploads(userId: string, picked: Picked[], parentId: str
       uploadUrl: '',
       attempts: 0,
       modifyTime: Date.now(),
+      replace: p.replace,
     });
   }
   useUploads.setState({ panelOpen: true, tab: 'uploading' });
@@ -164,13 +181,13 @@ async function run(id: string): Promise<void> {
         base = UPLOAD.hashShare * 100;
       }
       signal.throwIfAborted();
-      let answer = await createUpload({ parentId: t.parentId, name: t.name, size: file.size, hash, id });
+      let answer = await createUpload({ parentId: t.parentId, name: t.name, size: file.size, hash, id, replace: t.replace });
       if (answer.proof_of_possession && hash) {
         const proof = {
           challenge: answer.proof_of_possession.challenge,
           answer: await hashRanges(file, answer.proof_of_possession.ranges, signal),
         };
-        answer = await createUpload({ parentId: t.parentId, name: t.name, size: file.size, hash, proof, id });
+        answer = await createUpload({ parentId: t.parentId, name: t.name, size: file.size, hash, proof, id, replace: t.replace });
       }
       if (answer.file) {
         // Speed upload: the content was already stored.

@@ -26,6 +26,8 @@ export interface UploadTask {
   uploadUrl: string;
   attempts: number;
   modifyTime: number;
+  /** The person chose to replace the file of this name in the folder (it goes to the trash when this one lands). */
+  replace?: boolean;
 }
 
 /** The transfer list's tabs (seed 000 §2): cloud downloads, uploads, and both kinds once finished. */

@@ -1,5 +1,5 @@
 /** The upload calls: create (or speed-upload) a file, the large-file pre-check, task progress and cancel. */
-import { FILE_KIND, FOLDER_TYPE_NORMAL } from '@haul/shared';
+import { FILE_KIND, FOLDER_TYPE_NORMAL, LIMITS } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 
 export function createUpload(input: {
@@ -10,6 +10,8 @@ export function createUpload(input: {
   proof?: { challenge: string; answer: string };
   /** The upload's own id (folder, name, size, type, path): asked again after a lost answer, the same upload answers. */
   id: string;
+  /** The live file of this name in the folder goes to the trash when this one is placed. */
+  replace?: boolean;
 }) {
   const answer = haul.call('createFile', {
     body: {
@@ -23,9 +25,28 @@ export function createUpload(input: {
       folder_type: FOLDER_TYPE_NORMAL,
       resumable: { provider: 'PROVIDER_TUS' },
       proof: input.proof,
+      replace: input.replace || undefined,
     },
   });
   return answer;
+}
+
+/**
+ * Which of `names` belong to a live file of the folder (a folder of that name is never replaced: the server gives
+ * the upload a number). An unanswered question finds none, and the uploads keep both as the server does by itself.
+ */
+export async function clashingFiles(parentId: string, names: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  const unique = [...new Set(names)];
+  try {
+    for (let i = 0; i < unique.length; i += LIMITS.batchMaxIds) {
+      const answer = await haul.call('nameClashes', { body: { parent_id: parentId, names: unique.slice(i, i + LIMITS.batchMaxIds) } });
+      for (const c of answer.clashes) if (c.kind === FILE_KIND) out.add(c.name);
+    }
+  } catch {
+    return new Set();
+  }
+  return out;
 }
 
 export const cidExists = (cid: string, size: number) => haul.call('checkCid', { query: { cid, file_size: size } }).then((r) => r.exists);

@@ -16,7 +16,9 @@ function fetchDetail(file: DriveFile, source: ViewerSource): Promise<DriveFile> 
     // Through a share: the download link (it dies with the share) plays originals; renditions are the owner's.
     return shareFileInfo(source.access, file.id).then((f) => ({ ...f, medias: originOnly(f) }));
   }
-  const play = mediaTypeOf(file.name, file.mime_type) !== 'image';
+  // usage=PLAY starts a video's transcode: only for what plays.
+  const media = mediaTypeOf(file.name, file.mime_type);
+  const play = media === 'video' || media === 'audio';
   const detail = haul.call('getFile', { params: { id: file.id }, query: { usage: play ? 'PLAY' : undefined, thumbnail_size: 'SIZE_LARGE' } });
   return detail;
 }
@@ -73,3 +75,23 @@ export const reportPlay = (fileId: string, duration: number, played: number) =>
       },
     },
   });
+
+/**
+ * The first `cap` bytes of a file through its download link (a Range request) and whether the file goes on past
+ * them. A server that ignores the Range is read only up to `cap` too.
+ */
+export async function readHead(link: string, size: number, cap: number, signal: AbortSignal): Promise<{ bytes: Uint8Array; cut: boolean }> {
+  const res = await fetch(link, { headers: size > cap ? { Range: `bytes=0-${cap - 1}` } : {}, signal });
+  if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+  const reader = res.body.getReader();
+  const bytes = new Uint8Array(Math.min(size, cap));
+  let filled = 0;
+  while (filled < bytes.length) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes.set(value.subarray(0, bytes.length - filled), filled);
+    filled += Math.min(value.length, bytes.length - filled);
+  }
+  void reader.cancel().catch(() => undefined);
+  return { bytes: bytes.subarray(0, filled), cut: size > filled };
+}

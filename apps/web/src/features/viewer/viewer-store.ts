@@ -3,8 +3,9 @@
  * and an id; previous does nothing on the first file, next nothing on the last unless forced (then it wraps).
  */
 import { create } from 'zustand';
-import { mediaTypeOf, type DriveFile } from '@haul/shared';
+import type { DriveFile } from '@haul/shared';
 import type { ShareAccess } from '../shares/shares-api';
+import { viewKindOf } from './view-kind';
 
 export type Scene = 'cloud_page' | 'home_recent' | 'starred_file' | 'home_play_history' | 'share_page';
 
@@ -25,8 +26,8 @@ interface ViewerState {
   remove: (id: string) => void;
 }
 
-/** Files the viewer can show: images, audio and video. */
-export const previewable = (f: DriveFile) => f.kind === 'drive#file' && mediaTypeOf(f.name, f.mime_type) !== null;
+/** Files the viewer can show: images, audio, video, text and PDF. */
+export const previewable = (f: DriveFile) => f.kind === 'drive#file' && viewKindOf(f) !== null;
 
 export const useViewer = create<ViewerState>()((set, get) => ({
   files: [],

@@ -8,7 +8,7 @@ import './viewer.css';
 import { useCallback, useEffect, useRef, useState, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { mediaTypeOf, type DriveFile } from '@haul/shared';
+import type { DriveFile } from '@haul/shared';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { useDialog } from '../files/dialog-store';
@@ -17,9 +17,12 @@ import { Icon } from '../layout/icon';
 import { useIsMobile } from '../layout/use-media';
 import { AudioView } from './audio-view';
 import { ImageView } from './image-view';
+import { PdfView } from './pdf-view';
 import { PreviewBar } from './preview-bar';
 import { keyTakenByFocus, toggleFullscreen } from './use-media-element';
+import { TextView } from './text-view';
 import { VideoView } from './video-view';
+import { viewKindOf } from './view-kind';
 import { ViewerMenu } from './viewer-menu';
 import { forgetDetail, viewerDetail } from './viewer-api';
 import { useViewer } from './viewer-store';
@@ -82,7 +85,9 @@ export default function Viewer() {
   }, []);
 
   const detail = loaded?.file.id === file?.id ? loaded?.detail : undefined;
-  const kind = file ? mediaTypeOf(file.name, file.mime_type) : null;
+  const kind = file ? viewKindOf(file) : null;
+  // Players keep plain arrows for seeking; everything else switches files with them.
+  const player = kind === 'video' || kind === 'audio';
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -94,15 +99,14 @@ export default function Viewer() {
         if (!mod) toggleBar();
       } else if (e.key === 'PageUp') go(-1);
       else if (e.key === 'PageDown') go(1);
-      // Photos switch with plain arrows; players keep plain arrows for seeking.
-      else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && (mod || kind === 'image' || mediaError || !detail))
+      else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && (mod || !player || mediaError || !detail))
         go(e.key === 'ArrowLeft' ? -1 : 1);
       else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [close, go, toggleBar, kind, mediaError, detail]);
+  }, [close, go, toggleBar, player, mediaError, detail]);
 
   if (!file) return null;
 
@@ -123,8 +127,9 @@ export default function Viewer() {
   // Touch: a horizontal swipe past a threshold changes files, a long drag down closes.
   const onTouchStart = (e: TouchEvent) => {
     const p = e.touches[0]!;
-    // Swipes from the very edge belong to the system.
-    touch.current = p.clientX < 10 || p.clientX > window.innerWidth - 10 ? null : { x: p.clientX, y: p.clientY };
+    // Swipes from the very edge belong to the system; text and PDF pages scroll under the finger.
+    const scrolls = (e.target as HTMLElement).closest?.('.viewer-scroll');
+    touch.current = scrolls || p.clientX < 10 || p.clientX > window.innerWidth - 10 ? null : { x: p.clientX, y: p.clientY };
   };
   const onTouchMove = (e: TouchEvent) => {
     if (!touch.current || e.touches.length > 1) return;
@@ -212,7 +217,7 @@ export default function Viewer() {
         <div className="viewer-content" key={file.id}>
           {failed ? (
             <div className="viewer-error" role="alert">
-              <Icon name={kind ?? 'file'} size={56} />
+              <Icon name={player || kind === 'image' ? kind! : 'file'} size={56} />
               <h2>{errorTitle}</h2>
               <p className="muted">{err ? '' : t('viewer.unsupportedHint')}</p>
               <div className="viewer-error-actions">
@@ -237,6 +242,10 @@ export default function Viewer() {
             <div className="viewer-spinner" role="status" aria-label={t('common.loading')} />
           ) : kind === 'image' ? (
             <ImageView file={detail} onError={() => setMediaError(true)} />
+          ) : kind === 'text' ? (
+            <TextView file={detail} onError={() => setMediaError(true)} />
+          ) : kind === 'pdf' ? (
+            <PdfView file={detail} onError={() => setMediaError(true)} />
           ) : kind === 'video' ? (
             <VideoView
               file={detail}
