@@ -20,7 +20,6 @@ import { presentUser } from './user.presenter.js';
 import { findUserById } from './users.repository.js';
 import { requestVerification, verifyCode } from './verification.service.js';
 
-
 export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eraser: AccountEraser): Promise<void> {
   // Sign-up and sign-in limits live in the database (accounts.service), so they hold across processes.
   serve(app, C.signUp, async (req) => signUp(ctx, req.body, clientOf(req)));
@@ -37,7 +36,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eras
       const { grant_type: grant, refresh_token: refreshToken, device_code: deviceCode } = req.body;
       if (grant === 'refresh_token' && refreshToken) return refresh(ctx, refreshToken);
       if (grant === DEVICE_CODE_GRANT && deviceCode) return pollDeviceLogin(ctx, deviceCode, clientOf(req));
-      throw new HttpError(400, 'invalid_argument', `grant_type must be "refresh_token" with a refresh_token, or "${DEVICE_CODE_GRANT}" with a device_code.`);
+      throw new HttpError(400, 'invalid_argument', `grant_type must be "refresh_token" with a refresh_token, "authorization_code" with a code, or "${DEVICE_CODE_GRANT}" with a device_code.`);
     });
 
     serve(oauth, C.revokeToken, async (req) => {
