@@ -4,13 +4,12 @@ import { signupNeedsVerification } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/schema.js';
 import { HttpError, badInput } from '../http/errors.js';
-import { newId } from '../lib/ids.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { clearAttempts, clientKey, refundAttempt, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
 import { checkSudo } from './sudo.js';
 import { checkSecondFactor } from './two-factor.js';
 import { endAllSessions, issueTokens, knownAddress, rotateRefreshToken, type Caller, type ClientInfo } from './tokens.js';
-import { findUserByEmail, findUserById, normalEmail } from './users.repository.js';
+import { findUserByEmail, findUserById, newUserRow, normalEmail } from './users.repository.js';
 import { findToken, spendToken } from './verification.service.js';
 
 const HOUR = 3600_000;
@@ -44,20 +43,7 @@ export async function createUser(
   if (name.length > 100) throw badInput('The name must have at most 100 characters.');
   if (await findUserByEmail(ctx.db, email)) throw new HttpError(409, 'already_exists', 'An account with this email already exists.');
   const now = ctx.clock.now();
-  const row: UserRow = {
-    id: newId(),
-    email,
-    name,
-    password_hash: await hashPassword(input.password),
-    is_admin: input.isAdmin ? 1 : 0,
-    storage_limit: ctx.config.defaultQuotaBytes,
-    premium_expire: null,
-    created_at: now,
-    password_updated_at: now,
-    disabled_at: null,
-    session_epoch: 0,
-    deleted_at: null,
-  };
+  const row = newUserRow(ctx.config, now, { email, name, passwordHash: await hashPassword(input.password), isAdmin: input.isAdmin });
   try {
     await ctx.db.insertInto('users').values(row).execute();
   } catch (err) {

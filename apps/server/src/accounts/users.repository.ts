@@ -1,5 +1,7 @@
 /** Queries on users. */
+import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { newId } from '../lib/ids.js';
 import type { UserRow } from '../db/schema.js';
 
 /** The one form of an e-mail address that lookups, uniqueness and limits all use. */
@@ -14,4 +16,22 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A new account's row: the server's default quota, no premium, every session epoch and mark at its start. */
+export function newUserRow(config: Pick<Config, 'defaultQuotaBytes'>, now: number, input: { email: string; name: string; passwordHash: string; isAdmin?: boolean }): UserRow {
+  return {
+    id: newId(),
+    email: input.email,
+    name: input.name,
+    password_hash: input.passwordHash,
+    is_admin: input.isAdmin ? 1 : 0,
+    storage_limit: config.defaultQuotaBytes,
+    premium_expire: null,
+    created_at: now,
+    password_updated_at: now,
+    disabled_at: null,
+    session_epoch: 0,
+    deleted_at: null,
+  };
 }

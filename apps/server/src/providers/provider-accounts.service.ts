@@ -14,7 +14,7 @@ import { toRfc3339 } from '../lib/time.js';
 import { checkSudo } from '../accounts/sudo.js';
 import { issueTokens, type Caller, type ClientInfo } from '../accounts/tokens.js';
 import { checkSecondFactor } from '../accounts/two-factor.js';
-import { findUserByEmail, findUserById } from '../accounts/users.repository.js';
+import { findUserByEmail, findUserById, newUserRow } from '../accounts/users.repository.js';
 import type { OidcClients } from './oidc-clients.js';
 import { hasPassword, passwordlessHash } from './passwordless.js';
 import { findLinkByIdentity, findUserLink, isUniqueViolation, listUserLinks, type ProviderLinkRow } from './provider-links.repository.js';
@@ -50,20 +50,7 @@ async function createProviderAccount(ctx: AppContext, grant: ProviderGrant, prov
     new HttpError(409, 'failed_precondition', `An account with ${grant.email} already exists. Sign in with its password, then connect ${providerName} from the account page.`);
   if (await findUserByEmail(ctx.db, grant.email)) throw taken();
   const now = ctx.clock.now();
-  const user: UserRow = {
-    id: newId(),
-    email: grant.email,
-    name: (grant.name || grant.email.split('@')[0]!).slice(0, 100),
-    password_hash: await passwordlessHash(),
-    is_admin: 0,
-    storage_limit: ctx.config.defaultQuotaBytes,
-    premium_expire: null,
-    created_at: now,
-    password_updated_at: now,
-    disabled_at: null,
-    session_epoch: 0,
-    deleted_at: null,
-  };
+  const user = newUserRow(ctx.config, now, { email: grant.email, name: (grant.name || grant.email.split('@')[0]!).slice(0, 100), passwordHash: await passwordlessHash() });
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await trx.insertInto('users').values(user).execute();

@@ -1,17 +1,10 @@
 /** Third-party apps: the consent screen's calls and the person's connected apps. */
 import { haul } from '../../lib/api-client';
+import type { CONTRACT, RouteQuery } from '@haul/shared';
 import { isApiError } from '../../lib/api-error';
 
 /** The authorization request, as the app put it in the consent screen's address (RFC 6749 §4.1.1, RFC 7636). */
-export interface AuthorizeRequest {
-  client_id: string;
-  redirect_uri: string;
-  response_type?: string;
-  scope?: string;
-  state?: string;
-  code_challenge?: string;
-  code_challenge_method?: string;
-}
+export type AuthorizeRequest = RouteQuery<typeof CONTRACT.authorizeInfo>;
 
 const FIELDS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
 
