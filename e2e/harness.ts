@@ -166,6 +166,22 @@ export function rowNames(page: Page): Promise<string[]> {
   return page.getByRole('row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
 }
 
+/** An upload's status in the transfer list (data-status), looking in both tabs; null when it is in neither. */
+export async function uploadStatus(page: Page, name: string): Promise<string | null> {
+  for (const tab of ['Uploading', 'Completed']) {
+    await page.getByRole('tab', { name: new RegExp(`^${tab}`) }).click();
+    const item = page.getByRole('listitem', { name, exact: true });
+    if (await item.count()) return item.locator('[data-status]').getAttribute('data-status');
+  }
+  return null;
+}
+
+/** Opens an entry of the account menu. */
+export async function fromAccountMenu(page: Page, item: string): Promise<void> {
+  await page.getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
 /** Picks one of the "+ New" menu's entries (Cloud download, Upload files, Upload folder, New folder). */
 export async function addNew(page: Page, entry: 'Cloud download' | 'Upload files' | 'Upload folder' | 'New folder'): Promise<void> {
   await page.getByRole('button', { name: 'New', exact: true }).click();

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createBLAKE3 } from 'hash-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { type E2E, listView, rowNames, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, listView, rowNames, signUpInBrowser, startE2E, uploadStatus } from './harness.js';
 
 let e2e: E2E;
 let dir: string;
@@ -25,16 +25,6 @@ const blake3 = async (b: Buffer) => {
   h.update(b);
   return h.digest('hex');
 };
-
-/** The task's status in the transfer list, looking in both tabs. */
-async function statusOf(page: Page, name: string): Promise<string | null> {
-  for (const tab of ['Uploading', 'Completed']) {
-    await page.getByRole('tab', { name: new RegExp(`^${tab}`) }).click();
-    const item = page.getByRole('listitem', { name, exact: true });
-    if (await item.count()) return item.locator('[data-status]').getAttribute('data-status');
-  }
-  return null;
-}
 
 /** Every file of the signed-in user, straight from the API with the page's own token. */
 async function serverFiles(page: Page): Promise<{ name: string; hash: string; size: string; parent_id: string; kind: string }[]> {
@@ -62,8 +52,8 @@ describe('uploads', () => {
       { name: 'random.bin', mimeType: 'application/octet-stream', buffer: a },
       { name: 'hello.txt', mimeType: 'text/plain', buffer: b },
     ]);
-    await expect.poll(() => statusOf(page, 'random.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
-    await expect.poll(() => statusOf(page, 'hello.txt'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    await expect.poll(() => uploadStatus(page, 'random.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    await expect.poll(() => uploadStatus(page, 'hello.txt'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
     await expect.poll(() => rowNames(page), { timeout: 10_000 }).toEqual(expect.arrayContaining(['random.bin', 'hello.txt']));
     const files = await serverFiles(page);
     expect(files.find((f) => f.name === 'random.bin')).toMatchObject({ size: String(a.length), hash: await blake3(a) });
@@ -74,7 +64,7 @@ describe('uploads', () => {
     // The same bytes under another name: created from the stored content, no bytes sent.
     patches.length = 0;
     await page.getByTestId('upload-files').setInputFiles([{ name: 'copy of random.bin', mimeType: 'application/octet-stream', buffer: a }]);
-    await expect.poll(() => statusOf(page, 'copy of random.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    await expect.poll(() => uploadStatus(page, 'copy of random.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
     expect(patches).toEqual([]);
     await expect.poll(() => rowNames(page), { timeout: 10_000 }).toContain('copy of random.bin');
 
@@ -155,7 +145,7 @@ describe('uploads', () => {
     await signUpInBrowser(first);
     await listView(first);
     await first.getByTestId('upload-files').setInputFiles([{ name: 'original.bin', mimeType: 'application/octet-stream', buffer: content }]);
-    await expect.poll(() => statusOf(first, 'original.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    await expect.poll(() => uploadStatus(first, 'original.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
 
     // Another person, in a browser of their own.
     const { page } = await e2e.newPage();
@@ -164,7 +154,7 @@ describe('uploads', () => {
     const patches: string[] = [];
     page.on('request', (r) => r.method() === 'PATCH' && r.url().includes('/drive/v1/uploads/') && patches.push(r.url()));
     await page.getByTestId('upload-files').setInputFiles([{ name: 'mine.bin', mimeType: 'application/octet-stream', buffer: content }]);
-    await expect.poll(() => statusOf(page, 'mine.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    await expect.poll(() => uploadStatus(page, 'mine.bin'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
     expect(patches).toEqual([]);
     const files = await serverFiles(page);
     expect(files.map((f) => f.name)).toEqual(['mine.bin']);
@@ -196,11 +186,11 @@ describe('uploads', () => {
 
     // After the reload the task waits, paused, for its file.
     await page.getByRole('complementary', { name: 'Transfers' }).getByRole('button', { expanded: false }).click();
-    await expect.poll(() => statusOf(page, 'holiday.mp4')).toBe('UPLOAD_TASK_PAUSE');
+    await expect.poll(() => uploadStatus(page, 'holiday.mp4')).toBe('UPLOAD_TASK_PAUSE');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     const before = patches.length;
     await page.getByTestId('upload-files').setInputFiles(path);
-    await expect.poll(() => statusOf(page, 'holiday.mp4'), { timeout: 60_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    await expect.poll(() => uploadStatus(page, 'holiday.mp4'), { timeout: 60_000 }).toBe('UPLOAD_TASK_COMPLETE');
 
     const after = patches.slice(before);
     expect(after.length).toBeGreaterThan(0);
@@ -223,7 +213,7 @@ describe('uploads', () => {
     });
     const big = randomBytes(24 * 1024 * 1024); // two tus chunks
     await page.getByTestId('upload-files').setInputFiles([{ name: 'big.bin', mimeType: 'application/octet-stream', buffer: big }]);
-    await expect.poll(() => statusOf(page, 'big.bin'), { timeout: 30_000 }).toBe('TRANSMISSION');
+    await expect.poll(() => uploadStatus(page, 'big.bin'), { timeout: 30_000 }).toBe('TRANSMISSION');
     // Leaving while bytes are on their way asks first.
     const asked = page.waitForEvent('dialog').then(async (d) => {
       const type = d.type();
@@ -234,11 +224,11 @@ describe('uploads', () => {
     expect(await asked).toBe('beforeunload');
     await page.getByRole('tab', { name: /^Uploading/ }).click();
     await page.getByRole('button', { name: 'Pause: big.bin' }).click();
-    await expect.poll(() => statusOf(page, 'big.bin')).toBe('UPLOAD_TASK_PAUSE');
+    await expect.poll(() => uploadStatus(page, 'big.bin')).toBe('UPLOAD_TASK_PAUSE');
     const paused = Number(await page.getByRole('progressbar', { name: 'big.bin' }).getAttribute('aria-valuenow'));
     await page.getByRole('tab', { name: /^Uploading/ }).click();
     await page.getByRole('button', { name: 'Continue: big.bin' }).click();
-    await expect.poll(() => statusOf(page, 'big.bin'), { timeout: 60_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    await expect.poll(() => uploadStatus(page, 'big.bin'), { timeout: 60_000 }).toBe('UPLOAD_TASK_COMPLETE');
     expect(paused).toBeLessThan(100);
     const files = await serverFiles(page);
     expect(files.find((f) => f.name === 'big.bin')).toMatchObject({ size: String(big.length), hash: await blake3(big) });
@@ -246,7 +236,7 @@ describe('uploads', () => {
     await page
       .getByTestId('upload-files')
       .setInputFiles([{ name: 'unwanted.bin', mimeType: 'application/octet-stream', buffer: randomBytes(24 * 1024 * 1024) }]);
-    await expect.poll(() => statusOf(page, 'unwanted.bin'), { timeout: 30_000 }).toBe('TRANSMISSION');
+    await expect.poll(() => uploadStatus(page, 'unwanted.bin'), { timeout: 30_000 }).toBe('TRANSMISSION');
     await page.getByRole('tab', { name: /^Uploading/ }).click();
     await page.getByRole('button', { name: 'Cancel upload: unwanted.bin' }).click();
     await expect.poll(() => page.getByRole('listitem', { name: 'unwanted.bin' }).count()).toBe(0);
@@ -276,7 +266,7 @@ describe('uploads', () => {
 
     await pick();
     await dialog.getByRole('button', { name: 'Upload anyway' }).click();
-    await expect.poll(() => statusOf(page, 'huge.iso'), { timeout: 30_000 }).toBe('UPLOAD_TASK_FAILED');
+    await expect.poll(() => uploadStatus(page, 'huge.iso'), { timeout: 30_000 }).toBe('UPLOAD_TASK_FAILED');
     expect(await page.getByRole('listitem', { name: 'huge.iso' }).textContent()).toContain('files this large need a premium plan');
   });
 });

@@ -12,6 +12,8 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/database.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
+import { paymentsRoutes } from './payments/payments.routes.js';
+import { plansRoutes } from './plans/plans.routes.js';
 import { OfflineWorker } from './offline/offline.worker.js';
 import { offlineRoutes } from './offline/offline.routes.js';
 import { contentRoutes } from './downloads/content.routes.js';
@@ -26,6 +28,7 @@ import { installLinkBase } from './http/public-url.js';
 import { installValidators } from './http/validation.js';
 import { loadSecrets } from './lib/secrets.js';
 import { createMailer } from './mail/mailer.js';
+import { createSms } from './sms/sms.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
 import { stopHashThread } from './storage/threaded-hasher.js';
@@ -82,6 +85,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     clock,
     secrets: await loadSecrets(db),
     mailer: createMailer(config, db, clock, app.log),
+    sms: createSms(config, db, clock, app.log),
   };
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (r) => {
@@ -117,6 +121,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await tusRoutes(app, ctx, ctx.uploads);
   await sharesRoutes(app, ctx);
   await oauthRoutes(app, ctx);
+  await plansRoutes(app, ctx);
+  await paymentsRoutes(app, ctx);
   await app.register(async (scope) => {
     // The drive: what a third-party app granted "pan" may use.
     requireAuth(scope, ctx, { appScope: 'pan' });
@@ -140,7 +146,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
       // Requests in flight finish while the jobs park.
       await Promise.all([offline.stop(), media.stop(), erasure.stop(), app.close()]);
       // Mail still being sent (a code requested just before the stop) goes out before the database closes.
-      await ctx.mailer.close();
+      await Promise.all([ctx.mailer.close(), ctx.sms.close()]);
       await stopHashThread();
       await db.destroy();
     },

@@ -1,6 +1,8 @@
 /** Configuration from HAUL_* environment variables, optionally layered over a JSON file (HAUL_CONFIG). */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isTimeZone, processTimeZone } from './lib/zoned-time.js';
+import { paymentConfig, type StripeConfig } from './payments/payment-config.js';
 import { parseOidcProviders, type OidcProviderConfig } from './providers/provider-config.js';
 
 export interface Config {
@@ -22,6 +24,12 @@ export interface Config {
   /** Whether sign-up needs an e-mail code: `auto` asks for one only when mail can actually be sent (SMTP is set). */
   signupVerification: 'auto' | 'on' | 'off';
   // --- end mail ---
+  // --- text messages ---
+  /** Where text messages are POSTed (sms/webhook-sms.ts); null keeps them in the outbox table instead. */
+  smsWebhookUrl: string | null;
+  /** Key of the HMAC-SHA256 signature of each webhook request; null sends none. */
+  smsWebhookSecret: string | null;
+  // --- end text messages ---
   defaultQuotaBytes: number;
   trashRetentionDays: number;
   accessTokenTtlSeconds: number;
@@ -40,6 +48,11 @@ export interface Config {
   /** Monthly bytes a free account may upload / fetch by cloud download; 0 means unlimited. */
   monthlyUploadBytes: number;
   monthlyCloudDownloadBytes: number;
+  /** Bytes a free account may download through Haul's links per calendar month / day; 0 means unlimited. */
+  monthlyDownloadBytes: number;
+  dailyDownloadBytes: number;
+  /** IANA zone whose calendar days and months the quotas count in (accounts/traffic.ts). */
+  timeZone: string;
   /** Offline downloads run at once in this process. */
   offlineConcurrency: number;
   /** BitTorrent peers found through the DHT too, not only trackers and peer exchange. */
@@ -91,6 +104,12 @@ export interface Config {
   checkResponses: boolean;
   /** OpenID Connect providers people may sign in with (HAUL_OIDC_PROVIDERS; providers/provider-config.ts). */
   oidcProviders: OidcProviderConfig[];
+  // --- payments ---
+  /** The built-in sandbox provider (payments/sandbox-provider.ts): a checkout that takes no money (HAUL_PAY_SANDBOX). */
+  paySandbox: boolean;
+  /** Stripe Checkout (HAUL_STRIPE_*); null when not set up. */
+  stripe: StripeConfig | null;
+  // --- end payments ---
 }
 
 type Env = Record<string, string | undefined>;
@@ -115,6 +134,13 @@ function transcodeMode(v: string | undefined): Config['transcode'] {
   throw new Error(`HAUL_TRANSCODE must be on-play, on-upload or off, got "${v}"`);
 }
 
+/** HAUL_TIME_ZONE, else the process's own zone (TZ), else UTC; an unknown name stops the boot. */
+function timeZoneConfig(v: string | undefined): string {
+  if (!v) return processTimeZone();
+  if (!isTimeZone(v)) throw new Error(`HAUL_TIME_ZONE must be an IANA time zone name such as Europe/Paris or UTC, got "${v}"`);
+  return v;
+}
+
 // --- mail ---
 function mailConfig(get: (k: string) => string | undefined, publicUrl: string) {
   const smtpUrl = get('HAUL_SMTP_URL') || null;
@@ -132,6 +158,14 @@ function mailConfig(get: (k: string) => string | undefined, publicUrl: string) {
 export const signupNeedsVerification = (c: Pick<Config, 'signupVerification' | 'smtpUrl'>): boolean =>
   c.signupVerification === 'on' || (c.signupVerification === 'auto' && c.smtpUrl !== null);
 // --- end mail ---
+
+// --- text messages ---
+function smsConfig(get: (k: string) => string | undefined) {
+  const url = get('HAUL_SMS_WEBHOOK_URL') || null;
+  if (url && (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))) throw new Error('HAUL_SMS_WEBHOOK_URL must be an http(s) address');
+  return { smsWebhookUrl: url, smsWebhookSecret: get('HAUL_SMS_WEBHOOK_SECRET') || null };
+}
+// --- end text messages ---
 
 // --- BitTorrent engine ---
 const TORRENT_ENGINES = ['builtin', 'qbittorrent'] as const;
@@ -170,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrlPinned: !!get('HAUL_PUBLIC_URL'),
     registrationOpen: get('HAUL_REGISTRATION') ? get('HAUL_REGISTRATION') === 'open' : true,
     ...mailConfig(get, publicUrl),
+    ...smsConfig(get),
     defaultQuotaBytes: int(get('HAUL_DEFAULT_QUOTA_BYTES'), 10 * GiB, 'HAUL_DEFAULT_QUOTA_BYTES'),
     trashRetentionDays: int(get('HAUL_TRASH_RETENTION_DAYS'), 30, 'HAUL_TRASH_RETENTION_DAYS'),
     accessTokenTtlSeconds: int(get('HAUL_ACCESS_TOKEN_TTL'), 3600, 'HAUL_ACCESS_TOKEN_TTL'),
@@ -182,6 +217,9 @@ export function loadConfig(env: Env = process.env): Config {
     offlineMaxTaskBytes: int(get('HAUL_OFFLINE_MAX_TASK_BYTES'), 0, 'HAUL_OFFLINE_MAX_TASK_BYTES'),
     monthlyUploadBytes: int(get('HAUL_MONTHLY_UPLOAD_BYTES'), 0, 'HAUL_MONTHLY_UPLOAD_BYTES'),
     monthlyCloudDownloadBytes: int(get('HAUL_MONTHLY_CLOUD_DOWNLOAD_BYTES'), 0, 'HAUL_MONTHLY_CLOUD_DOWNLOAD_BYTES'),
+    monthlyDownloadBytes: int(get('HAUL_MONTHLY_DOWNLOAD_BYTES'), 0, 'HAUL_MONTHLY_DOWNLOAD_BYTES'),
+    dailyDownloadBytes: int(get('HAUL_DAILY_DOWNLOAD_BYTES'), 0, 'HAUL_DAILY_DOWNLOAD_BYTES'),
+    timeZone: timeZoneConfig(get('HAUL_TIME_ZONE')),
     offlineConcurrency: Math.max(1, int(get('HAUL_OFFLINE_CONCURRENCY'), 3, 'HAUL_OFFLINE_CONCURRENCY')),
     torrentDht: bool(get('HAUL_TORRENT_DHT'), true),
     ...torrentEngineConfig(get),
@@ -199,5 +237,6 @@ export function loadConfig(env: Env = process.env): Config {
     checkResponses: bool(get('HAUL_CHECK_RESPONSES'), false),
     // Read raw: in a HAUL_CONFIG file it may be the array itself, which get() would turn into "[object Object]".
     oidcProviders: parseOidcProviders(env.HAUL_OIDC_PROVIDERS ?? (file as Record<string, unknown>).HAUL_OIDC_PROVIDERS),
+    ...paymentConfig(get, bool),
   };
 }

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db, Dialect } from './db/database.js';
 import type { Clock } from './lib/time.js';
 import type { Mailer } from './mail/mailer.js';
+import type { Sms } from './sms/sms.js';
 import type { BlobStore } from './storage/blob-store.js';
 import type { HashingFileStore } from './uploads/hashing-file-store.js';
 
@@ -24,4 +25,6 @@ export interface AppContext {
   secrets: Secrets;
   /** Outgoing mail: SMTP when configured, else the outbox table. */
   mailer: Mailer;
+  /** Outgoing text messages: the operator's webhook when configured, else the outbox table. */
+  sms: Sms;
 }

@@ -10,6 +10,7 @@ import { continueAccountErasures } from './accounts/account-erasure.js';
 import { forgetOldAttempts } from './limits/attempt-limiter.js';
 import { purgeVerifications } from './accounts/verification.service.js';
 import { purgeOutbox } from './mail/outbox.js';
+import { renewSandbox } from './payments/sandbox-provider.js';
 
 /** Hours between two reconciliation passes (they walk the whole blob folder). */
 const RECONCILE_EVERY = 6;
@@ -17,7 +18,7 @@ const RECONCILE_EVERY = 6;
 /**
  * At start: finishes uploads whose last byte arrived before a crash, then reconciles the data folder. Then hourly:
  * expires abandoned uploads, finishes erasing deleted accounts (an erasure a crash or a stop cut short), expires ended
- * sessions, old attempt counts, verification codes and outbox mail, purges the trash (and the blobs erased accounts
+ * sessions, old attempt counts, verification codes and outbox mail, renews sandbox subscriptions, purges the trash (and the blobs erased accounts
  * released), and every few hours reconciles again. Returns a stop function.
  */
 export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
@@ -48,6 +49,10 @@ export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
       await purgeVerifications(ctx);
       await purgeDeviceLogins(ctx);
       await purgeOutbox(ctx.db, ctx.clock.now());
+      if (ctx.config.paySandbox) {
+        const renewed = await renewSandbox(ctx);
+        if (renewed) log.info({ renewed }, 'renewed or ended sandbox subscriptions');
+      }
       if (r.files || r.blobs || uploads || sessions) log.info({ purged: { ...r, uploads, sessions } }, 'purged expired trash, uploads and sessions');
     } catch (err) {
       log.error(err, 'trash purge failed');

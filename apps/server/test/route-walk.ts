@@ -38,6 +38,10 @@ export const PUBLIC: Record<string, string> = {
   // the isolation walk (route-walk-isolation.test.ts) still calls these routes as another user with the owner's upload id.
   '* /drive/v1/uploads': 'tus: protocol errors come before its own token check',
   '* /drive/v1/uploads/*': 'tus: protocol errors come before its own token check',
+  'GET /vip/v1/pay/products': 'the goods on sale: the same for everyone',
+  'POST /vip/v1/pay/products': 'the goods on sale: the same for everyone',
+  'GET /vip/v1/pay/settings': 'the payment providers: the same for everyone',
+  'POST /vip/v1/pay/webhook/:provider': "a provider's notification: its signature is the credential",
   'GET /': 'redirect to the web app',
   'GET /api/openapi.json': 'the API reference: the same for everyone',
   'GET /api/docs': 'the API reference page',

@@ -33,7 +33,7 @@ describe('monthly upload quota', () => {
     expect(over.body.error).toBe('monthly_upload_size_exceeded');
     expect(JSON.parse(over.body.error_description).title).toMatch(/upload limit/);
     const about = await h.api('GET', '/drive/v1/about?with_quotas=upload_size_month,cloud_download_size_month', t.access_token);
-    expect(about.body.quotas.upload_size_month).toEqual({ limit: '1000000', usage: '600000', complimentary: '0', is_unlimited: false });
+    expect(about.body.quotas.upload_size_month).toEqual({ limit: '1000000', usage: '600000', complimentary: '0', is_unlimited: false, reset_at: expect.any(String) });
     expect(about.body.quotas.cloud_download_size_month.is_unlimited).toBe(true);
   });
 
@@ -94,7 +94,8 @@ describe('plan limits of cloud downloads', () => {
       expect((await addLink(h, free.access_token, `${base}/a`)).status).toBe(200);
       const third = await addLink(h, free.access_token, `${base}/b`);
       expect(third.status).toBe(403);
-      expect(third.body).toMatchObject({ error: 'task_daily_create_limit', error_description: expect.stringMatching(/2 cloud downloads a day.*upgrade/) });
+      expect(third.body.error).toBe('task_daily_create_limit');
+      expect(JSON.parse(third.body.error_description)).toMatchObject({ title: expect.stringMatching(/2 cloud downloads a day.*upgrade/), kind: 'cloud_download', limit: '2', usage: '2', needed: '1' });
 
       const premium = await h.signUp();
       await h.ctx.db.updateTable('users').set({ premium_expire: Date.now() + 86_400_000 }).where('id', '=', premium.sub).execute();

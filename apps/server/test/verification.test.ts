@@ -271,10 +271,11 @@ describe('verification codes by mail', () => {
     expect(en.mail.subject).toBe('Reset your Haul password');
   });
 
-  it('refuses codes by text message and sign-in codes, saying why', async () => {
-    const phone = await ask({ usage: 'PHONE_NUMBER_VERIFICATION', phone_number: '+15555550100' });
-    expect(phone.body).toMatchObject({ error: 'invalid_argument', error_description: expect.stringMatching(/e-mail only/) });
-    expect((await ask({ usage: 'PASSWORD_RESET', email: 'a@example.com', selected_channel: 'VERIFICATION_PHONE' })).body.error_description).toMatch(/e-mail only/);
+  it('refuses phone usages signed out, channels a usage does not have, and sign-in codes, saying why', async () => {
+    const phone = await ask({ usage: 'PHONE_NUMBER_VERIFICATION', phone_number: '+14155552671' });
+    expect(phone.body).toMatchObject({ error: 'unauthenticated' });
+    expect((await ask({ usage: 'PASSWORD_RESET', email: 'a@example.com', selected_channel: 'VERIFICATION_PHONE' })).body.error_description).toMatch(/phone number/);
+    expect((await ask({ usage: 'REGISTER', email: 'a@example.com', selected_channel: 'SMS' })).body.error_description).toMatch(/by e-mail/);
     expect((await ask({ usage: 'SIGN_IN', email: 'a@example.com' })).body.error_description).toMatch(/not supported/);
     expect((await ask({ usage: 'PASSWORD_RESET' })).body.error).toBe('invalid_argument');
   });

@@ -1,5 +1,5 @@
 /** The API's error object as a thrown value; `code` is the stable error name a client acts on. */
-import type { ErrorBody } from '@haul/shared';
+import { describeError, type ErrorBody } from '@haul/shared';
 
 export class ApiError extends Error {
   constructor(
@@ -29,6 +29,7 @@ export async function errorOf(res: Response): Promise<ApiError> {
     body = undefined;
   }
   const code = body?.error ?? (res.status === 401 ? 'unauthenticated' : LOCAL_ERROR);
-  const message = body?.error_description || body?.error || `${res.status} ${res.statusText}`;
+  // A limit's description is JSON details (rules/limit-details.ts): the message is its title, the details stay in body.
+  const message = (body?.error_description && describeError(body.error_description)) || body?.error || `${res.status} ${res.statusText}`;
   return new ApiError(res.status, code, message, body as ErrorBody | undefined);
 }

@@ -140,12 +140,16 @@ export const TokenResponseSchema = Type.Object({
 });
 export type TokenResponse = Static<typeof TokenResponseSchema>;
 
-/** A monthly transfer quota, in bytes (from the start of the month, UTC). */
+/**
+ * A transfer quota: bytes per calendar month in the server's time zone, or for `cloud_download` the cloud downloads
+ * added today.
+ */
 export const TrafficQuotaSchema = Type.Object({
-  limit: DecimalString("Bytes allowed this month; '-1' when unlimited."),
-  usage: DecimalString('Bytes used this month.'),
-  complimentary: DecimalString('Always 0 on this server.'),
+  limit: DecimalString("What the period allows (bytes, or tasks for cloud_download); '-1' when unlimited."),
+  usage: DecimalString('What was used this period.'),
+  complimentary: DecimalString('Bytes of the limit that transfer packs add.'),
   is_unlimited: Type.Boolean(),
+  reset_at: Type.Optional(TimeString('When the period ends and usage starts over.')),
 });
 export type TrafficQuota = Static<typeof TrafficQuotaSchema>;
 
@@ -153,15 +157,21 @@ export const UserInfoSchema = Type.Object({
   sub: Type.String({ description: "The user's id." }),
   name: Type.String(),
   email: Type.String(),
-  phone_number: Type.String({ description: "Always '' on this server." }),
-  picture: Type.String({ description: "Always '' on this server." }),
+  phone_number: Type.String({ description: "The account's phone number in E.164 (`+14155552671`); '' when none is bound." }),
+  picture: Type.String({ description: "A same-origin path of the built-in avatar chosen (`/drive/avatars/3.svg`); '' when none is." }),
   created_at: TimeString(),
   password_updated_at: TimeString(),
   status: Type.String({ description: 'ACTIVE.' }),
   vip_status: Type.String({ description: '"ok" while premium, else "none".' }),
   premium: Type.Boolean(),
   expire: TimeString("When premium ends; '' without premium."),
-  providers: Type.Array(Type.Unknown(), { description: 'Always empty on this server.' }),
+  providers: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'The provider id (as in POST /v1/auth/provider/uri).' }),
+      name: Type.String({ description: "The provider's name; the id when the operator no longer offers it." }),
+    }),
+    { description: 'The sign-in providers connected to the account, oldest first.' },
+  ),
   has_set_password: Type.Boolean(),
   is_admin: Type.Boolean({ description: "Whether the account is the server's admin." }),
 });

@@ -7,7 +7,7 @@ import { createWriteStream, existsSync, mkdirSync, openAsBlob, renameSync, statS
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { formatSize, type DriveFile } from '@haul/shared';
+import { describeError, formatSize, type DriveFile } from '@haul/shared';
 import { hashBlob } from '@haul/client';
 import type { Ctx } from '../context.js';
 import { isFolder, listAll, resolveItem } from '../drive-paths.js';
@@ -24,7 +24,8 @@ async function fetchFile(ctx: Ctx, f: DriveFile, dest: string, progress: Progres
   const res = await fetch(link, { headers: have > 0 && have < total ? { Range: `bytes=${have}-` } : {} });
   if (!res.ok && res.status !== 206) {
     const body = (await res.json().catch(() => null)) as { error_description?: string } | null;
-    throw new CliError(`${f.name}: ${body?.error_description ?? `${res.status} ${res.statusText}`}`, res.status === 404 ? EXIT.NOT_FOUND : EXIT.ERROR);
+    const words = body?.error_description ? describeError(body.error_description) : `${res.status} ${res.statusText}`;
+    throw new CliError(`${f.name}: ${words}`, res.status === 404 ? EXIT.NOT_FOUND : res.status === 403 ? EXIT.LIMIT : EXIT.ERROR);
   }
   const resumedFrom = res.status === 206 ? have : 0;
   progress.start(f.name, total);

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, openAsBlob, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as tus from 'tus-js-client';
-import { CID_THRESHOLD_BYTES, LIMITS, PHASE, type CreateFileBody, type DriveFile } from '@haul/shared';
+import { CID_THRESHOLD_BYTES, describeError, LIMITS, PHASE, type CreateFileBody, type DriveFile } from '@haul/shared';
 import { hashBlob, hashChallenge, sampleContentId, type HaulClient } from '@haul/client';
 import { CliError, EXIT } from '../output.js';
 
@@ -94,7 +94,7 @@ function tusFailure(err: Error): Error {
   const body = (err as { originalResponse?: { getBody(): string } }).originalResponse?.getBody();
   try {
     const parsed = JSON.parse(body ?? '') as { error_description?: string };
-    if (parsed.error_description) return new CliError(parsed.error_description);
+    if (parsed.error_description) return new CliError(describeError(parsed.error_description));
   } catch {
     // not the error object: keep tus's own words
   }

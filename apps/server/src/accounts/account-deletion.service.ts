@@ -13,6 +13,7 @@ import { OFFLINE } from '../offline/offline.service.js';
 import { checkSudo } from './sudo.js';
 import { endAllSessions, type Caller } from './tokens.js';
 import { findUserById } from './users.repository.js';
+import { sendKey } from './verification.service.js';
 
 export interface DeletionBlocker {
   reason: 'LAST_ADMINISTRATOR';
@@ -109,8 +110,8 @@ async function lockAccounts(ctx: AppContext, trx: Db, userId: string): Promise<v
 /**
  * Marks an account deleted, in one small transaction: it ends every session and refresh token, every download,
  * thumbnail and media link (the session epoch), every share link, and its unfinished cloud downloads (their workers
- * stop at their next report); it releases the address and drops what is kept under it (codes, outbox mail, the
- * mail-sending limit). Throws failed_precondition for the last administrator. A second call changes nothing.
+ * stop at their next report); it releases the address and the phone number and drops what is kept under them (codes,
+ * outbox messages, the code-sending limits). Throws failed_precondition for the last administrator. A second call changes nothing.
  */
 export async function markAccountDeleted(ctx: AppContext, userId: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
@@ -121,7 +122,7 @@ export async function markAccountDeleted(ctx: AppContext, userId: string): Promi
     const blocked = await blockers(trx, user);
     if (blocked.length) throw new HttpError(409, 'failed_precondition', blocked[0]!.description, blocked.map((b) => ({ reason: b.reason })));
     const now = ctx.clock.now();
-    await trx.updateTable('users').set({ deleted_at: now, email: releasedEmail(userId), name: '', password_hash: '' }).where('id', '=', userId).execute();
+    await trx.updateTable('users').set({ deleted_at: now, email: releasedEmail(userId), name: '', password_hash: '', phone_number: null, picture: null }).where('id', '=', userId).execute();
     await endAllSessions(trx, userId);
     await trx.updateTable('shares').set({ status: SHARE_STATUS.DELETED, updated_time: now }).where('user_id', '=', userId).where('status', '!=', SHARE_STATUS.DELETED).execute();
     await trx
@@ -131,12 +132,13 @@ export async function markAccountDeleted(ctx: AppContext, userId: string): Promi
       .where('type', '=', OFFLINE)
       .where('phase', 'in', UNFINISHED)
       .execute();
-    // Kept by address, not by account: only now is the address known to be this account's.
-    const codes = trx.selectFrom('verifications').where((eb) => eb.or([eb('user_id', '=', userId), eb('email', '=', user.email)]));
+    // Kept by address and number, not by account: only now are they known to be this account's.
+    const addresses = user.phone_number ? [user.email, user.phone_number] : [user.email];
+    const codes = trx.selectFrom('verifications').where((eb) => eb.or([eb('user_id', '=', userId), eb('email', 'in', addresses)]));
     await trx.deleteFrom('attempt_limits').where('key', 'in', codes.select(sql<string>`'vcode|' || id`.as('key'))).execute();
-    await trx.deleteFrom('verifications').where((eb) => eb.or([eb('user_id', '=', userId), eb('email', '=', user.email)])).execute();
-    await trx.deleteFrom('attempt_limits').where('key', '=', `vsend|e:${user.email}`).execute();
-    await trx.deleteFrom('mail_outbox').where('to_address', '=', user.email).execute();
+    await trx.deleteFrom('verifications').where((eb) => eb.or([eb('user_id', '=', userId), eb('email', 'in', addresses)])).execute();
+    await trx.deleteFrom('attempt_limits').where('key', 'in', [sendKey('email', user.email), ...(user.phone_number ? [sendKey('sms', user.phone_number)] : [])]).execute();
+    await trx.deleteFrom('mail_outbox').where('to_address', 'in', addresses).execute();
   });
 }
 

@@ -6,7 +6,7 @@ import { optionalUserId, requireAuth } from '../http/auth.js';
 import { clientOf } from '../http/client-info.js';
 import { serve } from '../http/contract.js';
 import { acceptFormBodies } from '../http/form-body.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { HttpError } from '../http/errors.js';
 import { pollDeviceLogin } from '../devices/device-login.service.js';
 import { revokeToken } from '../oauth/introspection.service.js';
 import { appTokenGrant } from '../oauth/token-grant.service.js';
@@ -16,15 +16,15 @@ import type { AccountEraser } from './account-erasure.js';
 import { changePassword, refresh, resetPassword, signIn, signUp } from './accounts.service.js';
 import { grantSudo } from './sudo.js';
 import { endAllSessions } from './tokens.js';
-import { presentUser } from './user.presenter.js';
-import { findUserById } from './users.repository.js';
+import { listAvatars, updateProfile } from './profile.service.js';
+import { loadUserInfo } from './user-info.js';
 import { requestVerification, verifyCode } from './verification.service.js';
 
 export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eraser: AccountEraser): Promise<void> {
   // Sign-up and sign-in limits live in the database (accounts.service), so they hold across processes.
   serve(app, C.signUp, async (req) => signUp(ctx, req.body, clientOf(req)));
 
-  serve(app, C.signIn, async (req) => signIn(ctx, req.body.username, req.body.password, clientOf(req), req.body.verification_code));
+  serve(app, C.signIn, async (req) => signIn(ctx, req.body, clientOf(req)));
 
   // The token and revoke endpoints are OAuth's: standard clients send form bodies there.
   await app.register(async (oauth) => {
@@ -55,11 +55,9 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eras
 
   await app.register(async (scope) => {
     requireAuth(scope, ctx);
-    serve(scope, C.getMe, async (req) => {
-      const user = await findUserById(ctx.db, req.userId);
-      if (!user) throw notFound('The account no longer exists.');
-      return presentUser(user, ctx.clock.now());
-    });
+    serve(scope, C.getMe, async (req) => loadUserInfo(ctx, req.userId));
+    serve(scope, C.listAvatars, async () => listAvatars());
+    serve(scope, C.updateProfile, async (req) => updateProfile(ctx, req.userId, req.body));
     // Sign out everywhere: every session of the account ends, this one too, with its access tokens and download links.
     serve(scope, C.signOutEverywhere, async (req) => {
       await endAllSessions(ctx.db, req.userId);

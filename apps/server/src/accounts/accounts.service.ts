@@ -1,5 +1,6 @@
 /** Sign-up, sign-in, token refresh and password changes (by an operator, with a sudo token, or by a mailed code). */
-import { isEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type TokenResponse } from '@haul/shared';
+import { normalPhoneNumber } from '@haul/shared/phone-numbers';
+import { isEmail, looksLikePhoneNumber, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type TokenResponse } from '@haul/shared';
 import { signupNeedsVerification } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/schema.js';
@@ -9,7 +10,7 @@ import { clearAttempts, clientKey, refundAttempt, takeAttempt, tooManyAttempts, 
 import { checkSudo } from './sudo.js';
 import { checkSecondFactor } from './two-factor.js';
 import { endAllSessions, issueTokens, knownAddress, rotateRefreshToken, type Caller, type ClientInfo } from './tokens.js';
-import { findUserByEmail, findUserById, newUserRow, normalEmail } from './users.repository.js';
+import { findUserByEmail, findUserById, findUserByPhone, newUserRow, normalEmail } from './users.repository.js';
 import { findToken, spendToken } from './verification.service.js';
 
 const HOUR = 3600_000;
@@ -75,14 +76,35 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
 }
 
 /**
+ * The account a sign-in names: by phone number when `phone_number` came or the username looks like one (seed 001),
+ * else by e-mail address; `key` is the identity the limits count when no account has it.
+ */
+async function signInAccount(ctx: AppContext, input: { username?: string; phone_number?: string }): Promise<{ user: UserRow | undefined; key: string }> {
+  const name = input.phone_number ?? input.username ?? '';
+  if (!name.trim()) throw badInput('Please enter your e-mail address or phone number.');
+  if (input.phone_number !== undefined || looksLikePhoneNumber(name)) {
+    const phone = normalPhoneNumber(name);
+    if (!phone) throw badInput('Please enter the phone number with its country code, starting with + (like +44 7911 123456).');
+    return { user: await findUserByPhone(ctx.db, phone), key: `p:${phone}` };
+  }
+  const email = normalEmail(name);
+  return { user: await findUserByEmail(ctx.db, email), key: `e:${email}` };
+}
+
+/**
  * Checks a password. Every limit is keyed on what the lookup uses (the account when it exists, else the normalised
- * address), counted before the check, and the same for known and unknown addresses, so neither the answer, its
+ * address or number), counted before the check, and the same for known and unknown ones, so neither the answer, its
  * timing nor its limits tell which accounts exist.
  */
-export async function signIn(ctx: AppContext, username: string, password: string, client: ClientInfo, secondFactor?: string): Promise<TokenResponse> {
-  const email = normalEmail(username);
-  const user = await findUserByEmail(ctx.db, email);
-  const who = user ? `u:${user.id}` : `e:${email}`;
+export async function signIn(
+  ctx: AppContext,
+  input: { username?: string; phone_number?: string; password: string; verification_code?: string },
+  client: ClientInfo,
+): Promise<TokenResponse> {
+  const { password, verification_code: secondFactor } = input;
+  const found = await signInAccount(ctx, input);
+  const user = found.user;
+  const who = user ? `u:${user.id}` : found.key;
   const from = clientKey(client.ip);
   const keys: [string, AttemptPolicy][] = [
     [`signin|${from}|${who}`, SIGNIN_PER_CLIENT],
@@ -92,7 +114,7 @@ export async function signIn(ctx: AppContext, username: string, password: string
   const wait = await takeAttempt(ctx.db, ctx.clock.now(), keys);
   if (wait > 0) throw tooManyAttempts(wait, 'Too many sign-in attempts.');
   const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
-  if (!user || !ok) throw new HttpError(400, 'invalid_grant', 'The email or password is incorrect.');
+  if (!user || !ok) throw new HttpError(400, 'invalid_grant', found.key.startsWith('p:') ? 'The phone number or password is incorrect.' : 'The email or password is incorrect.');
   // A right password is no guess: this client starts over, and the account-wide count gets its try back.
   await clearAttempts(ctx.db, [keys[0]![0]]);
   if (keys[2]) await refundAttempt(ctx.db, keys[2][0], keys[2][1]);
@@ -124,24 +146,31 @@ export async function changePassword(ctx: AppContext, caller: Caller, sudoToken:
 }
 
 /**
- * A forgotten password: a verification token of usage PASSWORD_RESET sets a new one, ends every session, and signs in
- * afterwards (the person just proved the address, and a "forgot password" page should land them in their drive).
+ * A forgotten password: a verification token of usage PASSWORD_RESET (mailed, or texted to the account's number) sets
+ * a new one, ends every session, and signs in afterwards (the person just proved the address or number, and a
+ * "forgot password" page should land them in their drive).
  */
 export async function resetPassword(
   ctx: AppContext,
   input: { verification_token: string; new_password: string; email?: string; phone_number?: string; verification_code?: string },
   client: ClientInfo,
 ): Promise<TokenResponse> {
-  if (input.phone_number) throw badInput('Codes are sent by e-mail only: text messages are not supported.');
+  let phone: string | undefined;
+  if (input.phone_number !== undefined) {
+    phone = normalPhoneNumber(input.phone_number) ?? undefined;
+    if (!phone) throw badInput('Please enter a valid phone number with its country code, starting with + (like +44 7911 123456).');
+  }
   checkPassword(input.new_password);
+  const wants = { usages: ['PASSWORD_RESET'] as const, email: input.email, phone };
   // Reading the mail is not enough for an account with an authenticator app: its code is checked first, before the
   // token is spent, so a person asked for it can send it with the same token.
-  const pending = await findToken(ctx, input.verification_token, { usages: ['PASSWORD_RESET'], email: input.email });
+  const pending = await findToken(ctx, input.verification_token, wants);
   if (pending.user_id) await checkSecondFactor(ctx, pending.user_id, input.verification_code);
-  const row = await spendToken(ctx, input.verification_token, { usages: ['PASSWORD_RESET'], email: input.email });
+  const row = await spendToken(ctx, input.verification_token, wants);
   const user = row.user_id ? await findUserById(ctx.db, row.user_id) : undefined;
-  // An address with no account got a row and no mail: its token (only ever guessed) resets nothing.
-  if (!user || user.email !== row.email) throw new HttpError(400, 'invalid_grant', 'The verification is not valid any more (used, expired or for something else). Please request a new code.');
+  // An address or number with no account got a row and no message: its token (only ever guessed) resets nothing; nor
+  // does one whose address or number left the account since.
+  if (!user || (user.email !== row.email && user.phone_number !== row.email)) throw new HttpError(400, 'invalid_grant', 'The verification is not valid any more (used, expired or for something else). Please request a new code.');
   if (user.disabled_at !== null) throw new HttpError(403, 'permission_denied', 'This account is disabled. Please contact the operator of this server.');
   await setPassword(ctx, user.id, input.new_password);
   // Guesses this client made before it remembered nothing stand in its way any more.

@@ -1,5 +1,5 @@
 /** The user info the clients read; the password hash never leaves through here. */
-import type { UserInfo } from '@haul/shared';
+import { avatarPath, type UserInfo } from '@haul/shared';
 import type { UserRow } from '../db/schema.js';
 import { toRfc3339 } from '../lib/time.js';
 import { hasPassword } from '../providers/passwordless.js';
@@ -8,21 +8,27 @@ export function isPremium(user: UserRow, now: number): boolean {
   return user.premium_expire !== null && user.premium_expire > now;
 }
 
-export function presentUser(user: UserRow, now: number): UserInfo {
+/** A sign-in provider connected to the account, named as the operator names it now. */
+export interface ConnectedProvider {
+  id: string;
+  name: string;
+}
+
+export function presentUser(user: UserRow, now: number, providers: ConnectedProvider[]): UserInfo {
   const premium = isPremium(user, now);
   return {
     sub: user.id,
     name: user.name,
     email: user.email,
-    phone_number: '',
-    picture: '',
+    phone_number: user.phone_number ?? '',
+    picture: avatarPath(user.picture),
     created_at: toRfc3339(user.created_at),
     password_updated_at: toRfc3339(user.password_updated_at),
     status: 'ACTIVE',
     vip_status: premium ? 'ok' : 'none',
     premium,
     expire: premium ? toRfc3339(user.premium_expire) : '',
-    providers: [],
+    providers,
     has_set_password: hasPassword(user.password_hash),
     is_admin: user.is_admin === 1,
   };

@@ -14,6 +14,11 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
   return db.selectFrom('users').selectAll().where('email', '=', normalEmail(email)).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
+/** The live account with this phone number (E.164, as normalPhoneNumber gives it). */
+export function findUserByPhone(db: Db, phoneNumber: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('phone_number', '=', phoneNumber).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -33,5 +38,7 @@ export function newUserRow(config: Pick<Config, 'defaultQuotaBytes'>, now: numbe
     disabled_at: null,
     session_epoch: 0,
     deleted_at: null,
+    phone_number: null,
+    picture: null,
   };
 }

@@ -9,6 +9,7 @@ import { loadConfig } from '../config.js';
 import { purgeExpired } from '../files/trash.service.js';
 import { newestOutbox } from '../mail/outbox.js';
 import { OAUTH_CLIENT_USAGE, oauthClientCommand } from '../oauth/oauth-client.cli.js';
+import { PLANS_USAGE, plansCommand } from '../plans/plans.cli.js';
 
 const USAGE = `usage: haul-admin <command>
   create-user <email> <password> [--admin] [--name NAME]   create an account
@@ -19,8 +20,10 @@ const USAGE = `usage: haul-admin <command>
   set-quota <email> <bytes>                                 set the storage limit of an account
   set-premium <email> <days>                                premium for that many days from now (0 ends it)
   purge                                                     purge expired trash and unreferenced blobs now
-  outbox [--limit N]                                        print the newest N (10) mails kept because no SMTP server is set
-${OAUTH_CLIENT_USAGE}`;
+  outbox [--limit N]                                        print the newest N (10) mails and text messages kept because
+                                                            no SMTP server (HAUL_SMTP_URL) or SMS webhook (HAUL_SMS_WEBHOOK_URL) is set
+${OAUTH_CLIENT_USAGE}
+${PLANS_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -103,11 +106,10 @@ async function main(argv: string[]): Promise<number> {
         if (!Number.isSafeInteger(limit) || limit < 1) throw new Error('outbox --limit needs a whole number of messages');
         const mails = await newestOutbox(ctx.db, limit);
         if (!mails.length) console.log(ctx.config.smtpUrl ? 'the outbox is empty (mail goes out through HAUL_SMTP_URL)' : 'the outbox is empty');
-        for (const m of mails) console.log(`--- ${new Date(m.createdAt).toISOString()}
-To: ${m.to}
-Subject: ${m.subject}
-
-${m.text}`);
+        for (const m of mails) {
+          const head = m.channel === 'sms' ? `Text message to: ${m.to}` : `To: ${m.to}\nSubject: ${m.subject}`;
+          console.log(`--- ${new Date(m.createdAt).toISOString()}\n${head}\n\n${m.text}`);
+        }
         return 0;
       }
       case 'purge': {
@@ -116,6 +118,11 @@ ${m.text}`);
       }
       case 'oauth-client':
         return await oauthClientCommand(ctx, args);
+      case 'plans':
+      case 'codes':
+      case 'orders':
+      case 'refund':
+        return await plansCommand(ctx, command, args);
       default:
         console.error(USAGE);
         return 2;

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Migration, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import * as init from './migrations/2026-11-22-0001-init.js';
@@ -20,6 +20,33 @@ import * as oauthApps from './migrations/2026-11-27-0012-oauth-apps.js';
 import * as signInProviders from './migrations/2026-11-27-0013-sign-in-providers.js';
 import * as twoFactor from './migrations/2026-11-28-0014-two-factor.js';
 import * as uploadReplace from './migrations/2026-11-28-0015-upload-replace.js';
+import * as phoneNumbers from './migrations/2026-11-29-0016-phone-numbers.js';
+import * as plans from './migrations/2026-11-29-0017-plans.js';
+import * as trafficUsage from './migrations/2026-11-29-0018-traffic-usage.js';
+
+/**
+ * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
+ * then fails with "no transaction is active" and that error replaced the real one. Skipped when nothing is open, the
+ * caller sees the disk-full error and answers it as such.
+ */
+class KeepCauseSqliteDriver extends SqliteDriver {
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (err) {
+      if (!/no transaction is active/.test(String((err as Error)?.message))) throw err;
+    }
+  }
+}
+
+class KeepCauseSqliteDialect extends SqliteDialect {
+  constructor(private readonly options: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(options);
+  }
+  override createDriver(): Driver {
+    return new KeepCauseSqliteDriver(this.options);
+  }
+}
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -44,6 +71,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0013-sign-in-providers': signInProviders,
   '2026-11-28-0014-two-factor': twoFactor,
   '2026-11-28-0015-upload-replace': uploadReplace,
+  '2026-11-29-0016-phone-numbers': phoneNumbers,
+  '2026-11-29-0017-plans': plans,
+  '2026-11-29-0018-traffic-usage': trafficUsage,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -82,7 +112,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new KeepCauseSqliteDialect({ database: sqlite }) });
   }
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) {

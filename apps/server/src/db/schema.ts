@@ -3,6 +3,9 @@ import type { Generated, Selectable } from 'kysely';
 import type { DeviceLoginsTable, TwoFactorTable, RecoveryCodesTable, OAuthClientsTable, OAuthCodesTable, OAuthConsentsTable, ProviderLinksTable, ProviderStatesTable } from './schema-sign-in.js';
 
 export type { DeviceLoginsTable, TwoFactorTable, RecoveryCodesTable, OAuthClientsTable, OAuthCodesTable, OAuthConsentsTable, ProviderLinksTable, ProviderStatesTable };
+import type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, SubscriptionsTable } from './schema-plans.js';
+
+export type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, SubscriptionsTable };
 
 export interface UsersTable {
   id: string;
@@ -23,6 +26,10 @@ export interface UsersTable {
    * what it had; the row goes last (accounts/account-erasure.ts).
    */
   deleted_at: number | null;
+  /** E.164 (`+14155552671`), unique while set; null when the account has none. */
+  phone_number: Generated<string | null>;
+  /** A built-in avatar (`avatar:N`, rules/profile.ts); null when none was chosen. */
+  picture: Generated<string | null>;
 }
 
 /** One sign-in: its refresh tokens rotate inside it; access tokens name it, so ending it ends them at once. */
@@ -57,7 +64,11 @@ export interface VerificationsTable {
   id: string;
   /** REGISTER, PASSWORD_RESET, DEFAULT, … (the seeds' usages). */
   usage: string;
-  /** The normalised address the code went to (or would have: unknown addresses get a row and no mail). */
+  /**
+   * The normalised address the code went to (or would have: unknown ones get a row and no message): an e-mail
+   * address, or an E.164 phone number for codes sent by text message (never mistaken for each other: no address
+   * starts with +).
+   */
   email: string;
   user_id: string | null;
   code_hash: string;
@@ -72,9 +83,11 @@ export interface VerificationsTable {
   token_used_at: number | null;
 }
 
-/** Mail kept when no SMTP server is configured; `haul-admin outbox` prints it. */
+/** Mail kept when no SMTP server is configured, and text messages when no gateway is; `haul-admin outbox` prints them. */
 export interface MailOutboxTable {
   id: string;
+  /** 'mail', or 'sms' (to_address is then an E.164 number, subject and html_body are ''). */
+  channel: Generated<string>;
   to_address: string;
   subject: string;
   text_body: string;
@@ -289,6 +302,14 @@ export interface SystemKvTable {
   value: string;
 }
 
+/** Bytes (or tasks) an account moved in one quota period; see accounts/traffic-usage.repository.ts. */
+export interface TrafficUsageTable {
+  user_id: string;
+  kind: string;
+  period: string;
+  amount: number;
+}
+
 export interface Database {
   users: UsersTable;
   provider_links: ProviderLinksTable;
@@ -318,6 +339,14 @@ export interface Database {
   media_thumbnails: MediaThumbnailsTable;
   media_jobs: MediaJobsTable;
   media_renditions: MediaRenditionsTable;
+  plan_grants: PlanGrantsTable;
+  redeem_codes: RedeemCodesTable;
+  redeem_code_uses: RedeemCodeUsesTable;
+  products: ProductsTable;
+  orders: OrdersTable;
+  payment_events: PaymentEventsTable;
+  subscriptions: SubscriptionsTable;
+  traffic_usage: TrafficUsageTable;
   kysely_migration?: { name: string; timestamp: string };
   kysely_migration_lock?: { id: string; is_locked: Generated<number> };
 }

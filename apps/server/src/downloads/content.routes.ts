@@ -7,7 +7,9 @@ import type { AppContext } from '../context.js';
 import type { FileRow } from '../db/schema.js';
 import { findFile } from '../files/files.repository.js';
 import { serve } from '../http/contract.js';
+import type { Charge } from '../accounts/traffic.js';
 import { verifyDownloadLink } from './download-links.js';
+import { chargeForDownload, metered } from './download-meter.js';
 
 /** Types a browser could run as a page on our origin; they are sent as opaque bytes. */
 const ACTIVE = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/x-shockwave-flash)/i;
@@ -17,7 +19,8 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
     if (!(await verifyDownloadLink(ctx, req.params.id, req.query))) return sendGone(reply);
     const file = await findFile(ctx.db, req.query.u!, req.params.id);
     if (!file || file.trashed || file.kind !== FILE_KIND || file.phase !== PHASE.COMPLETE || !file.hash) return sendGone(reply);
-    return sendFileBytes(ctx, req, reply, file);
+    // The link was made for its account (the owner, signed in): that account's download allowance pays.
+    return sendFileBytes(ctx, req, reply, file, req.query.u!);
   });
 }
 
@@ -25,8 +28,11 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
 export const sendGone = (reply: FastifyReply) =>
   reply.status(404).send(errorBody('file_not_found', 'The link has expired or the file no longer exists.'));
 
-/** Sends a stored file as an attachment, with Range, ETag and the headers that keep it from running on our origin. */
-export function sendFileBytes(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, file: FileRow) {
+/**
+ * Sends a stored file as an attachment, with Range, ETag and the headers that keep it from running on our origin;
+ * the bytes sent count against `payerId`'s download allowance (a 403 limit error when they do not fit).
+ */
+export async function sendFileBytes(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, file: FileRow, payerId: string) {
   const etag = `"${file.hash}"`;
   reply
     .header('ETag', etag)
@@ -48,11 +54,17 @@ export function sendFileBytes(ctx: AppContext, req: FastifyRequest, reply: Fasti
     }
     if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
       const { start, end } = ranges[0]!;
+      const charge = await chargeUnlessHead(ctx, req, payerId, end - start + 1);
       reply.status(206).header('Content-Range', `bytes ${start}-${end}/${size}`).header('Content-Length', end - start + 1);
-      return reply.send(ctx.blobs.read(file.hash, { start, end }));
+      return reply.send(metered(ctx, reply, ctx.blobs.read(file.hash, { start, end }), charge));
     }
   }
+  const charge = await chargeUnlessHead(ctx, req, payerId, size);
   reply.header('Content-Length', size);
   if (size === 0) return reply.send('');
-  return reply.send(ctx.blobs.read(file.hash));
+  return reply.send(metered(ctx, reply, ctx.blobs.read(file.hash), charge));
 }
+
+/** A HEAD sends no body, so nothing is counted. */
+const chargeUnlessHead = (ctx: AppContext, req: FastifyRequest, payerId: string, bytes: number): Promise<Charge> =>
+  req.method === 'HEAD' ? Promise.resolve({ keys: [], bytes: 0 }) : chargeForDownload(ctx, payerId, bytes);

@@ -60,7 +60,7 @@ export async function insertCopies(
   const { rows, roots, toUserId: userId, targetId, now } = input;
   const added = rows.reduce((n, r) => n + (r.kind === FOLDER_KIND ? 0 : r.size), 0);
   // Also keeps concurrent copies into one account from picking the same free names (see roomFor).
-  await requireRoom(trx, userId, added, 'There is not enough storage space for this copy.');
+  await requireRoom(trx, userId, added, now, 'There is not enough storage space for this copy.');
   const newIds = new Map(rows.map((r) => [r.id, newId()]));
   const rootIds = new Set(roots.map((r) => r.id));
   const copies: FileRow[] = [];

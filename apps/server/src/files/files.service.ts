@@ -11,16 +11,12 @@ import { addBlobRefs } from '../storage/blobs.repository.js';
 import { freeName, nameTaken, requireFile, requireFiles, requireTargetFolder } from './files.repository.js';
 import { validName } from './names.policy.js';
 import { trashTree } from './trash.service.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
 
 function duplicated(name: string): HttpError {
   return new HttpError(409, 'file_duplicated_name', `A file or folder named "${name}" already exists here.`);
 }
 
-/** Unique-index violations from either database, raised when a concurrent call took the name first. */
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(e?.message ?? '');
-}
 
 async function insertFile(db: Db, row: FileRow): Promise<void> {
   try {

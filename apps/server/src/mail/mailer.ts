@@ -31,7 +31,7 @@ export function createMailer(config: Config, db: Db, clock: Clock, log: FastifyB
 }
 
 /** Keeps the sends in flight, so close() lets them finish (a code sent as the server stops still arrives). */
-function tracked(inner: Mailer): Mailer {
+export function tracked<M>(inner: { send(message: M): Promise<void>; close(): Promise<void> }): { send(message: M): Promise<void>; close(): Promise<void> } {
   const inFlight = new Set<Promise<void>>();
   return {
     send(message) {

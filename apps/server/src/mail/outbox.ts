@@ -27,22 +27,24 @@ export class OutboxMailer implements Mailer {
 }
 
 export interface OutboxEntry {
+  /** 'mail', or 'sms' for a text message (sms/sms-outbox.ts). */
+  channel: string;
   to: string;
   subject: string;
   createdAt: number;
   text: string;
 }
 
-/** The newest `limit` messages, oldest first (so the newest ends up nearest the prompt). */
+/** The newest `limit` messages, mail and text messages alike, oldest first (so the newest ends up nearest the prompt). */
 export async function newestOutbox(db: Db, limit: number): Promise<OutboxEntry[]> {
   const rows = await db
     .selectFrom('mail_outbox')
-    .select(['to_address', 'subject', 'created_at', 'text_body'])
+    .select(['channel', 'to_address', 'subject', 'created_at', 'text_body'])
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.reverse().map((r) => ({ to: r.to_address, subject: r.subject, createdAt: r.created_at, text: r.text_body }));
+  return rows.reverse().map((r) => ({ channel: r.channel, to: r.to_address, subject: r.subject, createdAt: r.created_at, text: r.text_body }));
 }
 
 /** Drops messages older than OUTBOX_KEEP_MS; run by the hourly purge. */

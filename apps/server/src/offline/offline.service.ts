@@ -10,8 +10,8 @@ import type { TaskRow } from '../db/schema.js';
 import { requireRoom, requireTargetFolder } from '../files/files.repository.js';
 import { makeFolderIn, placeFileIn } from '../files/files.service.js';
 import { parseParams } from '../files/files.presenter.js';
-import { requireMonthlyRoom } from '../accounts/traffic.js';
-import { HttpError, badInput } from '../http/errors.js';
+import { chargeDailyTasks, chargeMonthly, requireMonthlyRoom } from '../accounts/traffic.js';
+import { badInput } from '../http/errors.js';
 import { insertTask, requireTask } from '../tasks/tasks.repository.js';
 import { isPublicAddress, parseHttpLink } from './network-guard.js';
 
@@ -108,6 +108,8 @@ export async function createOfflineTasks(
   ctx: AppContext,
   userId: string,
   input: { text: string; parentId: string; name?: string; torrent?: string; fileIds?: string },
+  /** A failed download started again: it replaces its task, so it does not count against today's allowance again. */
+  opts: { retry?: boolean } = {},
 ): Promise<TaskRow[]> {
   const links = input.text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
   if (links.length === 0 && !input.torrent) throw badInput('Paste at least one link, or give a torrent file.');
@@ -121,17 +123,7 @@ export async function createOfflineTasks(
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     await requireTargetFolder(trx, userId, input.parentId);
-    const today = await trx
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .where('type', '=', OFFLINE)
-      .where('created_time', '>', now - 86_400_000)
-      .executeTakeFirstOrThrow();
-    if (Number(today.n) + made.length > dailyTasks) {
-      const more = premium ? 'try again tomorrow' : 'try again tomorrow or upgrade to premium for more';
-      throw new HttpError(403, 'task_daily_create_limit', `You can add ${dailyTasks} cloud downloads a day; ${more}.`);
-    }
+    if (!opts.retry) await chargeDailyTasks(ctx, trx, userId, made.length, dailyTasks, premium);
     const ids: string[] = [];
     for (const t of made) {
       const named = made.length === 1 && input.name ? input.name : undefined;
@@ -155,7 +147,7 @@ export async function retryTask(ctx: AppContext, userId: string, id: string): Pr
     fileIds: params.file_ids,
     parentId: params.parent_id ?? '',
     name: params.name,
-  });
+  }, { retry: true });
   await ctx.db.deleteFrom('tasks').where('id', '=', old.id).execute();
   return task!;
 }
@@ -201,7 +193,9 @@ export async function completeOfflineTask(
   return ctx.db.transaction().execute(async (trx) => {
     // Deleted by its owner while the last bytes arrived: nothing is placed.
     if (!(await trx.selectFrom('tasks').select('id').where('id', '=', task.id).executeTakeFirst())) return null;
-    await requireRoom(trx, task.user_id, content.size, NO_ROOM_ANYMORE);
+    await requireRoom(trx, task.user_id, content.size, now, NO_ROOM_ANYMORE);
+    // Counted when it lands, under the same transaction: downloads that ran side by side cannot together pass the month.
+    await chargeMonthly(ctx, trx, task.user_id, 'offline', content.size, now);
     const file = await placeFileIn(
       trx,
       task.user_id,
@@ -237,7 +231,8 @@ export async function completeTorrentTask(
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     if (!(await trx.selectFrom('tasks').select('id').where('id', '=', task.id).executeTakeFirst())) return null;
-    await requireRoom(trx, task.user_id, content.files.reduce((n, f) => n + f.size, 0), NO_ROOM_ANYMORE);
+    await requireRoom(trx, task.user_id, content.files.reduce((n, f) => n + f.size, 0), now, NO_ROOM_ANYMORE);
+    await chargeMonthly(ctx, trx, task.user_id, 'offline', content.files.reduce((n, f) => n + f.size, 0), now);
     const folders = new Map<string, string>();
     const folderFor = async (segments: string[]): Promise<string> => {
       let parent = params.parent_id ?? '';

@@ -9,7 +9,7 @@ import parseTorrent from 'parse-torrent';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { formatSize, PHASE, type ErrorName } from '@haul/shared';
+import { describeError, formatSize, PHASE, type ErrorName } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { parseParams } from '../files/files.presenter.js';
@@ -181,7 +181,7 @@ export class OfflineWorker {
       watch = new StallWatch(signal, this.ctx.config.stallTimeoutSeconds * 1000);
       try {
         const [space, month, plan] = await Promise.all([
-          freeSpace(this.ctx.db, task.user_id),
+          freeSpace(this.ctx.db, task.user_id, this.ctx.clock.now()),
           monthlyLeft(this.ctx, task.user_id, 'offline'),
           planLimits(this.ctx, task.user_id),
         ]);
@@ -202,7 +202,8 @@ export class OfflineWorker {
         // The server's disk filled up (here, or in the BitTorrent thread): the task fails and gives its space back.
         const full = isDiskFull(err) || /\bENOSPC\b/.test(String((err as Error).message));
         const retryable = full ? false : watch.stalled || (err instanceof FetchError ? err.retryable : err instanceof TorrentError ? err.retryable : false);
-        const message = full ? diskFull().message : watch.stalled ? watch.reason : (err as Error).message;
+        // A limit's description is JSON details; the task keeps its title.
+        const message = full ? diskFull().message : watch.stalled ? watch.reason : describeError((err as Error).message);
         if (!retryable || attempt === MAX_ATTEMPTS) {
           // Bytes first: on a full disk the database may need that space to record the failure.
           await dropOfflineBytes(this.ctx.config.dataDir, task.id);

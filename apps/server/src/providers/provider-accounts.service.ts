@@ -17,7 +17,8 @@ import { checkSecondFactor } from '../accounts/two-factor.js';
 import { findUserByEmail, findUserById, newUserRow } from '../accounts/users.repository.js';
 import type { OidcClients } from './oidc-clients.js';
 import { hasPassword, passwordlessHash } from './passwordless.js';
-import { findLinkByIdentity, findUserLink, isUniqueViolation, listUserLinks, type ProviderLinkRow } from './provider-links.repository.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
+import { findLinkByIdentity, findUserLink, listUserLinks, type ProviderLinkRow } from './provider-links.repository.js';
 import { spendProviderToken, verifyProviderToken, type ProviderGrant } from './provider-token.js';
 
 const disabled = () => new HttpError(403, 'permission_denied', 'This account is disabled. Please contact the operator of this server.');

@@ -20,8 +20,3 @@ export function listUserLinks(db: Db, userId: string): Promise<ProviderLinkRow[]
   return db.selectFrom('provider_links').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
 }
 
-/** Whether an insert failed on a unique index (either database). */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null;
-  return e?.code === '23505' || String(e?.code ?? '').startsWith('SQLITE_CONSTRAINT') || /UNIQUE constraint failed/.test(String(e?.message ?? ''));
-}

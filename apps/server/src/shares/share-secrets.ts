@@ -56,15 +56,18 @@ export function passCodeTokenValid(ctx: AppContext, share: ShareRow, token: stri
   return expires > ctx.clock.now() && same(m[2]!, mac(ctx, 'share-token', share.id, share.pass_code, expires));
 }
 
-/** A download link of a file inside a share; checked again against the share and the file at every request. */
-export function signShareContentLink(ctx: AppContext, share: ShareRow, fileId: string): string {
+/**
+ * A download link of a file inside a share; checked again against the share and the file at every request. `payer`
+ * (a signed-in visitor) is signed into it: that account's download allowance pays for the bytes, else the owner's.
+ */
+export function signShareContentLink(ctx: AppContext, share: ShareRow, fileId: string, payer?: string): string {
   const expires = Math.floor(ctx.clock.now() / 1000) + ctx.config.downloadLinkTtlSeconds;
-  const sig = mac(ctx, 'share-content', share.id, share.pass_code, fileId, expires);
-  return `${publicUrl(ctx)}/drive/v1/share/content/${encodeURIComponent(fileId)}?share_id=${share.id}&e=${expires}&s=${sig}`;
+  const sig = mac(ctx, 'share-content', share.id, share.pass_code, fileId, expires, ...(payer ? [payer] : []));
+  return `${publicUrl(ctx)}/drive/v1/share/content/${encodeURIComponent(fileId)}?share_id=${share.id}&e=${expires}&s=${sig}${payer ? `&p=${encodeURIComponent(payer)}` : ''}`;
 }
 
-export function shareContentLinkValid(ctx: AppContext, share: ShareRow, fileId: string, q: { e?: string; s?: string }): boolean {
+export function shareContentLinkValid(ctx: AppContext, share: ShareRow, fileId: string, q: { e?: string; s?: string; p?: string }): boolean {
   if (!q.e || !q.s || !/^\d{1,13}$/.test(q.e)) return false;
   const expires = Number(q.e);
-  return expires * 1000 > ctx.clock.now() && same(q.s, mac(ctx, 'share-content', share.id, share.pass_code, fileId, expires));
+  return expires * 1000 > ctx.clock.now() && same(q.s, mac(ctx, 'share-content', share.id, share.pass_code, fileId, expires, ...(q.p ? [q.p] : [])));
 }

@@ -152,7 +152,7 @@ export async function viewShare(ctx: AppContext, guard: PassCodeGuard, a: ShareA
 export async function shareFileInfo(ctx: AppContext, guard: PassCodeGuard, a: ShareAccess, fileId: string): Promise<SharedFile> {
   const { share, rootIds } = await requireOpen(ctx, guard, a, { items: false });
   const { file } = await requireInShare(ctx.db, share, fileId, rootIds);
-  const link = file.kind === FOLDER_KIND ? '' : signShareContentLink(ctx, share, file.id);
+  const link = file.kind === FOLDER_KIND ? '' : signShareContentLink(ctx, share, file.id, a.callerId ?? undefined);
   return { ...presentSharedFile(file, { retentionMs: 0 }), web_content_link: link };
 }
 

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONTRACT as C, LIMITS, SHARE_STATUS } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { serve } from '../http/contract.js';
+import { findUserById } from '../accounts/users.repository.js';
 import { sendFileBytes, sendGone } from '../downloads/content.routes.js';
 import { parseOrder } from '../files/list-filters.js';
 import { optionalUserId, requireAuth } from '../http/auth.js';
@@ -67,7 +68,10 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
     if (opened.status !== SHARE_STATUS.OK || !share || !shareContentLinkValid(ctx, share, req.params.id, req.query)) return sendGone(reply);
     const found = await requireInShare(ctx.db, share, req.params.id, opened.rootIds).catch(() => null);
     if (!found || !found.file.hash) return sendGone(reply);
-    return sendFileBytes(ctx, req, reply, found.file);
+    // A signed-in visitor pays for what they download; a visitor without an account is the owner's guest.
+    const payer = req.query.p || share.user_id;
+    if (payer !== share.user_id && !(await findUserById(ctx.db, payer))) return sendGone(reply);
+    return sendFileBytes(ctx, req, reply, found.file, payer);
   });
 
   // A share code typed or pasted by a person: the share id itself, or a link that ends with it.

@@ -1,10 +1,10 @@
 /** Resumable uploads: creation (with speed upload), finalising what arrived, cancelling and expiring. */
 import { Upload } from '@tus/utils';
-import { CID_THRESHOLD_BYTES, cidSampleRanges, LIMITS, PHASE } from '@haul/shared';
+import { CID_THRESHOLD_BYTES, cidSampleRanges, describeError, LIMITS, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { UploadRow } from '../db/schema.js';
-import { requireMonthlyRoom } from '../accounts/traffic.js';
+import { chargeMonthly, refundTask } from '../accounts/traffic.js';
 import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
 import { freeSpace, requireRoom, requireTargetFolder, roomFor, spaceNotEnough } from '../files/files.repository.js';
@@ -52,7 +52,7 @@ async function checkSpace(db: Db, userId: string, size: number, now: number): Pr
   if (size > LIMITS.freeUploadBytes && !isPremium(user, now)) {
     throw new HttpError(400, 'file_size_too_large', 'The file exceeds 4G; files this large need a premium plan.');
   }
-  if (size > (await freeSpace(db, userId))) throw spaceNotEnough();
+  if (size > (await freeSpace(db, userId, now))) throw await spaceNotEnough(db, userId, size, now);
 }
 
 /** An upload task; `moved` is what it sends over the wire (nothing for a speed upload). */
@@ -72,7 +72,7 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
     if (await verifyProof(ctx, userId, input.hash, input.size, input.proof)) {
       const hash = input.hash;
       return ctx.db.transaction().execute(async (trx) => {
-        await requireRoom(trx, userId, input.size);
+        await requireRoom(trx, userId, input.size, now);
         const file = await placeFileIn(trx, userId, { parentId: input.parentId, name, hash, size: input.size, replace: input.replace }, now);
         const taskId = await newTask(trx, userId, file.name, file.size, 0, PHASE.COMPLETE, now, file.id);
         return { kind: 'speed' as const, fileId: file.id, taskId };
@@ -80,8 +80,6 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
     }
     // A wrong answer is no error: the bytes simply have to be sent.
   }
-  await requireMonthlyRoom(ctx, userId, 'upload', input.size);
-
   const upload: UploadRow = {
     id: newId(),
     user_id: userId,
@@ -97,12 +95,14 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
   };
   const same = await ctx.db.transaction().execute(async (trx) => {
     // The user's lock first (roomFor), so that two identical creations at once find each other.
-    await roomFor(trx, userId, 0);
+    await roomFor(trx, userId, 0, now);
     // A creation whose answer was lost (a crash, a dropped connection) is asked again: the same upload answers.
     const earlier = upload.client_key ? await sameUpload(trx, upload) : undefined;
     if (earlier) return earlier;
     // Counted again inside the transaction that reserves the space (see roomFor).
-    await requireRoom(trx, userId, input.size);
+    await requireRoom(trx, userId, input.size, now);
+    // The month's upload allowance is taken when the upload starts and given back if it fails (failTask).
+    await chargeMonthly(ctx, trx, userId, 'upload', input.size, now);
     upload.task_id = await newTask(trx, userId, name, input.size, input.size, PHASE.RUNNING, now);
     await trx.insertInto('uploads').values(upload).execute();
     return undefined;
@@ -144,8 +144,15 @@ async function sampleId(ctx: AppContext, hash: string, size: number): Promise<st
   return hasher.digest();
 }
 
-async function failTask(db: Db, taskId: string, message: string, now: number): Promise<void> {
-  await db.updateTable('tasks').set({ phase: PHASE.ERROR, message, updated_time: now }).where('id', '=', taskId).execute();
+/** Ends an upload's task in error, giving back the month's allowance it took (once: only a task not failed yet). */
+async function failTask(ctx: AppContext, taskId: string, message: string, now: number): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const task = await trx.selectFrom('tasks').select(['user_id', 'type', 'size', 'created_time', 'phase']).where('id', '=', taskId).executeTakeFirst();
+    if (!task) return;
+    const res = await trx.updateTable('tasks').set({ phase: PHASE.ERROR, message, updated_time: now }).where('id', '=', taskId).where('phase', '!=', PHASE.ERROR).executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 1) await refundTask(ctx, trx, task);
+    else await trx.updateTable('tasks').set({ message, updated_time: now }).where('id', '=', taskId).execute();
+  });
 }
 
 /**
@@ -158,7 +165,7 @@ export async function finalizeUpload(ctx: AppContext, store: HashingFileStore, u
   const hash = await store.digest(upload.id, upload.size);
   const now = ctx.clock.now();
   if (upload.declared_hash && upload.declared_hash !== hash) {
-    await failTask(ctx.db, upload.task_id, 'The uploaded bytes do not match the file\'s hash; nothing was kept. Please upload it again.', now);
+    await failTask(ctx, upload.task_id, 'The uploaded bytes do not match the file\'s hash; nothing was kept. Please upload it again.', now);
     await ctx.db.deleteFrom('uploads').where('id', '=', upload.id).execute();
     await store.forget(upload.id);
     throw new HttpError(400, 'file_hash_mismatch', 'The uploaded bytes do not match the file\'s hash; nothing was kept.');
@@ -184,7 +191,7 @@ export async function finalizeUpload(ctx: AppContext, store: HashingFileStore, u
     return fileId ?? (await placedBy(ctx.db, upload));
   } catch (err) {
     // The target folder went to the trash or the account filled up meanwhile: say so on the task.
-    await failTask(ctx.db, upload.task_id, (err as Error).message, now);
+    await failTask(ctx, upload.task_id, describeError((err as Error).message), now);
     await ctx.db.deleteFrom('uploads').where('id', '=', upload.id).execute();
     await store.forget(upload.id);
     throw err;
@@ -236,7 +243,7 @@ export async function finishStrandedUploads(ctx: AppContext, store: HashingFileS
 
 /** Stops an upload and forgets its bytes (cancel, or expiry). */
 export async function dropUpload(ctx: AppContext, store: HashingFileStore, upload: UploadRow, message: string): Promise<void> {
-  await failTask(ctx.db, upload.task_id, message, ctx.clock.now());
+  await failTask(ctx, upload.task_id, message, ctx.clock.now());
   await ctx.db.deleteFrom('uploads').where('id', '=', upload.id).execute();
   await store.forget(upload.id);
 }

@@ -25,6 +25,14 @@ import { TransferPanel } from '../features/uploads/transfer-panel';
 import { ViewerHost } from '../features/viewer/viewer-host';
 import { SharedPage } from '../features/shares/shared-page';
 import { WatchHistoryPage } from '../features/history/watch-history-page';
+import { LimitDialogHost } from '../features/limits/limit-dialog';
+import { SpaceManagementPage, TrafficManagementPage } from '../features/limits/quota-pages';
+import { useLimitsWatch } from '../features/limits/use-limits-watch';
+import { PaymentManagementPage } from '../features/plans/payment-management-page';
+import { PaymentPage } from '../features/plans/payment-page';
+import { PaymentStatusPage } from '../features/plans/payment-status-page';
+import { RedeemBoxHost } from '../features/plans/redeem-box';
+import { SandboxCheckoutPage } from '../features/plans/sandbox-checkout-page';
 import { BookmarksPage, ForbiddenPage, NotFoundPage } from './simple-pages';
 
 /** Route ids are letters, digits, underscore and hyphen; anything else is not a page. */
@@ -36,10 +44,19 @@ function ValidId() {
   return <Outlet />;
 }
 
+/** `/account/connect-{provider}` (seed route table) is the providers page; any other account address is not a page. */
+function ConnectProvider() {
+  const { page = '' } = useParams();
+  return page.startsWith('connect-') ? <ProvidersPage /> : <NotFoundPage />;
+}
+
 function Drive() {
+  useLimitsWatch();
   return (
     <>
       <AppLayout />
+      <LimitDialogHost />
+      <RedeemBoxHost />
       <FileDialogs />
       <TransferPanel />
       <UploadQuestions />
@@ -81,19 +98,35 @@ export const createDriveRouter = () =>
             },
             { path: 'trash', element: <TrashPage /> },
             { path: 'bookmarks', element: <BookmarksPage /> },
-            // The seeds' account area; its other pages (profile, e-mail) are not built yet.
+            { path: 'space-management', element: <SpaceManagementPage /> },
+            { path: 'traffic-management', element: <TrafficManagementPage /> },
+            // Buying needs an account, so the payment pages live in the signed-in app (the goods API is public).
+            { path: 'payment', element: <PaymentPage kind="premium" /> },
+            { path: 'payment/storage', element: <PaymentPage kind="storage" /> },
+            { path: 'payment/traffic', element: <PaymentPage kind="transfer" /> },
+            { path: 'payment/join-vip', element: <Navigate to="/payment" replace /> },
+            { path: 'payment/subscription', element: <Navigate to="/payment/management" replace /> },
+            { path: 'payment/management', element: <PaymentManagementPage /> },
+            { path: 'payment/status/:orderId', element: <PaymentStatusPage /> },
+            { path: 'payment/sandbox/:orderId', element: <SandboxCheckoutPage /> },
+            // The seeds' account area; the profile comes first.
             {
               path: 'account',
               element: <AccountLayout />,
               children: [
-                { index: true, element: <Navigate to="/account/password" replace /> },
+                { index: true, element: <Navigate to="/account/basic" replace /> },
+                // These two show or check phone numbers: they load with the numbering plans, on first use.
+                { path: 'basic', lazy: async () => ({ Component: (await import('../features/account/profile-page')).ProfilePage }) },
                 { path: 'password', element: <ChangePasswordPage /> },
                 { path: 'bind-email', element: <ChangeEmailPage /> },
+                { path: 'bind-phone', lazy: async () => ({ Component: (await import('../features/account/bind-phone-page')).BindPhonePage }) },
                 { path: 'devices', element: <DevicesPage /> },
                 { path: 'two-factor', element: <TwoFactorPage /> },
                 { path: 'destroy', element: <DeleteAccountPage /> },
                 { path: 'providers', element: <ProvidersPage /> },
                 { path: 'apps', element: <AppsPage /> },
+                // The seeds' /account/connect-{provider}: the providers page, where each provider connects.
+                { path: ':page', element: <ConnectProvider /> },
               ],
             },
           ],

@@ -5,6 +5,8 @@ import { isApiError, LOCAL_ERROR } from './api-error';
 export function errorMessage(err: unknown): string {
   if (isApiError(err)) {
     // Some limits describe themselves as JSON with a title (seed 000 §8).
+    // A limit's words in the reader's language (its numbers are in the limit dialog).
+    if (err.body?.error_description?.startsWith('{') && i18n.exists(`limits.text.${err.code}`)) return i18n.t(`limits.text.${err.code}`);
     if (err.message.startsWith('{')) {
       try {
         const title = (JSON.parse(err.message) as { title?: string }).title;

@@ -5,6 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../rules/validate.js';
+import { PHONE_NUMBER_MAX_LENGTH } from '../rules/phone.js';
 import { TokenResponseSchema, UserInfoSchema } from '../entities.js';
 import { route } from './define.js';
 import { OAuthTokenFields, OAuthRevokeFields, TokenGrantResponseSchema } from './oauth.js';
@@ -14,9 +15,10 @@ const tag = 'Accounts';
 const Password = Type.String({ maxLength: 1024, description: `The password: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.` });
 const RefreshToken = Type.String({ maxLength: 200, description: 'A refresh token from sign-up, sign-in or an earlier refresh.' });
 const TwoFactorCode = Type.String({ maxLength: 40, description: 'Two-factor sign-in: the 6 digits the authenticator app shows now, or an unused recovery code.' });
+const PhoneNumber = (description: string) => Type.String({ maxLength: PHONE_NUMBER_MAX_LENGTH, description });
 const VerificationToken = Type.String({ maxLength: 200, description: 'From POST /v1/auth/verification/verify: works once, for the usage and address its code was sent for.' });
 
-/** What a verification code is for (the seeds' list). Codes go by e-mail only; the phone usages are refused. */
+/** What a verification code is for (the seeds' list). SIGN_IN and REGISTER_SIGN_IN are refused (no sign-in by code). */
 export const VERIFICATION_USAGES = [
   'REGISTER',
   'SIGN_IN',
@@ -82,16 +84,18 @@ export const accountsRoutes = {
     tag,
     summary: 'Sign in',
     description:
-      'Takes `username` (the account\'s e-mail address) and `password`, and starts a session: the answer holds its access and refresh tokens. Repeated wrong passwords slow further tries down, per client and per account; a right password from an address the account has signed in from before is never held back by guesses from elsewhere. An account with two-factor sign-in also needs `verification_code`: without it a right password answers two_factor_required, and the client asks for the code and sends both again.',
+      'Takes `username` (the account\'s e-mail address, or its phone number: a username that looks like a phone number is taken as one; `phone_number` says so outright) and `password`, and starts a session: the answer holds its access and refresh tokens. Repeated wrong passwords slow further tries down, per client and per account; a right password from an address the account has signed in from before is never held back by guesses from elsewhere. An account with two-factor sign-in also needs `verification_code`: without it a right password answers two_factor_required, and the client asks for the code and sends both again.',
     auth: 'public',
     body: Type.Object({
-      username: Type.String({ maxLength: 254, description: 'The e-mail address the account was created with.' }),
+      username: Type.Optional(Type.String({ maxLength: 254, description: "The account's e-mail address, or its phone number with the country code (`+44 7911 123456`)." })),
+      phone_number: Type.Optional(PhoneNumber("The account's phone number, instead of `username`.")),
       password: Type.String({ maxLength: 1024 }),
       verification_code: Type.Optional(TwoFactorCode),
     }),
     response: TokenResponseSchema,
     errors: {
-      invalid_grant: 'The e-mail or the password is wrong (the answer does not say which), or the two-factor code is wrong or was used already.',
+      invalid_argument: 'Neither `username` nor `phone_number` came, or the phone number is not a valid number with its country code.',
+      invalid_grant: 'The e-mail (or phone number) or the password is wrong (the answer does not say which), or the two-factor code is wrong or was used already.',
       two_factor_required: 'The password is right and the account has two-factor sign-in: send a code from its authenticator app (or a recovery code) in `verification_code`.',
       permission_denied: 'The account is disabled.',
       too_many_requests: 'Too many tries: `details[0].retry_after_seconds` says when to try again.',
@@ -168,30 +172,30 @@ export const accountsRoutes = {
     tag,
     summary: 'Send a verification code',
     description:
-      'Mails a 6-digit code and answers its `verification_id`. The code lasts 10 minutes and works once; five wrong tries end it (request a new one). ' +
-      'The usage decides where the code goes: REGISTER and PASSWORD_RESET to the address in `email` (signed out); DEFAULT, DELETION and EMAIL_ADDRESS_VERIFICATION to the signed-in account\'s own address (send the bearer token); EMAIL_ADDRESS_CHANGE to the new address in `email` (signed in). ' +
-      'For PASSWORD_RESET the answer is the same whether an account has that address or not: an unknown address gets an id too, and no mail. ' +
-      'Codes go by e-mail only; SIGN_IN, REGISTER_SIGN_IN and the phone usages are refused. The mail is in the language of `locale`, else of Accept-Language, else English.',
+      'Sends a 6-digit code, by e-mail or text message, and answers its `verification_id`. The code lasts 10 minutes and works once; five wrong tries end it (request a new one). ' +
+      'The usage decides where the code goes: REGISTER to the address in `email` and PASSWORD_RESET to the address in `email` or the number in `phone_number` (signed out); DEFAULT, DELETION and EMAIL_ADDRESS_VERIFICATION to the signed-in account\'s own address (send the bearer token); EMAIL_ADDRESS_CHANGE to the new address in `email`, PHONE_NUMBER_CHANGE and PHONE_NUMBER_VERIFICATION by text message to the number in `phone_number` (signed in). ' +
+      'For PASSWORD_RESET the answer is the same whether an account has that address or number or not: an unknown one gets an id too, and no message. ' +
+      'SIGN_IN and REGISTER_SIGN_IN are refused. The message is in the language of `locale`, else of Accept-Language, else English.',
     auth: 'public',
     body: Type.Object({
       usage: StringEnum(VERIFICATION_USAGES, { description: 'What the code is for.' }),
       email: Type.Optional(Type.String({ maxLength: 254, description: 'The address to send to (REGISTER, PASSWORD_RESET, EMAIL_ADDRESS_CHANGE).' })),
-      phone_number: Type.Optional(Type.String({ maxLength: 40, description: 'Not supported: codes go by e-mail only.' })),
+      phone_number: Type.Optional(PhoneNumber('The number to text, with its country code (PHONE_NUMBER_CHANGE, PHONE_NUMBER_VERIFICATION, PASSWORD_RESET instead of `email`).')),
       target: Type.Optional(Type.String({ maxLength: 40, description: '"USER" (the signed-in account) or "ANY"; accepted for compatibility: the usage decides where the code goes.' })),
       locale: Type.Optional(Type.String({ maxLength: 35, description: 'The language of the mail, e.g. "en-US" or "zh-CN".' })),
-      selected_channel: Type.Optional(Type.String({ maxLength: 40, description: '"VERIFICATION_EMAIL" (or left out): the only channel.' })),
+      selected_channel: Type.Optional(Type.String({ maxLength: 40, description: '"VERIFICATION_EMAIL" / "EMAIL", or "VERIFICATION_PHONE" / "SMS"; left out, the usage and the fields given decide.' })),
     }),
     response: Type.Object({
       verification_id: Type.String({ description: 'Send it with the code to POST /v1/auth/verification/verify.' }),
       expires_in: Type.Integer({ description: 'Seconds the code lasts.' }),
     }),
     errors: {
-      invalid_argument: 'The usage needs an e-mail and none (or no valid one) came, or it asks for a phone, SIGN_IN or a channel other than e-mail.',
-      unauthenticated: 'The usage is about the signed-in account (DEFAULT, DELETION, EMAIL_ADDRESS_VERIFICATION, EMAIL_ADDRESS_CHANGE) and no valid access token came.',
-      already_exists: 'REGISTER or EMAIL_ADDRESS_CHANGE for an address that an account already has.',
+      invalid_argument: 'The usage needs an e-mail or a phone number and none (or no valid one) came, the channel does not fit the usage, or it is SIGN_IN or REGISTER_SIGN_IN.',
+      unauthenticated: 'The usage is about the signed-in account (DEFAULT, DELETION, EMAIL_ADDRESS_VERIFICATION, EMAIL_ADDRESS_CHANGE, PHONE_NUMBER_CHANGE, PHONE_NUMBER_VERIFICATION) and no valid access token came.',
+      already_exists: 'REGISTER or EMAIL_ADDRESS_CHANGE for an address, or PHONE_NUMBER_CHANGE for a number, that another account already has.',
       permission_denied: 'REGISTER while registration is closed on this server.',
       too_many_requests: 'Too many codes for this address or from this network: `details[0].retry_after_seconds` says when to try again.',
-      unavailable: 'The mail server could not take the message, or the database is away: try again later.',
+      unavailable: 'The mail server or the text-message gateway could not take the message, or the database is away: try again later.',
     },
     example: { usage: 'PASSWORD_RESET', email: 'ada@example.com', locale: 'en-US' },
   }),
@@ -201,7 +205,7 @@ export const accountsRoutes = {
     tag,
     summary: 'Check a verification code',
     description:
-      'Exchanges the code from the mail for a `verification_token`, which the call the code was for takes (sign-up, password reset, sudo). A code works once; the token lasts 10 minutes and works once.',
+      'Exchanges the code from the mail or text message for a `verification_token`, which the call the code was for takes (sign-up, password reset, sudo). A code works once; the token lasts 10 minutes and works once.',
     auth: 'public',
     body: Type.Object({
       verification_id: Type.String({ maxLength: 100, description: 'From POST /v1/auth/verification.' }),
@@ -222,19 +226,19 @@ export const accountsRoutes = {
     tag,
     summary: 'Reset a forgotten password',
     description:
-      'Sets a new password with a verification token of usage PASSWORD_RESET, ends every session of the account, and signs in: the answer holds the tokens of a fresh session. `email`, when given, must be the address the code went to.',
+      'Sets a new password with a verification token of usage PASSWORD_RESET, ends every session of the account, and signs in: the answer holds the tokens of a fresh session. `email` or `phone_number`, when given, must be the address or number the code went to.',
     auth: 'public',
     body: Type.Object({
       verification_token: VerificationToken,
       new_password: Password,
       email: Type.Optional(Type.String({ maxLength: 254 })),
-      phone_number: Type.Optional(Type.String({ maxLength: 40, description: 'Not supported: codes go by e-mail only.' })),
+      phone_number: Type.Optional(PhoneNumber('The number the code was texted to (a reset by phone).')),
       verification_code: Type.Optional(TwoFactorCode),
     }),
     response: TokenResponseSchema,
     errors: {
-      invalid_argument: 'The new password is too short or too long.',
-      invalid_grant: 'The verification token is unknown, used, expired, not for a password reset, or for another address; or the two-factor code is wrong or was used already.',
+      invalid_argument: 'The new password is too short or too long, or the phone number is not a valid number.',
+      invalid_grant: 'The verification token is unknown, used, expired, not for a password reset, or for another address or number; or the two-factor code is wrong or was used already.',
       permission_denied: 'The account is disabled.',
       two_factor_required: 'The account has two-factor sign-in: send a code from its authenticator app (or a recovery code) in `verification_code` with the same verification token, which is still unspent.',
       too_many_requests: 'Too many wrong two-factor codes: `details[0].retry_after_seconds` says when to try again.',
@@ -289,21 +293,23 @@ export const accountsRoutes = {
     method: 'POST',
     path: '/v1/user/contact',
     tag,
-    summary: 'Change the e-mail address',
+    summary: 'Change the e-mail address or the phone number',
     description:
-      "Makes `email` the account's address (for signing in, codes and notices), with a sudo token of this session and a verification token of a code mailed to the new address (POST /v1/auth/verification, usage EMAIL_ADDRESS_CHANGE). The old address is told of the change. Answers the account as it is now. Phone numbers are refused: codes go by e-mail only.",
+      "Makes `email` the account's address (for signing in, codes and notices), with a sudo token of this session and a verification token of a code mailed to the new address (POST /v1/auth/verification, usage EMAIL_ADDRESS_CHANGE); the old address is told of the change. " +
+      'Or binds `phone_number` to the account (a first number or a new one; for signing in and password resets by text message), with a sudo token and a verification token of a code texted to that number (usage PHONE_NUMBER_CHANGE or PHONE_NUMBER_VERIFICATION). ' +
+      'To remove the phone number, send `phone_number: ""` with a sudo token and no verification token. Answers the account as it is now.',
     auth: 'user',
     body: Type.Object({
       sudo_token: Type.String({ maxLength: 2000 }),
-      verification_token: VerificationToken,
+      verification_token: Type.Optional(VerificationToken),
       email: Type.Optional(Type.String({ maxLength: 254, description: 'The new address: the one the code went to.' })),
-      phone_number: Type.Optional(Type.String({ maxLength: 40, description: 'Not supported: refused.' })),
+      phone_number: Type.Optional(PhoneNumber('The number to bind (the one the code went to), or "" to remove the phone number.')),
     }),
     response: UserInfoSchema,
     errors: {
-      invalid_argument: 'No valid e-mail came, it is the address the account has already, or a phone number came.',
-      invalid_grant: 'The sudo token is invalid or expired, or the verification token is unknown, used, expired, or not for this address and account.',
-      already_exists: 'Another account has this address.',
+      invalid_argument: 'Neither a valid e-mail nor a valid phone number came (or both did), it is what the account has already, or the verification token is missing.',
+      invalid_grant: 'The sudo token is invalid or expired, or the verification token is unknown, used, expired, or not for this address or number and account.',
+      already_exists: 'Another account has this address or phone number.',
     },
     example: { sudo_token: '…', verification_token: '…', email: 'ada@new.example' },
   }),

@@ -8,7 +8,10 @@ import { eventsRoutes } from './events.js';
 import { filesRoutes } from './files.js';
 import { mediaRoutes } from './media.js';
 import { oauthRoutes } from './oauth.js';
+import { paymentsRoutes } from './payments.js';
+import { plansRoutes } from './plans.js';
 import { providersRoutes } from './providers.js';
+import { profileRoutes } from './profile.js';
 import { sharesRoutes } from './shares.js';
 import { tasksRoutes } from './tasks.js';
 import { uploadsRoutes } from './uploads.js';
@@ -18,9 +21,12 @@ export * from './schema-kit.js';
 export * from './files.js';
 export { EventListSchema } from './events.js';
 export * from './tasks.js';
+export * from './plans.js';
+export * from './payments.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
 export { DEVICE_CODE_GRANT, DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
 export { LinkedProviderSchema, SignInProviderSchema, type LinkedProvider, type SignInProvider } from './providers.js';
+export { AvatarSchema } from './profile.js';
 export { DELETION_BLOCKERS, VERIFICATION_USAGES, type VerificationUsage } from './accounts.js';
 
 export const CONTRACT = {
@@ -36,6 +42,9 @@ export const CONTRACT = {
   ...aboutRoutes,
   ...oauthRoutes,
   ...providersRoutes,
+  ...plansRoutes,
+  ...paymentsRoutes,
+  ...profileRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

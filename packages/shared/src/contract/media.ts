@@ -29,6 +29,10 @@ const BAD_RANGE = {
   status: [400, 416],
   when: 'A path part or query field is too long, repeated or holds a NUL (400); the Range header asks only for bytes past the end (416, with Content-Range: bytes */size).',
 };
+/** The download allowances of free accounts (HAUL_MONTHLY_DOWNLOAD_BYTES, HAUL_DAILY_DOWNLOAD_BYTES); JSON details in error_description. */
+export const DOWNLOAD_MONTH =
+  "The bytes asked for do not fit in what is left of this calendar month's download allowance of the account that pays (403); error_description is JSON: title, kind, limit, usage, needed, reset_at.";
+export const DOWNLOAD_DAY = "The same for today's download allowance (403).";
 
 export const mediaRoutes = {
   downloadContent: route({
@@ -37,7 +41,7 @@ export const mediaRoutes = {
     tag,
     summary: "Download a file's bytes",
     description:
-      `The target of a file's web_content_link: its bytes as an attachment under its name, for whoever holds the link, without a token. The link lasts a limited time and stops working when the file leaves the drive or the account signs out everywhere. ${RANGE} Types a browser could run as a page (HTML, SVG, XML, scripts) are sent as application/octet-stream.`,
+      `The target of a file's web_content_link: its bytes as an attachment under its name, for whoever holds the link, without a token. The link lasts a limited time and stops working when the file leaves the drive or the account signs out everywhere. ${RANGE} Types a browser could run as a page (HTML, SVG, XML, scripts) are sent as application/octet-stream. The bytes sent count against the download allowance of the account the link was made for.`,
     auth: 'signed-link',
     params: Type.Object({ id: Id }),
     query: SignedQuery,
@@ -45,6 +49,8 @@ export const mediaRoutes = {
     errors: {
       file_not_found: `${LINK_GONE}, or the account signed out everywhere since the link was made.`,
       invalid_argument: BAD_RANGE,
+      monthly_download_size_exceeded: DOWNLOAD_MONTH,
+      daily_download_size_exceeded: DOWNLOAD_DAY,
     },
   }),
   getThumbnail: route({

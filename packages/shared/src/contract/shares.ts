@@ -8,6 +8,7 @@ import { ShareEntrySchema, SharedFileSchema, ShareViewSchema } from '../entities
 import { route } from './define.js';
 import { Empty, StringEnum } from './schema-kit.js';
 import { Id, Ids, ParentId } from './files.js';
+import { DOWNLOAD_DAY, DOWNLOAD_MONTH } from './media.js';
 
 const tag = 'Shares';
 const ShareId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9]+$', description: 'A share id: the last part of its link (/s/<share_id>).' });
@@ -76,17 +77,20 @@ export const sharesRoutes = {
     tag,
     summary: "Download a shared file's bytes",
     description:
-      "The target of share/file_info's web_content_link: the file's bytes as an attachment under its name, for whoever holds the link, without a token or pass code (the link is signed with the share's pass code). It stops working when the share is cancelled, expires or gets a new pass code, or the file leaves the share. Range: one `bytes=` range answers 206 with Content-Range (a range past the end answers 416); If-None-Match with the ETag answers 304. Types a browser could run as a page (HTML, SVG, XML, scripts) are sent as application/octet-stream.",
+      "The target of share/file_info's web_content_link: the file's bytes as an attachment under its name, for whoever holds the link, without a token or pass code (the link is signed with the share's pass code). It stops working when the share is cancelled, expires or gets a new pass code, or the file leaves the share. Range: one `bytes=` range answers 206 with Content-Range (a range past the end answers 416); If-None-Match with the ETag answers 304. Types a browser could run as a page (HTML, SVG, XML, scripts) are sent as application/octet-stream. The bytes sent count against the download allowance of the signed-in visitor the link was made for, or of the share's owner for a visitor who is not signed in.",
     auth: 'signed-link',
     params: Type.Object({ id: Id }),
     query: Type.Object({
       share_id: Type.Optional(ShareId),
       e: Type.Optional(Type.String({ maxLength: 20, description: 'When the link expires: Unix time in seconds.' })),
-      s: Type.Optional(Type.String({ maxLength: 200, description: 'The signature over the share, its pass code, the file and the expiry.' })),
+      s: Type.Optional(Type.String({ maxLength: 200, description: 'The signature over the share, its pass code, the file, the expiry and the payer.' })),
+      p: Type.Optional(Type.String({ maxLength: 40, description: 'The signed-in visitor the link was made for, who pays for the bytes; absent: the share\'s owner pays.' })),
     }),
     response: { raw: true, types: ['application/octet-stream', '*/*'], description: "The file's bytes (or the asked range) with its stored type, as an attachment." },
     errors: {
       file_not_found: 'The link is malformed, tampered with or expired, the share is no longer open, or the file is no longer in it.',
+      monthly_download_size_exceeded: DOWNLOAD_MONTH,
+      daily_download_size_exceeded: DOWNLOAD_DAY,
     },
   }),
   resolveShareCode: route({

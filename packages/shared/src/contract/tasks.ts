@@ -70,7 +70,7 @@ export const tasksRoutes = {
     tag,
     summary: 'Retry a failed cloud download',
     description:
-      'Starts a failed cloud download (phase PHASE_TYPE_ERROR) again as a new task, into the same folder, and removes the failed one. It counts as a new cloud download against the daily and monthly limits.',
+      "Starts a failed cloud download (phase PHASE_TYPE_ERROR) again as a new task, into the same folder, and removes the failed one. It replaces its task, so it does not count again against today's cloud downloads; what it fetches counts against the month's allowance.",
     auth: 'user',
     body: Type.Object({
       id: TaskId,

@@ -7,8 +7,10 @@ export function AccountLayout() {
   return (
     <>
       <nav className="account-nav" aria-label={t('account.area')}>
+        <NavLink to="/account/basic">{t('profile.title')}</NavLink>
         <NavLink to="/account/password">{t('account.changePassword')}</NavLink>
         <NavLink to="/account/bind-email">{t('account.changeEmail')}</NavLink>
+        <NavLink to="/account/bind-phone">{t('phone.navTitle')}</NavLink>
         <NavLink to="/account/devices">{t('devices.title')}</NavLink>
         <NavLink to="/account/two-factor">{t('twoFactor.title')}</NavLink>
         <NavLink to="/account/providers">{t('providers.pageTitle')}</NavLink>

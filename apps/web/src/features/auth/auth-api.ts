@@ -1,5 +1,6 @@
 /** Sign-in, sign-up, sign-out, mailed codes, passwords, deleting the account, and the signed-in user's info. */
 import i18n from 'i18next';
+import { looksLikePhoneNumber } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 import { isApiError } from '../../lib/api-error';
 import { clearLocalUser } from '../sync/local-db';
@@ -25,18 +26,25 @@ export async function signUp(email: string, password: string, verificationToken?
  */
 export const needsVerification = (err: unknown): boolean => isApiError(err, 'invalid_argument');
 
-/** Mails a code for signing up, a forgotten password or a new address, in the page's language. */
-export const sendCode = (usage: 'REGISTER' | 'PASSWORD_RESET' | 'EMAIL_ADDRESS_CHANGE', email: string) =>
-  haul.call('requestVerification', { body: { usage, email, locale: i18n.language || 'en-US' } });
+/** The field an address goes in: a phone number (the forms checked it with the full rule) or an e-mail address. */
+export const addressField = (address: string): { email: string } | { phone_number: string } =>
+  looksLikePhoneNumber(address) ? { phone_number: address } : { email: address };
+
+/**
+ * Sends a code for signing up, a forgotten password, a new address or a new phone number, in the page's language: by
+ * text message when `address` is a phone number, else by mail.
+ */
+export const sendCode = (usage: 'REGISTER' | 'PASSWORD_RESET' | 'EMAIL_ADDRESS_CHANGE' | 'PHONE_NUMBER_CHANGE', address: string) =>
+  haul.call('requestVerification', { body: { usage, ...addressField(address), locale: i18n.language || 'en-US' } });
 
 /** Trades the mailed code for a one-time verification token. */
 export const checkCode = async (verificationId: string, code: string): Promise<string> =>
   (await haul.call('verifyVerification', { body: { verification_id: verificationId, verification_code: code } })).verification_token;
 
 /** Sets a forgotten password (every session of the account ends) and keeps the fresh session the answer starts. */
-export async function resetPassword(verificationToken: string, newPassword: string, email: string): Promise<void> {
+export async function resetPassword(verificationToken: string, newPassword: string, address: string): Promise<void> {
   const tokens = await withSecondFactor((code) =>
-    haul.call('resetPassword', { body: { verification_token: verificationToken, new_password: newPassword, email, verification_code: code } }),
+    haul.call('resetPassword', { body: { verification_token: verificationToken, new_password: newPassword, ...addressField(address), verification_code: code } }),
   );
   await haul.signIn(tokens);
 }
@@ -50,6 +58,13 @@ export const grantSudo = (password: string) => withSecondFactor((code) => haul.c
 /** Makes `email` the account's address, with a sudo token and the token of a code mailed to that address. */
 export const changeEmail = (sudoToken: string, verificationToken: string, email: string) =>
   haul.call('changeContact', { body: { sudo_token: sudoToken, verification_token: verificationToken, email } });
+
+/** Binds `phone` to the account, with a sudo token and the token of a code texted to that number. */
+export const changePhone = (sudoToken: string, verificationToken: string, phone: string) =>
+  haul.call('changeContact', { body: { sudo_token: sudoToken, verification_token: verificationToken, phone_number: phone } });
+
+/** Takes the phone number off the account (a sudo token is enough: it takes a way in away). */
+export const removePhone = (sudoToken: string) => haul.call('changeContact', { body: { sudo_token: sudoToken, phone_number: '' } });
 
 /** Sets a new password; every other session ends, this one stays. */
 export const setPassword = (sudoToken: string, newPassword: string) =>

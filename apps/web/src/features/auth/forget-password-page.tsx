@@ -1,12 +1,12 @@
 /**
- * A forgotten password (/forget-password): the address, then the mailed code with a new password, which signs in. The
- * page never says whether an account has the address: the server answers alike, and so do we.
+ * A forgotten password (/forget-password): the address or phone number, then the code mailed or texted there with a
+ * new password, which signs in. The page never says whether an account has the address or number: the server answers
+ * alike, and so do we.
  */
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { toast } from 'sonner';
-import { isEmail } from '@haul/shared';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
@@ -14,7 +14,7 @@ import { TextField } from '../../components/text-field';
 import { Logo } from '../layout/logo';
 import { resetPassword, sendCode } from './auth-api';
 import { CodeField, ResendButton } from './code-field';
-import { AuthShell, useSignedInRedirect } from './login-page';
+import { AuthShell, signInNameProblem, useSignedInRedirect } from './login-page';
 import { passwordFits, passwordRule } from './password-rule';
 import { useCodeStep, type SentCode } from './use-code-step';
 
@@ -52,8 +52,9 @@ export function ForgetPasswordPage() {
     e.preventDefault();
     setEmailError('');
     setFormError('');
-    if (!isEmail(email.trim())) {
-      setEmailError(t('auth.invalidEmail'));
+    const problem = await signInNameProblem(email.trim());
+    if (problem) {
+      setEmailError(t(problem));
       emailRef.current?.focus();
       return;
     }
@@ -76,12 +77,12 @@ export function ForgetPasswordPage() {
         <Logo />
         <h1 id="forgot-title">{t('auth.forgotTitle')}</h1>
         <p id="forgot-intro" className="login-notice">
-          {t('auth.forgotIntro')}
+          {t('phone.forgotIntro')}
         </p>
         <TextField
-          label={t('auth.email')}
+          label={t('phone.emailOrPhone')}
           inputRef={emailRef}
-          type="email"
+          type="text"
           autoComplete="username"
           value={email}
           onChange={(e) => setEmail(e.target.value)}

@@ -5,7 +5,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { isEmail } from '@haul/shared';
+import { isEmail, looksLikePhoneNumber } from '@haul/shared';
 import { errorMessage } from '../../lib/error-message';
 import { isApiError } from '../../lib/api-error';
 import { Logo } from '../layout/logo';
@@ -21,6 +21,16 @@ import { FormError } from '../../components/form-error';
 import { TextField } from '../../components/text-field';
 
 type Mode = 'signin' | 'signup';
+
+/**
+ * What is wrong with a sign-in name (the key of the words), or null: a phone number with its country code, or an
+ * address. The numbering plans load with the first phone number typed, not with the page.
+ */
+export async function signInNameProblem(name: string): Promise<'phone.invalid' | 'phone.invalidEmailOrPhone' | null> {
+  if (!looksLikePhoneNumber(name)) return isEmail(name) ? null : 'phone.invalidEmailOrPhone';
+  const { normalPhoneNumber } = await import('@haul/shared/phone-numbers');
+  return normalPhoneNumber(name) ? null : 'phone.invalid';
+}
 type Errors = { email?: string; password?: string; form?: string };
 
 /** The signed-out pages' frame: the settings in the corner, a card in the middle. */
@@ -83,7 +93,9 @@ export function LoginPage() {
     e.preventDefault();
     setErrors({});
     const address = email.trim();
-    if (!isEmail(address)) return refuse({ email: t('auth.invalidEmail') });
+    // Sign-in takes the account's phone number too (seed 001: a username that looks like one is one).
+    const problem = mode === 'signin' ? await signInNameProblem(address) : isEmail(address) ? null : 'auth.invalidEmail';
+    if (problem) return refuse({ email: t(problem) });
     if (mode === 'signup' && !passwordFits(password)) return refuse({ password: passwordRule() });
     setBusy(true);
     try {
@@ -134,9 +146,9 @@ export function LoginPage() {
         <Logo />
         <h1 id="login-title">{mode === 'signin' ? t('auth.signInTitle') : t('auth.signUpTitle')}</h1>
         <TextField
-          label={t('auth.email')}
+          label={mode === 'signin' ? t('phone.emailOrPhone') : t('auth.email')}
           inputRef={emailRef}
-          type="email"
+          type={mode === 'signin' ? 'text' : 'email'}
           autoComplete="username"
           value={email}
           onChange={(e) => setEmail(e.target.value)}

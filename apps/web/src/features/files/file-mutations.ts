@@ -14,6 +14,7 @@ import { track } from '../../lib/pending-work';
 import { deleteLocal, putLocal, updateLocal } from '../sync/local-files';
 import { syncNow } from '../sync/use-sync-engine';
 import * as filesApi from './files-api';
+import { downloadFits } from '../limits/download-check';
 
 let queryClient: QueryClient | null = null;
 /** Set once at start-up, so mutations can refresh server-backed lists without a hook. */
@@ -172,6 +173,7 @@ export async function downloadFile(file: DriveFile): Promise<void> {
       toast.error(i18n.t('files.cannotDownload'));
       return;
     }
+    if (!(await downloadFits(Number(full.size)))) return;
     clickDownload(full.web_content_link, full.name);
   } catch (err) {
     toast.error(errorMessage(err) || i18n.t('files.cannotDownload'));

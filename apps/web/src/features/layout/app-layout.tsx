@@ -1,7 +1,7 @@
 /** The signed-in shell: a 64 px header, the sidebar (a drawer on phones) and the current screen. */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { formatSize } from '@haul/shared';
 import { getAbout } from '../auth/auth-api';
@@ -33,7 +33,7 @@ function StorageMeter() {
   const limit = Number(data.quota.limit);
   const pct = limit > 0 ? Math.min(100, (usage / limit) * 100) : 0;
   return (
-    <div className="storage">
+    <Link className="storage" to="/space-management" title={t('limits.spacePage')}>
       <div
         className="storage-bar"
         role="progressbar"
@@ -47,7 +47,7 @@ function StorageMeter() {
       <small>
         {t('nav.storageUsed', { used: formatSize(usage, 1, i18n.language), total: limit > 0 ? formatSize(limit, 1, i18n.language) : '∞' })}
       </small>
-    </div>
+    </Link>
   );
 }
 

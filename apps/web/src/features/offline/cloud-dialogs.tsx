@@ -24,6 +24,7 @@ import {
 } from './offline-api';
 import { TorrentFiles } from './torrent-files';
 import { FormError } from '../../components/form-error';
+import { reportLimit } from '../limits/limit-store';
 
 export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cloud-download' }> }) {
   const { t } = useTranslation();
@@ -74,11 +75,18 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
     const fileIds = torrent && chosen.size < torrent.listing.files.length ? [...chosen].sort((a, b) => a - b) : undefined;
     const count = lines.length + (torrent?.base64 ? 1 : 0);
     setBusy(true);
+    let limited = false;
     const ok = await runChange(
-      () => addCloudDownloads(text, target?.id ?? '', { base64: torrent?.base64, fileIds }),
+      () =>
+        addCloudDownloads(text, target?.id ?? '', { base64: torrent?.base64, fileIds }).catch((err: unknown) => {
+          // A limit opens its dialog instead of a toast; what was typed stays for after the upgrade.
+          limited = reportLimit(err);
+          throw limited ? Object.assign(new Error(''), { name: 'AbortError' }) : err;
+        }),
       t('cloud.added', { count }),
     );
     setBusy(false);
+    if (limited) setError(t('cloud.limited'));
     if (!ok) return;
     close();
     useUploads.setState({ panelOpen: true, tab: 'cloud' });

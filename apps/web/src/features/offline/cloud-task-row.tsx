@@ -7,6 +7,9 @@ import { runChange } from '../files/file-mutations';
 import type { IconName } from '../layout/icon';
 import { TransferItem } from '../uploads/transfer-item';
 import { etaSeconds, removeCloudTasks, retryCloudTask, setCloudPhase } from './offline-api';
+import { DIALOG_OF, isLimitCode } from '../limits/limit-kinds';
+import { rememberLimitedTask } from '../limits/limited-tasks';
+import { useLimitDialog } from '../limits/limit-store';
 
 type Action = 'pause' | 'start' | 'retry' | 'view';
 
@@ -55,6 +58,12 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
     }[action];
     void runChange(work);
   };
+  // Stopped by a limit while it ran: the dialog explains it, and the task is retried by itself after an upgrade.
+  const limit = task.phase === PHASE.ERROR && isLimitCode(task.params.error) ? task.params.error : null;
+  const showLimit = () => {
+    rememberLimitedTask({ kind: 'offline', id: task.id });
+    useLimitDialog.getState().show({ type: DIALOG_OF[limit!], code: limit!, details: null, taskId: task.id });
+  };
   const remove = () =>
     // Stopping an unfinished download loses nothing of the drive's; removing a finished one asks about its file.
     done ? openDialog({ type: 'remove-cloud-tasks', tasks: [task] }) : void runChange(() => removeCloudTasks([task.id], false));
@@ -77,6 +86,7 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
       error={task.phase === PHASE.ERROR ? task.message : undefined}
       progress={done ? null : task.progress}
       buttons={[
+        ...(limit ? [{ label: t('limits.upgrade'), icon: 'star' as IconName, onClick: showLimit }] : []),
         { label, icon: ICONS[action], onClick: run },
         // A failed download has nothing left to cancel: it is removed from the list.
         { label: done || task.phase === PHASE.ERROR ? t('cloud.remove') : t('cloud.cancel'), icon: 'close', onClick: remove },

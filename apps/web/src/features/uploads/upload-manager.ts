@@ -17,6 +17,8 @@ import { UPLOAD, UPLOAD_STATUS as S, ACTIVE, COMPLETED, uploadTaskId, type Uploa
 import { askClash, askLarge, askRepeat } from './upload-questions';
 import { getMe } from '../auth/auth-api';
 import { useUploads, type UploadTask } from './upload-store';
+import { forgetLimitedTasks } from '../limits/limited-tasks';
+import { reportLimit } from '../limits/limit-store';
 
 /** Picked files stay in memory only; a reload needs the file picked again to continue. */
 const files = new Map<string, File>();
@@ -222,6 +224,8 @@ async function run(id: string): Promise<void> {
       return;
     }
     patch(id, { status: S.FAILED, speed: 0, errorText: errorMessage(err) || i18n.t('uploads.failed') });
+    // A limit opens its dialog, and the task continues by itself once the limit is lifted.
+    reportLimit(err, { kind: 'upload', id });
   } finally {
     running.delete(id);
   }
@@ -302,6 +306,7 @@ export function resume(id: string): void {
 
 /** Removes the task; an upload in flight or paused is cancelled on the server and its bytes dropped. */
 export async function cancel(id: string): Promise<void> {
+  forgetLimitedTasks([id]);
   const t = get(id);
   if (!t) return;
   running.get(id)?.abort.abort();

@@ -1,0 +1,41 @@
+/**
+ * Download allowances at the links that send file bytes: what a response is about to send is counted first (so
+ * parallel downloads cannot together pass a limit), and what it did not send, because the client went away, is given
+ * back when it closes; a Range request counts the range.
+ */
+import { Transform, type Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { chargeDownload, refund, type Charge } from '../accounts/traffic.js';
+import type { AppContext } from '../context.js';
+import { isDiskFull } from '../http/errors.js';
+
+/**
+ * Counts `bytes` against the payer's month and day; throws the limit error when they do not fit. On a full disk the
+ * count cannot be written: the download goes out uncounted, since reading what is stored must keep working then.
+ */
+export async function chargeForDownload(ctx: AppContext, payerId: string, bytes: number): Promise<Charge> {
+  try {
+    return await ctx.db.transaction().execute((trx) => chargeDownload(ctx, trx, payerId, bytes));
+  } catch (err) {
+    if (isDiskFull(err)) return { keys: [], bytes: 0 };
+    throw err;
+  }
+}
+
+/** `body`, counting what passes; when the response closes, the unsent rest of the charge is given back. */
+export function metered(ctx: AppContext, reply: FastifyReply, body: Readable, charge: Charge): Readable {
+  let passed = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      passed += chunk.length;
+      done(null, chunk);
+    },
+  });
+  reply.raw.once('close', () => {
+    // Finished: everything was sent. Otherwise what reached the socket; what sat in its buffer is counted as sent.
+    const sent = reply.raw.writableFinished ? charge.bytes : passed;
+    if (sent < charge.bytes) void refund(ctx.db, charge, charge.bytes - sent).catch(() => undefined);
+  });
+  body.on('error', (err) => counter.destroy(err));
+  return body.pipe(counter);
+}

@@ -1,0 +1,20 @@
+/**
+ * The words of each text message, per language (the mail's languages and pick, mail/messages.ts). Short, one
+ * segment where the alphabet allows, and the code first, so a phone's notification shows it whole.
+ */
+import type { Locale } from '../mail/messages.js';
+import type { SmsMessage } from './sms.js';
+
+/** What a texted code is for. */
+export type SmsPurpose = 'reset' | 'phone';
+
+const WORDS: Record<Locale, (code: string, purpose: SmsPurpose, minutes: number) => string> = {
+  en: (code, purpose, minutes) =>
+    `${code} is your Haul code to ${purpose === 'reset' ? 'reset your password' : 'confirm this phone number'}. Valid ${minutes} min. Never share it.`,
+  'zh-CN': (code, purpose, minutes) => `${code} 是你${purpose === 'reset' ? '重置 Haul 密码' : '验证 Haul 手机号'}的验证码，${minutes} 分钟内有效，请勿告诉他人。`,
+};
+
+/** The text message carrying a verification code. */
+export function codeText(input: { to: string; code: string; purpose: SmsPurpose; minutes: number; locale: Locale }): SmsMessage {
+  return { to: input.to, body: WORDS[input.locale](input.code, input.purpose, input.minutes) };
+}

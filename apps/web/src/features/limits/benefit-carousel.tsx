@@ -1,0 +1,79 @@
+/**
+ * The premium benefits, one slide at a time (seed 001 §1, §9): a slide every 3 s, starting 5 s after it appears;
+ * hover, focus or the pause button stop it, and nothing moves by itself for people who ask for reduced motion. It
+ * follows the WAI-ARIA carousel pattern: slides are labelled "n of N", and announced only while it stands still.
+ */
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../layout/icon';
+
+/** global_high_speed is left out: it is about regions, and this server has one. */
+export const BENEFITS = ['infinity_upload', 'hd_quality', 'rate_play', 'storage', 'cloud_decompression', 'web_dav', 'high_speed_download', 'parallel_download'] as const;
+
+export const SLIDE_MS = 3000;
+export const AUTOPLAY_AFTER_MS = 5000;
+
+const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+export function BenefitCarousel() {
+  const { t } = useTranslation();
+  const [index, setIndex] = useState(0);
+  const [started, setStarted] = useState(false);
+  const [paused, setPaused] = useState(reducedMotion);
+  const [held, setHeld] = useState(false);
+  const playing = started && !paused && !held;
+  const go = (step: number) => setIndex((i) => (i + step + BENEFITS.length) % BENEFITS.length);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setStarted(true), AUTOPLAY_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  useEffect(() => {
+    if (!playing) return;
+    const timer = setInterval(() => go(1), SLIDE_MS);
+    return () => clearInterval(timer);
+  }, [playing]);
+
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'ArrowRight') go(1);
+    else if (e.key === 'ArrowLeft') go(-1);
+    else return;
+    e.preventDefault();
+  };
+  const b = BENEFITS[index]!;
+  return (
+    <section
+      className="benefits"
+      aria-roledescription={t('limits.carousel')}
+      aria-label={t('limits.benefitsTitle')}
+      onKeyDown={onKey}
+      onMouseEnter={() => setHeld(true)}
+      onMouseLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setHeld(false)}
+    >
+      <div className="benefits-controls">
+        <button type="button" className="icon-btn" onClick={() => setPaused((p) => !p)} aria-label={paused ? t('limits.play') : t('limits.pause')}>
+          <Icon name={paused ? 'play' : 'pause'} size={16} />
+        </button>
+        <button type="button" className="icon-btn" onClick={() => go(-1)} aria-label={t('limits.previous')}>
+          ‹
+        </button>
+        <button type="button" className="icon-btn" onClick={() => go(1)} aria-label={t('limits.next')}>
+          ›
+        </button>
+      </div>
+      <div className="benefits-viewport" aria-live={playing ? 'off' : 'polite'}>
+        <div key={b} className="benefit" role="group" aria-roledescription={t('limits.slide')} aria-label={t('limits.slideOf', { n: index + 1, total: BENEFITS.length })} data-benefit={b}>
+          <strong>{t(`limits.benefit.${b}.title`)}</strong>
+          <p>{t(`limits.benefit.${b}.text`)}</p>
+        </div>
+      </div>
+      <div className="benefits-dots" aria-hidden="true">
+        {BENEFITS.map((x, i) => (
+          <span key={x} className={i === index ? 'on' : ''} />
+        ))}
+      </div>
+    </section>
+  );
+}

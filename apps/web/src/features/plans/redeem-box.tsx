@@ -1,0 +1,90 @@
+/**
+ * The redeem box (seed 000 `action=open_redeem_box`): a code from the operator grants premium, storage or transfer.
+ * Opened from the account menu, the payment pages, or any drive address with ?action=open_redeem_box.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { create } from 'zustand';
+import { TextField } from '../../components/text-field';
+import { errorMessage } from '../../lib/error-message';
+import { continueLimitedTasks } from '../limits';
+import { describeGrant } from './plan-format';
+import { PLAN_KEYS, redeemCode } from './plans-api';
+
+const useRedeemStore = create<{ shown: boolean; set: (shown: boolean) => void }>()((set) => ({ shown: false, set: (shown) => set({ shown }) }));
+
+export function useRedeemBox() {
+  const set = useRedeemStore((s) => s.set);
+  return { open: () => set(true) };
+}
+
+export function RedeemBoxHost() {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const shown = useRedeemStore((s) => s.shown);
+  const set = useRedeemStore((s) => s.set);
+  const [params, setParams] = useSearchParams();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (params.get('action') !== 'open_redeem_box') return;
+    set(true);
+    const rest = new URLSearchParams(params);
+    rest.delete('action');
+    setParams(rest, { replace: true });
+  }, [params, setParams, set]);
+
+  const close = () => {
+    set(false);
+    setCode('');
+    setError('');
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!code.trim()) return setError(t('plans.enterCode'));
+    setBusy(true);
+    setError('');
+    try {
+      const { granted } = await redeemCode(code.trim());
+      toast.success(t('plans.redeemed', { what: granted.map((g) => describeGrant(g, t, i18n.language)).join(', ') }));
+      close();
+      await Promise.all(PLAN_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey: [...queryKey] })));
+      void continueLimitedTasks();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!shown) return null;
+  return (
+    <Dialog.Root open onOpenChange={(o) => !o && close()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <form onSubmit={submit} noValidate>
+            <Dialog.Title className="dialog-title">{t('plans.redeemTitle')}</Dialog.Title>
+            <Dialog.Description>{t('plans.redeemBody')}</Dialog.Description>
+            <TextField label={t('plans.code')} value={code} onChange={(e) => setCode(e.target.value)} error={error} autoComplete="off" spellCheck={false} autoFocus required />
+            <div className="dialog-actions">
+              <button className="btn" type="button" onClick={close}>
+                {t('common.cancel')}
+              </button>
+              <button className="btn primary" type="submit" disabled={busy}>
+                {t('plans.redeem')}
+              </button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
