@@ -14,6 +14,7 @@ import { openDatabase } from './db/database.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { paymentsRoutes } from './payments/payments.routes.js';
 import { plansRoutes } from './plans/plans.routes.js';
+import { invitationsRoutes } from './invitations/invitations.routes.js';
 import { OfflineWorker } from './offline/offline.worker.js';
 import { offlineRoutes } from './offline/offline.routes.js';
 import { contentRoutes } from './downloads/content.routes.js';
@@ -119,10 +120,11 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await contentRoutes(app, ctx);
   await mediaRoutes(app, ctx);
   await tusRoutes(app, ctx, ctx.uploads);
-  await sharesRoutes(app, ctx);
+  await sharesRoutes(app, ctx, () => media.kick());
   await oauthRoutes(app, ctx);
   await plansRoutes(app, ctx);
   await paymentsRoutes(app, ctx);
+  await invitationsRoutes(app, ctx);
   await app.register(async (scope) => {
     // The drive: what a third-party app granted "pan" may use.
     requireAuth(scope, ctx, { appScope: 'pan' });

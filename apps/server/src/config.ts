@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isTimeZone, processTimeZone } from './lib/zoned-time.js';
-import { paymentConfig, type StripeConfig } from './payments/payment-config.js';
+import { paymentConfig, type PaypalConfig, type StripeConfig } from './payments/payment-config.js';
 import { parseOidcProviders, type OidcProviderConfig } from './providers/provider-config.js';
 
 export interface Config {
@@ -89,6 +89,11 @@ export interface Config {
   /** ffmpeg / ffprobe to run; null finds the system's, then the ones shipped through npm. */
   ffmpegPath: string | null;
   ffprobePath: string | null;
+  /** Tallest rendition (shorter side, px) free accounts play; taller ones are premium. 0: none are. */
+  freeMaxResolution: number;
+  /** A limited share visitor's preview: the larger of these seconds and this fraction of the duration. */
+  sharePreviewSeconds: number;
+  sharePreviewFraction: number;
   // --- end media ---
   logLevel: string;
   /**
@@ -109,7 +114,15 @@ export interface Config {
   paySandbox: boolean;
   /** Stripe Checkout (HAUL_STRIPE_*); null when not set up. */
   stripe: StripeConfig | null;
+  /** PayPal Orders (HAUL_PAYPAL_*); null when not set up. */
+  paypal: PaypalConfig | null;
   // --- end payments ---
+  // --- invitations ---
+  /** Premium days the inviter and the invited each get when an invitation is rewarded; 0: links work, nothing is granted. */
+  inviteRewardDays: number;
+  /** Rewarded invitations per inviter per calendar month (HAUL_TIME_ZONE); 0: no cap. */
+  inviteMaxRewards: number;
+  // --- end invitations ---
 }
 
 type Env = Record<string, string | undefined>;
@@ -120,6 +133,12 @@ function int(v: string | undefined, fallback: number, name: string): number {
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${v}"`);
+  return n;
+}
+
+function fraction(v: string | undefined, fallback: number, name: string): number {
+  const n = int(v, fallback, name);
+  if (n > 1) throw new Error(`${name} must be between 0 and 1, got "${v}"`);
   return n;
 }
 
@@ -231,6 +250,9 @@ export function loadConfig(env: Env = process.env): Config {
     mediaConcurrency: Math.max(1, int(get('HAUL_MEDIA_CONCURRENCY'), 1, 'HAUL_MEDIA_CONCURRENCY')),
     ffmpegPath: get('HAUL_FFMPEG_PATH') || null,
     ffprobePath: get('HAUL_FFPROBE_PATH') || null,
+    freeMaxResolution: int(get('HAUL_FREE_MAX_RESOLUTION'), 720, 'HAUL_FREE_MAX_RESOLUTION'),
+    sharePreviewSeconds: int(get('HAUL_SHARE_PREVIEW_SECONDS'), 120, 'HAUL_SHARE_PREVIEW_SECONDS'),
+    sharePreviewFraction: fraction(get('HAUL_SHARE_PREVIEW_FRACTION'), 0.4, 'HAUL_SHARE_PREVIEW_FRACTION'),
     webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
     trustProxy: get('HAUL_TRUST_PROXY') ?? 'loopback',
@@ -238,5 +260,7 @@ export function loadConfig(env: Env = process.env): Config {
     // Read raw: in a HAUL_CONFIG file it may be the array itself, which get() would turn into "[object Object]".
     oidcProviders: parseOidcProviders(env.HAUL_OIDC_PROVIDERS ?? (file as Record<string, unknown>).HAUL_OIDC_PROVIDERS),
     ...paymentConfig(get, bool),
+    inviteRewardDays: Math.floor(int(get('HAUL_INVITE_REWARD_DAYS'), 7, 'HAUL_INVITE_REWARD_DAYS')),
+    inviteMaxRewards: Math.floor(int(get('HAUL_INVITE_MAX_REWARDS'), 10, 'HAUL_INVITE_MAX_REWARDS')),
   };
 }

@@ -33,6 +33,8 @@ export const PUBLIC: Record<string, string> = {
   'GET /drive/v1/share': 'public share page',
   'GET /drive/v1/share/file_info': 'public share page',
   'GET /drive/v1/share/content/:id': 'signed share content link',
+  'GET /drive/v1/share/media/:fileId/:mediaId/index.m3u8': 'signed share media link',
+  'GET /drive/v1/share/media/:fileId/:mediaId/:segment': 'signed share media link',
   'GET /drive/v1/share/code': 'resolves a typed share code for the public share page',
   // tus does its own auth, after its protocol checks (412, 400, 404 before the token): every method is listed, and
   // the isolation walk (route-walk-isolation.test.ts) still calls these routes as another user with the owner's upload id.

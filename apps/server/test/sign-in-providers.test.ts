@@ -55,7 +55,7 @@ const sudo = async (access: string) => (await h.api('POST', '/v1/user/sudo', acc
 const linksOf = async (userId: string) => h.ctx.db.selectFrom('provider_links').selectAll().where('user_id', '=', userId).execute();
 
 beforeAll(async () => {
-  const accounts = { alice: account('alice'), bob: account('bob', { email_verified: false }), carol: account('carol'), dave: account('dave'), erin: account('erin'), fay: account('fay'), gus: account('gus') };
+  const accounts = { alice: account('alice'), bob: account('bob', { email_verified: false }), carol: account('carol'), dave: account('dave'), erin: account('erin'), fay: account('fay'), gus: account('gus'), ivy: account('ivy') };
   idp = await startOidcProvider({ accounts, redirectUris: [REDIRECT] });
   other = await startOidcProvider({ accounts, redirectUris: [REDIRECT] });
   h = await startTestHaul(
@@ -266,5 +266,15 @@ describe('sign-in providers', () => {
     const fresh = await signInWith(await providerToken('gus'));
     expect(fresh.status).toBe(200);
     expect(fresh.body.sub).not.toBe(gus.sub);
+  });
+
+  it('carries an invite code into the account a first sign-in makes', async () => {
+    const host = await h.signUp('host-of-ivy@example.com');
+    const { invitation_code } = (await h.api('GET', '/vip/v1/activity/invite', host.access_token)).body;
+    const res = await h.api('POST', '/v1/auth/signin/with/provider', undefined, { provider_token: await providerToken('ivy'), invitation_code });
+    expect(res.status).toBe(200);
+    // Both came from the test's one address: recorded, and not rewarded for it.
+    const { invited } = (await h.api('GET', '/vip/v1/activity/invite', host.access_token)).body;
+    expect(invited).toEqual([expect.objectContaining({ name: 'iv***@idp.example', rewarded: false, reason: 'same_address' })]);
   });
 });

@@ -41,7 +41,10 @@ export const DriveMediaSchema = Type.Object({
   resolution_name: Type.String({ description: 'The quality shown to people, such as 1080p ("origin" when not known).' }),
   is_origin: Type.Boolean(),
   is_visible: Type.Boolean({ description: 'True when a browser can play the link: the original in a browser-friendly format, or a rendition with segments.' }),
-  need_more_quota: Type.Boolean({ description: 'Always false: playing needs no quota here.' }),
+  need_more_quota: Type.Boolean({
+    description:
+      "True for a rendition above the free plan's resolution (HAUL_FREE_MAX_RESOLUTION) when the viewer is not premium: listed so it can be offered, with no usable link (url '')",
+  }),
   link: Type.Object(
     { url: Type.String(), expire: Type.String({ description: 'When the link stops working (RFC 3339).' }) },
     { description: 'A signed link, no token needed: the original\'s bytes, or a rendition\'s HLS playlist.' },
@@ -227,7 +230,19 @@ export const SharedFileSchema = Type.Object({
   hash: Type.Literal('', { description: "Always '' for a visitor." }),
   star: Type.Literal(0),
   tags: Type.Unsafe<[]>({ type: 'array', const: [], description: 'Always empty for a visitor.' }),
-  params: Type.Object({}, { description: 'Always empty for a visitor.' }),
+  params: Type.Object(
+    {
+      anonymous_play_seconds: Type.Optional(Type.String({ description: 'Seconds of the preview a limited visitor may play (share/file_info of a video or song only).' })),
+      anonymous_play_range: Type.Optional(Type.String({ description: 'The preview as a fraction of the duration (0–1); the allowed point is the larger of the two.' })),
+    },
+    { description: "Empty for a visitor, but for the preview limit of a video or song when the visitor's playback is limited (not the owner, not premium)." },
+  ),
+  medias: Type.Optional(
+    Type.Array(DriveMediaSchema, {
+      description:
+        "share/file_info of a video or song: how the visitor may play it. A limited visitor gets renditions whose playlists end at the preview's allowed point, and no original.",
+    }),
+  ),
   delete_time: Type.Literal(''),
   web_content_link: Type.String({ description: "A signed link to the bytes through the share (share/file_info only; '' in a listing and for folders)." }),
 });

@@ -3,6 +3,7 @@ import { normalPhoneNumber } from '@haul/shared/phone-numbers';
 import { isEmail, looksLikePhoneNumber, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type TokenResponse } from '@haul/shared';
 import { signupNeedsVerification } from '../config.js';
 import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
@@ -12,6 +13,7 @@ import { checkSecondFactor } from './two-factor.js';
 import { endAllSessions, issueTokens, knownAddress, rotateRefreshToken, type Caller, type ClientInfo } from './tokens.js';
 import { findUserByEmail, findUserById, findUserByPhone, newUserRow, normalEmail } from './users.repository.js';
 import { findToken, spendToken } from './verification.service.js';
+import { recordInvitation } from '../invitations/invitation-rewards.js';
 
 const HOUR = 3600_000;
 /** Guesses at one account from one client: 10 free, then 1 s doubling to an hour. */
@@ -32,10 +34,11 @@ export function checkPassword(password: string): void {
   if (password.length > PASSWORD_MAX_LENGTH) throw badInput(`The password must have at most ${PASSWORD_MAX_LENGTH} characters.`);
 }
 
-/** Creates an account; used by sign-up and by the admin command. */
+/** Creates an account; used by sign-up and by the admin command. `made` runs in the transaction that inserts it. */
 export async function createUser(
   ctx: AppContext,
   input: { email: string; password: string; name?: string; isAdmin?: boolean },
+  made?: (trx: Db, user: UserRow) => Promise<void>,
 ): Promise<UserRow> {
   const email = normalEmail(input.email);
   if (!isEmail(email)) throw badInput('Please enter a valid email address.');
@@ -46,7 +49,10 @@ export async function createUser(
   const now = ctx.clock.now();
   const row = newUserRow(ctx.config, now, { email, name, passwordHash: await hashPassword(input.password), isAdmin: input.isAdmin });
   try {
-    await ctx.db.insertInto('users').values(row).execute();
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.insertInto('users').values(row).execute();
+      await made?.(trx, row);
+    });
   } catch (err) {
     // Two sign-ups racing for one email: the unique index decides.
     if (await findUserByEmail(ctx.db, email)) throw new HttpError(409, 'already_exists', 'An account with this email already exists.');
@@ -60,7 +66,11 @@ export async function createUser(
  * REGISTER, this address) is checked first and spent only once the account exists, so a refused password does not
  * cost the code; two sign-ups racing with one token meet the unique address.
  */
-export async function signUp(ctx: AppContext, input: { email: string; password: string; name?: string; verification_token?: string }, client: ClientInfo): Promise<TokenResponse> {
+export async function signUp(
+  ctx: AppContext,
+  input: { email: string; password: string; name?: string; verification_token?: string; invitation_code?: string },
+  client: ClientInfo,
+): Promise<TokenResponse> {
   if (!ctx.config.registrationOpen) throw new HttpError(403, 'permission_denied', 'Registration is closed on this server.');
   const wait = await takeAttempt(ctx.db, ctx.clock.now(), [[`signup|${clientKey(client.ip)}`, SIGNUP_PER_ADDRESS]]);
   if (wait > 0) throw tooManyAttempts(wait, 'Too many sign-ups from your network.');
@@ -70,7 +80,8 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
   }
   const wants = { usages: ['REGISTER'] as const, email: input.email };
   if (verified) await findToken(ctx, input.verification_token!, wants);
-  const user = await createUser(ctx, input);
+  // A verified sign-up has proved its address by now: an invitation is rewarded at once either way.
+  const user = await createUser(ctx, input, (trx, row) => recordInvitation(ctx, trx, row, input.invitation_code, client.ip));
   if (verified) await spendToken(ctx, input.verification_token!, wants);
   return issueTokens(ctx, user.id, client);
 }

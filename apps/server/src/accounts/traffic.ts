@@ -36,7 +36,7 @@ export const currentMonth = (ctx: AppContext, now = ctx.clock.now()): Period => 
 /** The calendar day of `now` in the operator's zone. */
 export const currentDay = (ctx: AppContext, now = ctx.clock.now()): Period => dayOf(now, ctx.config.timeZone);
 
-/** What a month allows: the plan's limit plus live transfer grants (cloud downloads only); null when unlimited. */
+/** What a month allows: the plan's limit plus live transfer grants (not for uploads); null when unlimited. */
 interface Allowance {
   limit: number | null;
   complimentary: number;
@@ -47,8 +47,8 @@ async function allowance(ctx: AppContext, db: Db, userId: string, kind: TrafficK
   if (!base) return { limit: null, complimentary: 0 };
   const user = await findUserById(db, userId);
   if (user && isPremium(user, now)) return { limit: null, complimentary: 0 };
-  // Transfer packs lift what comes into the cloud for you; uploads and downloads are lifted by premium alone.
-  const complimentary = kind === 'offline' ? await grantedBytes(db, userId, 'transfer', now) : 0;
+  // Transfer packs lift what moves out of the cloud to you and into it for you; uploads are lifted by premium alone.
+  const complimentary = kind === 'upload' ? 0 : await grantedBytes(db, userId, 'transfer', now);
   return { limit: base + complimentary, complimentary };
 }
 

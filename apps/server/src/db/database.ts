@@ -23,6 +23,7 @@ import * as uploadReplace from './migrations/2026-11-28-0015-upload-replace.js';
 import * as phoneNumbers from './migrations/2026-11-29-0016-phone-numbers.js';
 import * as plans from './migrations/2026-11-29-0017-plans.js';
 import * as trafficUsage from './migrations/2026-11-29-0018-traffic-usage.js';
+import * as invitations from './migrations/2026-11-30-0019-invitations.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-0016-phone-numbers': phoneNumbers,
   '2026-11-29-0017-plans': plans,
   '2026-11-29-0018-traffic-usage': trafficUsage,
+  '2026-11-30-0019-invitations': invitations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -6,6 +6,7 @@ export type { DeviceLoginsTable, TwoFactorTable, RecoveryCodesTable, OAuthClient
 import type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, SubscriptionsTable } from './schema-plans.js';
 
 export type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, SubscriptionsTable };
+import type { InviteCodesTable, InvitationsTable, InviteRewardCountsTable } from './schema-invitations.js';
 
 export interface UsersTable {
   id: string;
@@ -347,6 +348,9 @@ export interface Database {
   payment_events: PaymentEventsTable;
   subscriptions: SubscriptionsTable;
   traffic_usage: TrafficUsageTable;
+  invite_codes: InviteCodesTable;
+  invitations: InvitationsTable;
+  invite_reward_counts: InviteRewardCountsTable;
   kysely_migration?: { name: string; timestamp: string };
   kysely_migration_lock?: { id: string; is_locked: Generated<number> };
 }

@@ -16,7 +16,9 @@ import { createFolder, setStar, updateFile } from './files.service.js';
 import { parseFilters, parseOrder } from './list-filters.js';
 import { listFilesPage } from './list-query.js';
 import { deleteFiles, emptyTrash, trashFiles, untrashFiles } from './trash.service.js';
-import { describeFileMedia, thumbnailLinker } from '../media/media.service.js';
+import { describeFileMedia, driveViewer, thumbnailLinker } from '../media/media.service.js';
+import { isPremium } from '../accounts/user.presenter.js';
+import { findUserById } from '../accounts/users.repository.js';
 import { thumbnailSize } from '../media/playback.policy.js';
 
 export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskCreated: () => void, onMediaJob: () => void = () => {}): Promise<void> {
@@ -60,7 +62,9 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
       const thumbnailLink = thumbnailLinker(ctx, req.caller, thumbnailSize(req.query.thumbnail_size), true);
       const file = present(row, { webContentLink: link, thumbnailLink });
       // Video, audio and image: how to play it (usage=PLAY starts a video's transcode) and what the probe found.
-      const media = await describeFileMedia(ctx, req.caller, row, { play: req.query.usage === 'PLAY', onQueued: onMediaJob });
+      const user = await findUserById(ctx.db, req.userId);
+      const viewer = driveViewer(ctx, req.caller, row.id, !!user && isPremium(user, ctx.clock.now()));
+      const media = await describeFileMedia(ctx, viewer, row, { play: req.query.usage === 'PLAY', onQueued: onMediaJob });
       return media ? { ...file, params: { ...file.params, ...media.params }, medias: media.medias } : file;
     },
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filesOf, parsePlaylist, renderPlaylist } from './hls-playlist.js';
+import { cutAt, filesOf, parsePlaylist, renderPlaylist, segmentStart } from './hls-playlist.js';
 
 const head = '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXT-X-MAP:URI="init.mp4"\n';
 
@@ -30,5 +30,28 @@ describe(renderPlaylist.name, () => {
     const growing = renderPlaylist(parsePlaylist(`${head}#EXTINF:4.000000,\n00000.m4s\n`), 'q=1');
     expect(growing).toContain('#EXT-X-PLAYLIST-TYPE:EVENT');
     expect(growing).not.toContain('ENDLIST');
+  });
+});
+
+describe(cutAt.name, () => {
+  const full = parsePlaylist(`${head}${[0, 1, 2, 3].map((i) => `#EXTINF:4.000000,\n0000${i}.m4s\n`).join('')}#EXT-X-ENDLIST\n`);
+
+  it('keeps the segments that start before the point and ends the playlist there', () => {
+    const p = cutAt(full, 5);
+    expect(p.segments.map((s) => s.uri)).toEqual(['00000.m4s', '00001.m4s']);
+    expect(p.ended).toBe(true);
+    expect(cutAt(full, 8).segments).toHaveLength(2);
+    expect(cutAt(full, 100)).toBe(full);
+  });
+
+  it('leaves a growing playlist that has not reached the point as it is', () => {
+    const growing = parsePlaylist(`${head}#EXTINF:4.000000,\n00000.m4s\n`);
+    expect(cutAt(growing, 10).ended).toBe(false);
+    expect(cutAt(growing, 4).ended).toBe(true);
+  });
+
+  it('tells when a segment starts', () => {
+    expect(segmentStart(full, '00002.m4s')).toBe(8);
+    expect(segmentStart(full, '00009.m4s')).toBe(-1);
   });
 });

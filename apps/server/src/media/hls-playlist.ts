@@ -59,3 +59,30 @@ export function renderPlaylist(p: ParsedPlaylist, query: string): string {
 export function filesOf(p: ParsedPlaylist): string[] {
   return [...(p.map ? [p.map] : []), ...p.segments.map((s) => s.uri)];
 }
+
+const extinfSeconds = (extinf: string) => Number(/^#EXTINF:([\d.]+)/.exec(extinf)?.[1] ?? 0);
+
+/**
+ * The playlist of a limited viewer: the segments that start before `seconds`, ended there. A playlist that does not
+ * reach that point yet (a rendition still being written) is left as it is.
+ */
+export function cutAt(p: ParsedPlaylist, seconds: number): ParsedPlaylist {
+  let start = 0;
+  const kept: ParsedPlaylist['segments'] = [];
+  for (const s of p.segments) {
+    if (start >= seconds) return { ...p, segments: kept, ended: true };
+    kept.push(s);
+    start += extinfSeconds(s.extinf);
+  }
+  return start >= seconds ? { ...p, segments: kept, ended: true } : p;
+}
+
+/** When a segment starts (seconds from the beginning), or -1 when the playlist does not name it. */
+export function segmentStart(p: ParsedPlaylist, uri: string): number {
+  let start = 0;
+  for (const s of p.segments) {
+    if (s.uri === uri) return start;
+    start += extinfSeconds(s.extinf);
+  }
+  return -1;
+}

@@ -2,27 +2,26 @@
  * Signed media routes (no sign-in; the signature is the permission, checked against the live file each time):
  * thumbnails, a video or audio file's original bytes served inline, and HLS renditions (playlist, init, segments).
  */
-import { readFile, stat } from 'node:fs/promises';
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { CONTRACT as C, errorBody, mediaTypeOf, PHASE } from '@haul/shared';
+import { CONTRACT as C, errorBody, mediaTypeOf } from '@haul/shared';
 import type { AppContext } from '../context.js';
-import type { FileRow } from '../db/schema.js';
+import { isPremium } from '../accounts/user.presenter.js';
+import { findUserById } from '../accounts/users.repository.js';
+import type { FileRow, MediaRenditionRow } from '../db/schema.js';
 import { findFile } from '../files/files.repository.js';
 import { serve } from '../http/contract.js';
-import { parsePlaylist, renderPlaylist, SEGMENT_NAME } from './hls-playlist.js';
-import { PLAYLIST_NAME } from './hls-transcode.js';
-import { fileOpener, mediaDir, sendBytes } from './media-blobs.js';
+import { renderPlaylist, SEGMENT_NAME } from './hls-playlist.js';
+import { sendBytes } from './media-blobs.js';
 import { verifyQuery, type LinkPurpose, type LinkQuery } from './media-links.js';
-import { findRendition, segmentsOf } from './media.repository.js';
+import { findRendition } from './media.repository.js';
 import { isLiveContent } from './media.service.js';
 import { MediaToolError } from './media-tools.js';
-import { originContentType, thumbnailSize } from './playback.policy.js';
+import { needsPremium, originContentType, thumbnailSize } from './playback.policy.js';
+import { playlistHeaders, RENDITION, renditionPlaylist, sendSegment } from './rendition-serving.js';
 import { thumbnailOf } from './thumbnails.service.js';
 
 type Kind = 'video' | 'audio' | 'image';
-const RENDITION = /^\d{3,4}p$/;
-
 export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const gone = (reply: FastifyReply, message = 'The link has expired or the file no longer exists.') =>
     reply.status(404).header('Content-Type', 'application/json; charset=utf-8').send(errorBody('file_not_found', message));
@@ -73,57 +72,36 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return sendBytes(req, reply, file.size, `"${file.hash}"`, (range) => ctx.blobs.read(file.hash, range));
   });
 
+  /** A rendition above the free plan's resolution, asked for through a link made for an account that is not premium. */
+  const locked = async (r: MediaRenditionRow, userId: string) => {
+    if (!needsPremium(r, ctx.config.freeMaxResolution)) return false;
+    const user = await findUserById(ctx.db, userId);
+    return !user || !isPremium(user, ctx.clock.now());
+  };
+  const premiumOnly = (reply: FastifyReply) =>
+    reply
+      .status(403)
+      .header('Content-Type', 'application/json; charset=utf-8')
+      .send(errorBody('permission_denied', 'This quality needs a premium plan: upgrade to play it.'));
+
   serve(app, C.getMediaPlaylist, async (req, reply) => {
     const file = await signedFile('media', req.params.fileId, req.query, ['video']);
     if (!file) return gone(reply);
     const r = RENDITION.test(req.params.mediaId) ? await findRendition(ctx.db, file.hash, req.params.mediaId) : undefined;
     if (!r) return gone(reply, 'This quality is not available.');
-    let text: string;
-    if (r.phase === PHASE.COMPLETE) {
-      text = r.playlist;
-      reply.header('Cache-Control', 'private, max-age=3600');
-    } else if (r.phase === PHASE.RUNNING && r.scratch) {
-      // The growing EVENT playlist; players reload it until it ends.
-      text = await readFile(mediaDir(ctx, 'scratch', r.scratch, PLAYLIST_NAME), 'utf8').catch(() => '');
-      reply.header('Cache-Control', 'no-cache');
-    } else {
-      return gone(reply, r.phase === PHASE.ERROR ? `This quality could not be made: ${r.message}` : 'This quality is not ready yet.');
-    }
-    return reply
-      .header('Content-Type', 'application/vnd.apple.mpegurl')
-      .header('X-Content-Type-Options', 'nosniff')
-      .send(renderPlaylist(parsePlaylist(text), sameQuery(req.query)));
+    if (await locked(r, req.query.u!)) return premiumOnly(reply);
+    const found = await renditionPlaylist(ctx, r);
+    if ('missing' in found) return gone(reply, found.missing);
+    return playlistHeaders(reply, found.growing).send(renderPlaylist(found.playlist, sameQuery(req.query)));
   });
 
-  serve(
-    app,
-    C.getMediaSegment,
-    async (req, reply) => {
-      const { mediaId, segment } = req.params;
-      if (!RENDITION.test(mediaId) || !SEGMENT_NAME.test(segment)) return gone(reply, 'No such segment.');
-      const file = await signedFile('media', req.params.fileId, req.query, ['video']);
-      if (!file) return gone(reply);
-      const segmentHeaders = (cache: string) =>
-        reply.header('Content-Type', 'video/mp4').header('Content-Security-Policy', 'sandbox').header('Cache-Control', cache);
-      for (let look = 0; look < 2; look++) {
-        const r = await findRendition(ctx.db, file.hash, mediaId);
-        if (!r) break;
-        if (r.phase === PHASE.COMPLETE) {
-          const blob = segmentsOf(r)[segment];
-          if (!blob) break;
-          segmentHeaders('private, max-age=3600');
-          return sendBytes(req, reply, blob.size, `"${blob.hash}"`, (range) => ctx.blobs.read(blob.hash, range));
-        }
-        if (r.phase !== PHASE.RUNNING || !r.scratch) break;
-        const path = mediaDir(ctx, 'scratch', r.scratch, segment);
-        const info = await stat(path).catch(() => null);
-        if (info) {
-          segmentHeaders('no-cache');
-          return sendBytes(req, reply, info.size, `"${r.scratch}-${segment}-${info.size}"`, fileOpener(path));
-        }
-        // The rendition may have just finished and left scratch space: look at the row once more.
-      }
-      return gone(reply, 'No such segment.');
-    },
-  );
+  serve(app, C.getMediaSegment, async (req, reply) => {
+    const { mediaId, segment } = req.params;
+    if (!RENDITION.test(mediaId) || !SEGMENT_NAME.test(segment)) return gone(reply, 'No such segment.');
+    const file = await signedFile('media', req.params.fileId, req.query, ['video']);
+    if (!file) return gone(reply);
+    const r = await findRendition(ctx.db, file.hash, mediaId);
+    if (r && (await locked(r, req.query.u!))) return premiumOnly(reply);
+    return (await sendSegment(ctx, req, reply, file.hash, mediaId, segment)) ?? gone(reply, 'No such segment.');
+  });
 }

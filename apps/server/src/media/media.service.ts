@@ -9,7 +9,7 @@ import { mediaLink, thumbnailLink, type Signer } from './media-links.js';
 import { isTransient } from './media-tools.js';
 import type { AudioProbe, VideoProbe } from './media-probe.js';
 import { enqueueJob, findJob, listRenditions, planRenditions, retryJob } from './media.repository.js';
-import { isBrowserPlayableAudio, isBrowserPlayableVideo, renditionPlan, resolutionName, type ThumbnailSize } from './playback.policy.js';
+import { isBrowserPlayableAudio, isBrowserPlayableVideo, needsPremium, renditionPlan, resolutionName, type ThumbnailSize } from './playback.policy.js';
 import { probeContent } from './probe.service.js';
 
 export interface FileMedia {
@@ -17,6 +17,27 @@ export interface FileMedia {
   /** Probe facts merged into the file's params: duration (seconds), width, height. */
   params: Record<string, string>;
 }
+
+/** Who is looking and where their links point: the drive's own signed links, or a share's. */
+export interface MediaViewer {
+  /** The original's link; null when this viewer is not offered the original (a limited share visitor's video). */
+  origin: DriveMedia['link'] | null;
+  /** The link of a rendition's playlist. */
+  rendition: (name: string) => DriveMedia['link'];
+  /** Plays renditions above the free plan's resolution. */
+  premium: boolean;
+}
+
+/** The viewer of a file in its own drive: links signed for the account. */
+export function driveViewer(ctx: AppContext, signer: Signer, fileId: string, premium: boolean): MediaViewer {
+  return {
+    origin: mediaLink(ctx, signer, fileId, 'origin'),
+    rendition: (name) => mediaLink(ctx, signer, fileId, `${name}/index.m3u8`),
+    premium,
+  };
+}
+
+const NO_LINK = { url: '', expire: '' };
 
 /** True for a live, complete file with content (what media links may point at). */
 export function isLiveContent(file: FileRow): boolean {
@@ -40,17 +61,16 @@ export function thumbnailLinker(ctx: AppContext, signer: Signer, size: Thumbnail
  * `medias` and probe params of a video, audio or image file (null for anything else). With `play`, a video's
  * transcode is queued unless it is done, running, or turned off; `onQueued` then wakes the worker.
  */
-export async function describeFileMedia(ctx: AppContext, signer: Signer, file: FileRow, opts: { play: boolean; onQueued?: () => void }): Promise<FileMedia | null> {
+export async function describeFileMedia(ctx: AppContext, viewer: MediaViewer, file: FileRow, opts: { play: boolean; onQueued?: () => void }): Promise<FileMedia | null> {
   const kind = mediaTypeOf(file.name, file.mime_type);
   if (!kind || !isLiveContent(file)) return null;
   const { probe, error } = await probeContent(ctx, file.hash, kind);
   if (kind === 'image') {
     return { medias: [], params: probe?.kind === 'image' ? { width: String(probe.width), height: String(probe.height) } : {} };
   }
-  const origin = mediaLink(ctx, signer, file.id, 'origin');
   if (kind === 'audio') {
     const audio = probe?.kind === 'audio' ? probe : null;
-    return { medias: [audioOrigin(file, audio, error, origin)], params: audio?.duration ? { duration: seconds(audio.duration) } : {} };
+    return { medias: [audioOrigin(file, audio, error, viewer.origin ?? NO_LINK)], params: audio?.duration ? { duration: seconds(audio.duration) } : {} };
   }
   const video = probe?.kind === 'video' ? probe : null;
   if (opts.play && ctx.config.transcode !== 'off') {
@@ -64,7 +84,9 @@ export async function describeFileMedia(ctx: AppContext, signer: Signer, file: F
       opts.onQueued?.();
     }
   }
-  const medias: DriveMedia[] = [videoOrigin(file, video, error, origin)];
+  const origin = videoOrigin(file, video, error, viewer.origin ?? NO_LINK);
+  if (!viewer.origin) origin.is_visible = false;
+  const medias: DriveMedia[] = [origin];
   let job = await findJob(ctx.db, file.hash);
   // A transcode that failed for a passing reason (a time-out on a busy machine) is tried again when played again.
   if (opts.play && video && ctx.config.transcode !== 'off' && job?.phase === PHASE.ERROR && isTransient(job.message)) {
@@ -73,10 +95,10 @@ export async function describeFileMedia(ctx: AppContext, signer: Signer, file: F
   }
   if (job && video) {
     const rows = await listRenditions(ctx.db, file.hash);
-    for (const r of rows) medias.push(rendition(ctx, signer, file, video, r));
+    for (const r of rows) medias.push(rendition(ctx, viewer, video, r));
     // A job queued on upload plans its renditions when it starts; until then they show as pending.
     if (rows.length === 0 && job.phase === PHASE.PENDING) {
-      for (const p of renditionPlan(video)) medias.push(pendingRendition(ctx, signer, file, video, p));
+      for (const p of renditionPlan(video)) medias.push(pendingRendition(ctx, viewer, file, video, p));
     }
   }
   const params: Record<string, string> = video
@@ -122,17 +144,19 @@ function audioOrigin(file: FileRow, probe: AudioProbe | null, error: string, lin
   };
 }
 
-function rendition(ctx: AppContext, signer: Signer, file: FileRow, probe: VideoProbe, r: MediaRenditionRow): DriveMedia {
+function rendition(ctx: AppContext, viewer: MediaViewer, probe: VideoProbe, r: MediaRenditionRow): DriveMedia {
   // A rendition still being written plays once its growing playlist names a first segment.
   const playable = r.phase === PHASE.COMPLETE || (r.phase === PHASE.RUNNING && r.scratch !== '' && existsSync(mediaDir(ctx, 'scratch', r.scratch, PLAYLIST_NAME)));
+  // Listed all the same, so the player can offer it with a premium mark; the link is what is withheld.
+  const locked = !viewer.premium && needsPremium(r, ctx.config.freeMaxResolution);
   return {
     media_id: r.name,
     media_name: r.name,
     resolution_name: r.name,
     is_origin: false,
     is_visible: playable,
-    need_more_quota: false,
-    link: mediaLink(ctx, signer, file.id, `${r.name}/index.m3u8`),
+    need_more_quota: locked,
+    link: locked ? NO_LINK : viewer.rendition(r.name),
     video: { video_codec: 'h264', audio_codec: r.has_audio ? 'aac' : '', width: r.width, height: r.height, duration: probe.duration, bit_rate: r.bandwidth },
     phase: r.phase as MediaPhase,
     progress: r.progress,
@@ -140,8 +164,8 @@ function rendition(ctx: AppContext, signer: Signer, file: FileRow, probe: VideoP
   };
 }
 
-function pendingRendition(ctx: AppContext, signer: Signer, file: FileRow, probe: VideoProbe, p: ReturnType<typeof renditionPlan>[number]): DriveMedia {
-  return rendition(ctx, signer, file, probe, {
+function pendingRendition(ctx: AppContext, viewer: MediaViewer, file: FileRow, probe: VideoProbe, p: ReturnType<typeof renditionPlan>[number]): DriveMedia {
+  return rendition(ctx, viewer, probe, {
     hash: file.hash,
     name: p.name,
     position: p.position,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { VideoProbe } from './media-probe.js';
-import { isBrowserPlayableVideo, originContentType, renditionPlan } from './playback.policy.js';
+import { isBrowserPlayableVideo, needsPremium, originContentType, previewSeconds, renditionPlan } from './playback.policy.js';
 
 const video = (v: Partial<VideoProbe>): VideoProbe => ({
   kind: 'video', container: 'mov,mp4,m4a,3gp,3g2,mj2', videoCodec: 'h264', audioCodec: 'aac', pixelFormat: 'yuv420p',
@@ -39,5 +39,23 @@ describe(originContentType.name, () => {
     expect(originContentType('a.mkv', 'video')).toBe('video/x-matroska');
     expect(originContentType('a.flac', 'audio')).toMatch(/^audio\//);
     expect(originContentType('a.html', 'video')).toBe('application/octet-stream');
+  });
+});
+
+describe(needsPremium.name, () => {
+  it('gates renditions taller than the free plan on their shorter side, none at 0', () => {
+    expect(needsPremium({ width: 1920, height: 1080 }, 720)).toBe(true);
+    expect(needsPremium({ width: 1080, height: 1920 }, 720)).toBe(true);
+    expect(needsPremium({ width: 1280, height: 720 }, 720)).toBe(false);
+    expect(needsPremium({ width: 1920, height: 1080 }, 0)).toBe(false);
+  });
+});
+
+describe(previewSeconds.name, () => {
+  it('allows the larger of the seconds and the fraction, within the duration', () => {
+    expect(previewSeconds(100, 120, 0.4)).toBe(100);
+    expect(previewSeconds(1000, 120, 0.4)).toBe(400);
+    expect(previewSeconds(200, 120, 0.4)).toBe(120);
+    expect(previewSeconds(0, 120, 0.4)).toBe(120);
   });
 });

@@ -78,3 +78,17 @@ export type ThumbnailSize = keyof typeof THUMBNAIL_PIXELS;
 export function thumbnailSize(v: unknown): ThumbnailSize {
   return v === 'SIZE_SMALL' || v === 'SIZE_LARGE' ? v : 'SIZE_MEDIUM';
 }
+
+/** True when a rendition plays for premium accounts only: its shorter side is above the free plan's (0 gates none). */
+export function needsPremium(size: { width: number; height: number }, freeMaxResolution: number): boolean {
+  return freeMaxResolution > 0 && Math.min(size.width, size.height) > freeMaxResolution;
+}
+
+/**
+ * Seconds a limited viewer may play (seed 001 §5): the larger of `seconds` and `fraction` of the duration, never past
+ * the end. An unknown duration allows `seconds`.
+ */
+export function previewSeconds(duration: number, seconds: number, fraction: number): number {
+  if (!(duration > 0)) return seconds;
+  return Math.min(duration, Math.max(seconds, fraction * duration));
+}

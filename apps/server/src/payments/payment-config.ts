@@ -1,5 +1,5 @@
 /**
- * Which payment providers the operator set up. None by default: goods are then granted only with redeem codes. The
+ * Which payment providers the operator set up (Stripe, PayPal, the sandbox). None by default: goods are then granted only with redeem codes. The
  * sandbox (a checkout that takes no money) is one setting away and never on by default.
  */
 export interface StripeConfig {
@@ -11,9 +11,31 @@ export interface StripeConfig {
   apiBase: URL | null;
 }
 
+export interface PaypalConfig {
+  clientId: string;
+  /** From the environment only. */
+  clientSecret: string;
+  /** The id PayPal gave the webhook pointed at /vip/v1/pay/webhook/paypal: its notifications are verified against it. */
+  webhookId: string;
+  /** https://api-m.paypal.com, https://api-m.sandbox.paypal.com, or a local server that speaks the API. */
+  apiBase: URL;
+}
+
 export interface PaymentConfig {
   paySandbox: boolean;
   stripe: StripeConfig | null;
+  paypal: PaypalConfig | null;
+}
+
+function paypalConfig(get: (k: string) => string | undefined): PaypalConfig | null {
+  const clientId = get('HAUL_PAYPAL_CLIENT_ID') || '';
+  const clientSecret = get('HAUL_PAYPAL_CLIENT_SECRET') || '';
+  const webhookId = get('HAUL_PAYPAL_WEBHOOK_ID') || '';
+  if (!clientId && !clientSecret && !webhookId) return null;
+  if (!clientId || !clientSecret || !webhookId) throw new Error('PayPal needs HAUL_PAYPAL_CLIENT_ID, HAUL_PAYPAL_CLIENT_SECRET and HAUL_PAYPAL_WEBHOOK_ID');
+  const base = get('HAUL_PAYPAL_API_BASE') || 'https://api-m.paypal.com';
+  if (!URL.canParse(base)) throw new Error('HAUL_PAYPAL_API_BASE must be an http(s) address, e.g. https://api-m.sandbox.paypal.com');
+  return { clientId, clientSecret, webhookId, apiBase: new URL(base) };
 }
 
 export function paymentConfig(get: (k: string) => string | undefined, bool: (v: string | undefined, fallback: boolean) => boolean): PaymentConfig {
@@ -25,5 +47,6 @@ export function paymentConfig(get: (k: string) => string | undefined, bool: (v: 
   return {
     paySandbox: bool(get('HAUL_PAY_SANDBOX'), false),
     stripe: secretKey ? { secretKey, webhookSecret, apiBase: base ? new URL(base) : null } : null,
+    paypal: paypalConfig(get),
   };
 }

@@ -15,7 +15,7 @@ import { applyGrant } from './grants.js';
 import { grantItems } from './vip-info.js';
 
 /** No 0/O, 1/I/L: codes are read off paper and typed. */
-const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+export const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 /** 16 characters of 31: 79 bits, past guessing even without the attempt limit. */
 const CODE_CHARS = 16;
 const HOUR = 3600_000;

@@ -18,6 +18,7 @@ import { findUserByEmail, findUserById, newUserRow } from '../accounts/users.rep
 import type { OidcClients } from './oidc-clients.js';
 import { hasPassword, passwordlessHash } from './passwordless.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
+import { recordInvitation } from '../invitations/invitation-rewards.js';
 import { findLinkByIdentity, findUserLink, listUserLinks, type ProviderLinkRow } from './provider-links.repository.js';
 import { spendProviderToken, verifyProviderToken, type ProviderGrant } from './provider-token.js';
 
@@ -42,7 +43,7 @@ async function linkedAccount(ctx: AppContext, grant: ProviderGrant): Promise<{ l
 }
 
 /** Makes an account without a password for a verified identity, connected to it, in one transaction. */
-async function createProviderAccount(ctx: AppContext, grant: ProviderGrant, providerName: string): Promise<UserRow> {
+async function createProviderAccount(ctx: AppContext, grant: ProviderGrant, providerName: string, client: ClientInfo, invitationCode?: string): Promise<UserRow> {
   if (!ctx.config.registrationOpen) throw new HttpError(403, 'permission_denied', `No account is connected to this ${providerName} account, and registration is closed on this server.`);
   if (!grant.email || !grant.emailVerified || !isEmail(grant.email)) {
     throw new HttpError(409, 'failed_precondition', `No account is connected to this ${providerName} account, and ${providerName} did not confirm an e-mail address for it, so none can be made.`);
@@ -56,6 +57,7 @@ async function createProviderAccount(ctx: AppContext, grant: ProviderGrant, prov
     await ctx.db.transaction().execute(async (trx) => {
       await trx.insertInto('users').values(user).execute();
       await insertLink(trx, user.id, grant, now);
+      await recordInvitation(ctx, trx, user, invitationCode, client.ip);
     });
   } catch (err) {
     // A sign-up or a second sign-in with this identity raced this one: the unique indexes decided.
@@ -73,7 +75,7 @@ function insertLink(db: Db, userId: string, grant: ProviderGrant, now: number) {
 }
 
 /** Signs in with a provider token: the connected account, else a new one (see createProviderAccount). */
-export async function signInWithProvider(ctx: AppContext, clients: OidcClients, token: string, client: ClientInfo, secondFactor?: string): Promise<TokenResponse> {
+export async function signInWithProvider(ctx: AppContext, clients: OidcClients, token: string, client: ClientInfo, secondFactor?: string, invitationCode?: string): Promise<TokenResponse> {
   const grant = await verifyProviderToken(ctx, clients, token);
   // An account with an authenticator app asks for its code here too, before the token is spent, so the person asked
   // for it sends it with the same token.
@@ -82,7 +84,7 @@ export async function signInWithProvider(ctx: AppContext, clients: OidcClients, 
   await spendProviderToken(ctx, grant);
   const providerName = clients.find(grant.providerId)!.name;
   const found = await linkedAccount(ctx, grant);
-  const user = found?.user ?? (await createProviderAccount(ctx, grant, providerName));
+  const user = found?.user ?? (await createProviderAccount(ctx, grant, providerName, client, invitationCode));
   if (user.disabled_at !== null) throw disabled();
   return issueTokens(ctx, user.id, client);
 }

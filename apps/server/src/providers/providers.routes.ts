@@ -19,7 +19,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
   }));
   serve(app, C.providerAuthUri, async (req) => startProviderSignIn(ctx, clients, req.body, req.ip));
   serve(app, C.providerToken, async (req) => finishProviderSignIn(ctx, clients, req.body));
-  serve(app, C.signInWithProvider, async (req) => signInWithProvider(ctx, clients, req.body.provider_token, clientOf(req), req.body.verification_code));
+  serve(app, C.signInWithProvider, async (req) => signInWithProvider(ctx, clients, req.body.provider_token, clientOf(req), req.body.verification_code, req.body.invitation_code));
 
   await app.register(async (scope) => {
     requireAuth(scope, ctx);

@@ -7,6 +7,7 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { ShareRow } from '../db/schema.js';
 import { publicUrl } from '../http/public-url.js';
+import { toRfc3339 } from '../lib/time.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** A visitor's access after a correct pass code, before the code is asked again. */
@@ -70,4 +71,21 @@ export function shareContentLinkValid(ctx: AppContext, share: ShareRow, fileId: 
   if (!q.e || !q.s || !/^\d{1,13}$/.test(q.e)) return false;
   const expires = Number(q.e);
   return expires * 1000 > ctx.clock.now() && same(q.s, mac(ctx, 'share-content', share.id, share.pass_code, fileId, expires, ...(q.p ? [q.p] : [])));
+}
+
+/**
+ * A link to a rendition of a shared video (`rest`: "{mediaId}/index.m3u8"), signed like a download link and for the
+ * same visitor; what the visitor may play is decided again at each request.
+ */
+export function signShareMediaLink(ctx: AppContext, share: ShareRow, fileId: string, rest: string, visitor?: string): { url: string; expire: string } {
+  const expires = Math.floor(ctx.clock.now() / 1000) + ctx.config.downloadLinkTtlSeconds;
+  const sig = mac(ctx, 'share-media', share.id, share.pass_code, fileId, expires, ...(visitor ? [visitor] : []));
+  const query = `share_id=${share.id}&e=${expires}&s=${sig}${visitor ? `&p=${encodeURIComponent(visitor)}` : ''}`;
+  return { url: `${publicUrl(ctx)}/drive/v1/share/media/${encodeURIComponent(fileId)}/${rest}?${query}`, expire: toRfc3339(expires * 1000) };
+}
+
+export function shareMediaLinkValid(ctx: AppContext, share: ShareRow, fileId: string, q: { e?: string; s?: string; p?: string }): boolean {
+  if (!q.e || !q.s || !/^\d{1,13}$/.test(q.e)) return false;
+  const expires = Number(q.e);
+  return expires * 1000 > ctx.clock.now() && same(q.s, mac(ctx, 'share-media', share.id, share.pass_code, fileId, expires, ...(q.p ? [q.p] : [])));
 }

@@ -12,6 +12,7 @@ import type { PassCodeGuard } from './pass-code-guard.js';
 import { tooManyAttempts } from '../limits/attempt-limiter.js';
 import { issuePassCodeToken, passCodeMatches, passCodeTokenValid, signShareContentLink } from './share-secrets.js';
 import { linkStatus, requireInShare, SHARE_STATUS_TEXT } from './share-scope.js';
+import { shareFileMedia } from './share-playback.js';
 import { expirationLeft, presentSharedFile } from './shares.presenter.js';
 import { bumpShareCount, liveShareRoots, loadShare } from './shares.repository.js';
 
@@ -149,11 +150,20 @@ export async function viewShare(ctx: AppContext, guard: PassCodeGuard, a: ShareA
 }
 
 /** One file of an open share, with a download link that dies with the share. */
-export async function shareFileInfo(ctx: AppContext, guard: PassCodeGuard, a: ShareAccess, fileId: string): Promise<SharedFile> {
+export async function shareFileInfo(
+  ctx: AppContext,
+  guard: PassCodeGuard,
+  a: ShareAccess,
+  fileId: string,
+  opts: { play: boolean; onQueued?: () => void } = { play: false },
+): Promise<SharedFile> {
   const { share, rootIds } = await requireOpen(ctx, guard, a, { items: false });
   const { file } = await requireInShare(ctx.db, share, fileId, rootIds);
   const link = file.kind === FOLDER_KIND ? '' : signShareContentLink(ctx, share, file.id, a.callerId ?? undefined);
-  return { ...presentSharedFile(file, { retentionMs: 0 }), web_content_link: link };
+  const presented = { ...presentSharedFile(file, { retentionMs: 0 }), web_content_link: link };
+  // A video or song: how this visitor may play it (the whole of it, or a preview).
+  const media = link ? await shareFileMedia(ctx, share, file, { id: a.callerId, contentLink: link }, opts) : null;
+  return media ? { ...presented, params: media.params, medias: media.medias } : presented;
 }
 
 /**

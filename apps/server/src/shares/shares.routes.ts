@@ -9,6 +9,7 @@ import { parseOrder } from '../files/list-filters.js';
 import { optionalUserId, requireAuth } from '../http/auth.js';
 import { badInput } from '../http/errors.js';
 import { PassCodeGuard } from './pass-code-guard.js';
+import { shareMediaRoutes } from './share-media.routes.js';
 import { shareContentLinkValid } from './share-secrets.js';
 import { requireInShare } from './share-scope.js';
 import { openShare, restoreFromShare, shareFileInfo, viewShare, type ShareAccess } from './share-visits.service.js';
@@ -31,8 +32,9 @@ function idFilter(raw: string | undefined): string[] | undefined {
   return ids;
 }
 
-export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function sharesRoutes(app: FastifyInstance, ctx: AppContext, onMediaJob: () => void = () => {}): Promise<void> {
   const guard = new PassCodeGuard(ctx);
+  await shareMediaRoutes(app, ctx, guard);
   const access = async (
     req: FastifyRequest,
     q: { share_id: string; pass_code?: string; pass_code_token?: string },
@@ -57,7 +59,10 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext): Promi
   serve(app, C.shareFileInfo, async (req) => ({
     share_status: SHARE_STATUS.OK,
     // Only what the query names: a pass code is traded for a token at GET share.
-    file_info: await shareFileInfo(ctx, guard, await access(req, { share_id: req.query.share_id, pass_code_token: req.query.pass_code_token }), req.query.file_id),
+    file_info: await shareFileInfo(ctx, guard, await access(req, { share_id: req.query.share_id, pass_code_token: req.query.pass_code_token }), req.query.file_id, {
+      play: req.query.usage === 'PLAY',
+      onQueued: onMediaJob,
+    }),
   }));
 
   serve(app, C.shareContent, async (req, reply) => {

@@ -33,6 +33,8 @@ import { PaymentPage } from '../features/plans/payment-page';
 import { PaymentStatusPage } from '../features/plans/payment-status-page';
 import { RedeemBoxHost } from '../features/plans/redeem-box';
 import { SandboxCheckoutPage } from '../features/plans/sandbox-checkout-page';
+import { ActivityLayout, InvitationPage, InvitedPage } from '../features/activity/activity-pages';
+import { InviteDialogHost } from '../features/activity/invite-dialog';
 import { BookmarksPage, ForbiddenPage, NotFoundPage } from './simple-pages';
 
 /** Route ids are letters, digits, underscore and hyphen; anything else is not a page. */
@@ -57,6 +59,7 @@ function Drive() {
       <AppLayout />
       <LimitDialogHost />
       <RedeemBoxHost />
+      <InviteDialogHost />
       <FileDialogs />
       <TransferPanel />
       <UploadQuestions />
@@ -109,6 +112,17 @@ export const createDriveRouter = () =>
             { path: 'payment/management', element: <PaymentManagementPage /> },
             { path: 'payment/status/:orderId', element: <PaymentStatusPage /> },
             { path: 'payment/sandbox/:orderId', element: <SandboxCheckoutPage /> },
+            // Invitations (seed route `activity`): the link is the account's own, so these need sign-in too.
+            {
+              path: 'activity',
+              element: <ActivityLayout />,
+              children: [
+                { index: true, element: <Navigate to="/activity/invited" replace /> },
+                { path: 'invitation', element: <InvitationPage /> },
+                { path: 'invitation-dialog', element: <Navigate to="/activity/invitation?action=show_invite_dialog" replace /> },
+                { path: 'invited', element: <InvitedPage /> },
+              ],
+            },
             // The seeds' account area; the profile comes first.
             {
               path: 'account',

@@ -67,6 +67,7 @@ export const accountsRoutes = {
       password: Password,
       name: Type.Optional(Type.String({ maxLength: 200, description: 'The display name, at most 100 characters after trimming.' })),
       verification_token: Type.Optional(Type.String({ maxLength: 200, description: 'A verification token of usage REGISTER for this e-mail. Needed when the server asks for verified addresses (HAUL_SIGNUP_VERIFICATION; by default whenever it can send mail); ignored otherwise.' })),
+      invitation_code: Type.Optional(Type.String({ maxLength: 64, description: "The invite code of the link this person came from (`invitation-code`): the inviter and the new account may both get premium days. A code that names no account is ignored and the account is made all the same, so a stale link never stands in the way of signing up." })),
     }),
     response: TokenResponseSchema,
     errors: {

@@ -1,6 +1,7 @@
 /** Every route of the API, by name: the one place a call's shape is written. */
 import type { RouteDef } from './define.js';
 import { aboutRoutes } from './about.js';
+import { activityRoutes } from './activity.js';
 import { accountsRoutes } from './accounts.js';
 import { devicesRoutes } from './devices.js';
 import { twoFactorRoutes } from './two-factor.js';
@@ -13,6 +14,7 @@ import { plansRoutes } from './plans.js';
 import { providersRoutes } from './providers.js';
 import { profileRoutes } from './profile.js';
 import { sharesRoutes } from './shares.js';
+import { shareMediaRoutes } from './share-media.js';
 import { tasksRoutes } from './tasks.js';
 import { uploadsRoutes } from './uploads.js';
 
@@ -23,6 +25,7 @@ export { EventListSchema } from './events.js';
 export * from './tasks.js';
 export * from './plans.js';
 export * from './payments.js';
+export * from './activity.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
 export { DEVICE_CODE_GRANT, DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
 export { LinkedProviderSchema, SignInProviderSchema, type LinkedProvider, type SignInProvider } from './providers.js';
@@ -39,11 +42,13 @@ export const CONTRACT = {
   ...eventsRoutes,
   ...mediaRoutes,
   ...sharesRoutes,
+  ...shareMediaRoutes,
   ...aboutRoutes,
   ...oauthRoutes,
   ...providersRoutes,
   ...plansRoutes,
   ...paymentsRoutes,
+  ...activityRoutes,
   ...profileRoutes,
 };
 export type Contract = typeof CONTRACT;

@@ -32,6 +32,8 @@ const BAD_RANGE = {
 /** The download allowances of free accounts (HAUL_MONTHLY_DOWNLOAD_BYTES, HAUL_DAILY_DOWNLOAD_BYTES); JSON details in error_description. */
 export const DOWNLOAD_MONTH =
   "The bytes asked for do not fit in what is left of this calendar month's download allowance of the account that pays (403); error_description is JSON: title, kind, limit, usage, needed, reset_at.";
+/** Renditions above the free plan's resolution play for premium accounts only. */
+const PREMIUM_QUALITY = "This quality is above the free plan's resolution (HAUL_FREE_MAX_RESOLUTION) and the account the link was made for is not premium (need_more_quota in `medias`).";
 export const DOWNLOAD_DAY = "The same for today's download allowance (403).";
 
 export const mediaRoutes = {
@@ -104,6 +106,7 @@ export const mediaRoutes = {
     response: { raw: true, types: ['application/vnd.apple.mpegurl'], description: 'The HLS media playlist.' },
     errors: {
       file_not_found: `${LINK_GONE}, it is not a video, or this quality does not exist, is not started yet or failed (the description says which).`,
+      permission_denied: PREMIUM_QUALITY,
     },
   }),
   getMediaSegment: route({
@@ -122,6 +125,7 @@ export const mediaRoutes = {
     response: { raw: true, types: ['video/mp4'], description: 'The fMP4 segment (or the asked range).' },
     errors: {
       file_not_found: `${LINK_GONE}, or the rendition has no such segment.`,
+      permission_denied: PREMIUM_QUALITY,
       invalid_argument: BAD_RANGE,
     },
   }),

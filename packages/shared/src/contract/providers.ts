@@ -103,6 +103,7 @@ export const providersRoutes = {
     body: Type.Object({
       provider_token: ProviderToken,
       verification_code: Type.Optional(Type.String({ maxLength: 40, description: 'Two-factor sign-in: the code the authenticator app shows now, or an unused recovery code.' })),
+      invitation_code: Type.Optional(Type.String({ maxLength: 64, description: 'The invite code of the link this person came from; used only when this sign-in makes a new account. Unknown codes are ignored.' })),
     }),
     response: TokenResponseSchema,
     errors: {

@@ -62,9 +62,14 @@ export const sharesRoutes = {
     path: '/drive/v1/share/file_info',
     tag,
     summary: 'Get a file of a share',
-    description: `One item of an open share, or an item inside a shared folder, with a signed download link (web_content_link) that works as long as the share does and dies when it is cancelled, expires or its pass code changes. ${PASS_CODE_NOTE}`,
+    description: `One item of an open share, or an item inside a shared folder, with a signed download link (web_content_link) that works as long as the share does and dies when it is cancelled, expires or its pass code changes. A video or song also has \`medias\` (how the visitor may play it; see share/media) and, for a visitor whose playback is limited, the preview limit in params. ${PASS_CODE_NOTE}`,
     auth: 'public',
-    query: Type.Object({ share_id: ShareId, file_id: Id, pass_code_token: PassCodeToken }),
+    query: Type.Object({
+      share_id: ShareId,
+      file_id: Id,
+      pass_code_token: PassCodeToken,
+      usage: Type.Optional(Type.String({ maxLength: 40, description: "PLAY: the visitor is about to play it (starts a video's transcode, as GET files/{id} does)." })),
+    }),
     response: Type.Object({ share_status: Type.Literal(SHARE_STATUS.OK), file_info: SharedFileSchema }),
     errors: {
       permission_denied: NOT_OPEN,

@@ -4,6 +4,7 @@ import { looksLikePhoneNumber } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 import { isApiError } from '../../lib/api-error';
 import { clearLocalUser } from '../sync/local-db';
+import { dropInvitationCode, pendingInvitationCode } from '../activity/invitation-code';
 import { withSecondFactor } from '../two-factor/second-factor';
 import { useSessionStore } from './session-store';
 
@@ -13,9 +14,14 @@ export async function signIn(username: string, password: string): Promise<void> 
   await haul.signIn(tokens);
 }
 
-/** Creates the account, which signs it in; `verificationToken` when the server asks for a verified address. */
+/**
+ * Creates the account, which signs it in; `verificationToken` when the server asks for a verified address. The invite
+ * code the person came with goes along (the server ignores one it does not know).
+ */
 export async function signUp(email: string, password: string, verificationToken?: string): Promise<void> {
-  const tokens = await haul.call('signUp', { body: { email, password, verification_token: verificationToken } });
+  const invitation = pendingInvitationCode();
+  const tokens = await haul.call('signUp', { body: { email, password, verification_token: verificationToken, ...(invitation ? { invitation_code: invitation } : {}) } });
+  dropInvitationCode();
   await haul.signIn(tokens);
 }
 

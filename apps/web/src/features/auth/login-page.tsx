@@ -1,6 +1,7 @@
 /**
  * Sign in or create an account with email and password; errors are shown as the server words them. A server that asks
- * for verified addresses gets the mailed code before the account is made (`SignUpCode`).
+ * for verified addresses gets the mailed code before the account is made (`SignUpCode`). Arriving from an invite link
+ * (`?invitation-code=`) opens on "Create account", says so, and the code goes with the sign-up.
  */
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +17,7 @@ import { LeaveTo, outsideDrive, safeRedirect } from './require-auth';
 import { useSessionStore } from './session-store';
 import { SignUpCode } from './signup-code';
 import { ProviderButtons } from '../providers/provider-buttons';
+import { keepInvitationCode } from '../activity/invitation-code';
 import type { SentCode } from './use-code-step';
 import { FormError } from '../../components/form-error';
 import { TextField } from '../../components/text-field';
@@ -59,7 +61,9 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const [mode, setMode] = useState<Mode>('signin');
+  // Kept for this tab, so a sign-up after a mailed code or a provider's page still carries it.
+  const [invited] = useState(() => (params.get('invitation-code') ? keepInvitationCode(params.get('invitation-code')) : null));
+  const [mode, setMode] = useState<Mode>(invited ? 'signup' : 'signin');
   const [email, setEmail] = useState(() => (location.state as { email?: string } | null)?.email ?? '');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});
@@ -145,6 +149,11 @@ export function LoginPage() {
       <form className="login-card" onSubmit={submit} noValidate aria-labelledby="login-title">
         <Logo />
         <h1 id="login-title">{mode === 'signin' ? t('auth.signInTitle') : t('auth.signUpTitle')}</h1>
+        {invited && (
+          <p className="login-invited" role="status">
+            {t('activity.invitedNotice')}
+          </p>
+        )}
         <TextField
           label={mode === 'signin' ? t('phone.emailOrPhone') : t('auth.email')}
           inputRef={emailRef}

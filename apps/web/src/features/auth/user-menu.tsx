@@ -10,6 +10,7 @@ import { IconMenu } from '../../components/icon-menu';
 import { UserAvatar } from '../account/user-avatar';
 import { Icon } from '../layout/icon';
 import { useRedeemBox } from '../plans/redeem-box';
+import { useInviteDialog } from '../activity/invite-dialog';
 import { getMe } from './auth-api';
 import { useSignOut } from './use-sign-out';
 
@@ -19,6 +20,7 @@ export function UserMenu() {
   const { data: me } = useQuery({ queryKey: ['me'], queryFn: getMe, staleTime: 5 * 60_000 });
   const out = useSignOut();
   const redeem = useRedeemBox();
+  const invite = useInviteDialog();
   return (
     <IconMenu label={t('account.menu')} button={me ? <UserAvatar user={me} size={28} /> : <Icon name="user" />} buttonClassName="avatar">
       {me && <Menu.Label className="menu-label">{me.email}</Menu.Label>}
@@ -39,6 +41,9 @@ export function UserMenu() {
       </Menu.Item>
       <Menu.Item className="menu-item" onSelect={redeem.open}>
         {t('plans.redeemTitle')}
+      </Menu.Item>
+      <Menu.Item className="menu-item" onSelect={invite.open}>
+        {t('activity.menuItem')}
       </Menu.Item>
       <Menu.Item className="menu-item" onSelect={() => navigate('/account/devices')}>
         {t('devices.title')}

@@ -6,6 +6,7 @@
  */
 import { haul } from '../../lib/api-client';
 import { withSecondFactor } from '../two-factor/second-factor';
+import { dropInvitationCode, pendingInvitationCode } from '../activity/invitation-code';
 
 const KEY = 'haul.providerFlow';
 /** States of provider round trips start with this, so no other callback handling takes them for its own. */
@@ -72,7 +73,10 @@ export async function finishFlow(flow: PendingFlow & { code: string }): Promise<
     body: { provider_code: flow.code, provider_id: flow.providerId, provider_redirect_uri: callbackUri(), state: flow.state },
   });
   if (flow.purpose === 'signin') {
-    await haul.signIn(await withSecondFactor((code) => haul.call('signInWithProvider', { body: { provider_token, verification_code: code } })));
+    // A first sign-in makes the account: the invite code the person came with goes along.
+    const invitation = pendingInvitationCode() ?? undefined;
+    await haul.signIn(await withSecondFactor((code) => haul.call('signInWithProvider', { body: { provider_token, verification_code: code, invitation_code: invitation } })));
+    dropInvitationCode();
   } else {
     // Connecting from the account page replaces an identity of the same provider the person connected before.
     await haul.call('bindProvider', { body: { provider_token, force_replace: true, sudo_token: flow.sudoToken } });

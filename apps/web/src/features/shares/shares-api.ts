@@ -71,9 +71,11 @@ export async function viewShare(a: ShareAccess, page: { parentId?: string; pageT
   return view;
 }
 
-export async function shareFileInfo(a: ShareAccess, fileId: string) {
+export async function shareFileInfo(a: ShareAccess, fileId: string, play = false) {
   await freshToken();
-  const info = await haul.call('shareFileInfo', { query: { share_id: a.shareId, file_id: fileId, pass_code_token: a.token || undefined } });
+  const info = await haul.call('shareFileInfo', {
+    query: { share_id: a.shareId, file_id: fileId, pass_code_token: a.token || undefined, usage: play ? 'PLAY' : undefined },
+  });
   return info.file_info;
 }
 

@@ -1,4 +1,5 @@
 /** Controls shared by the video and audio players: play, progress, time, volume and mute, rate. */
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../layout/icon';
 import { clampSlider, formatClock, RATES } from './playback-rules';
@@ -12,23 +13,60 @@ export function PlayButton({ paused, onToggle }: { paused: boolean; onToggle: ()
   );
 }
 
-export function ProgressSlider({ time, duration, onSeek }: { time: number; duration: number; onSeek: (t: number) => void }) {
+/**
+ * The position slider. With `limit` (a limited preview), seeking past it is refused (seed 001 §5): the drag snaps
+ * back, the 'require-be-saved' tip shows on the bar for a few seconds, and `onRefused` hears of it.
+ */
+export function ProgressSlider({
+  time,
+  duration,
+  onSeek,
+  limit,
+  onRefused,
+}: {
+  time: number;
+  duration: number;
+  onSeek: (t: number) => void;
+  limit?: number | null;
+  onRefused?: () => void;
+}) {
   const { t } = useTranslation();
+  const [refused, setRefused] = useState(false);
+  const tipTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(tipTimer.current), []);
   const percent = duration > 0 ? (time / duration) * 100 : 0;
+  const seekTo = (target: number) => {
+    if (limit != null && target > limit) {
+      setRefused(true);
+      clearTimeout(tipTimer.current);
+      tipTimer.current = setTimeout(() => setRefused(false), 3000);
+      return onRefused?.();
+    }
+    onSeek(target);
+  };
   return (
     <>
-      <input
-        className="media-progress"
-        type="range"
-        min={0}
-        max={100}
-        step={0.5}
-        value={clampSlider(percent)}
-        aria-label={t('viewer.progress')}
-        aria-valuetext={`${formatClock(time)} / ${formatClock(duration)}`}
-        onChange={(e) => duration > 0 && onSeek((Number(e.target.value) / 100) * duration)}
-        style={{ '--p': `${percent}%` } as React.CSSProperties}
-      />
+      <span className="media-progress-wrap">
+        <input
+          className="media-progress"
+          type="range"
+          min={0}
+          max={100}
+          step={0.5}
+          value={clampSlider(percent)}
+          aria-label={t('viewer.progress')}
+          aria-valuetext={`${formatClock(time)} / ${formatClock(duration)}`}
+          aria-describedby={refused ? 'require-be-saved' : undefined}
+          onChange={(e) => duration > 0 && seekTo((Number(e.target.value) / 100) * duration)}
+          style={{ '--p': `${percent}%`, ...(limit != null && duration > 0 ? { '--limit': `${(limit / duration) * 100}%` } : {}) } as React.CSSProperties}
+          data-limited={limit != null ? '' : undefined}
+        />
+        {refused && (
+          <span className="media-tip" role="tooltip" id="require-be-saved">
+            {t('viewer.requireBeSaved')}
+          </span>
+        )}
+      </span>
       <span className="media-time">
         {formatClock(time)} / {formatClock(duration)}
       </span>

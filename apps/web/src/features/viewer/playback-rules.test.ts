@@ -40,6 +40,9 @@ describe('playback rules', () => {
     const running = media('720p', { is_visible: false, phase: 'PHASE_TYPE_RUNNING', progress: 40 });
     expect(chooseMedia([hidden, running])).toBeNull();
     expect(pendingRenditions([hidden, running]).map((m) => m.media_id)).toEqual(['720p']);
+    // A quality the plan does not cover is offered, never chosen.
+    const locked = media('1080p', { need_more_quota: true, link: { url: '', expire: '' } });
+    expect(chooseMedia([hidden, media('480p'), media('720p'), locked])?.media_id).toBe('720p');
   });
 
   it('resumes below 99 % only, and arrows seek or change files at the ends', () => {

@@ -16,10 +16,10 @@ const UNPLAYABLE_AUDIO = new Set(['eac3']);
 /**
  * Which entry plays (seed 001 §2, adapted): the original when the server marked it playable in a browser and its
  * audio can be decoded; otherwise a rendition: the middle one of more than two, the last of two, else the only one.
- * Entries not yet visible (still transcoding) are never chosen.
+ * Entries not yet visible (still transcoding) or needing a plan the viewer lacks are never chosen.
  */
 export function chooseMedia(medias: DriveMedia[]): DriveMedia | null {
-  const offered = medias.filter((m) => m.is_visible);
+  const offered = medias.filter((m) => m.is_visible && !m.need_more_quota);
   const origin = offered.find((m) => m.is_origin);
   if (origin && !UNPLAYABLE_AUDIO.has(origin.video?.audio_codec ?? '')) return origin;
   const renditions = offered.filter((m) => !m.is_origin);

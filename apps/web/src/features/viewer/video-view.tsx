@@ -6,10 +6,13 @@
 import type Hls from 'hls.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import type { DriveFile, DriveMedia } from '@haul/shared';
 import { Icon } from '../layout/icon';
 import { PlayButton, ProgressSlider, RateSelect, VolumeControl } from './media-controls';
+import { PremiumQualityPrompt, PreviewEndPrompt } from './play-gate-prompts';
+import { previewLimit, rememberWantedQuality, takeWantedQuality } from './play-gates';
 import { getRecord } from './play-records';
 import {
   arrowOnVideo,
@@ -23,6 +26,7 @@ import {
 } from './playback-rules';
 import { keyTakenByFocus, toggleFullscreen, useMediaElement } from './use-media-element';
 import { usePlayReport } from './use-play-report';
+import type { ViewerSource } from './viewer-store';
 
 const HIDE_CONTROLS_MS = 2500;
 
@@ -33,8 +37,11 @@ export function VideoView({
   onError,
   onGo,
   onReload,
+  source,
 }: {
   file: DriveFile;
+  /** Where the file was opened: a share's visitor may be limited to a preview. */
+  source: ViewerSource;
   /** Keys go to this player (the viewer shows it and no dialog is open). */
   active: boolean;
   /** Send play events (signed-in drive only). */
@@ -61,6 +68,14 @@ export function VideoView({
   const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const openedAt = useRef(Date.now());
   const hinted = useRef(false);
+  const navigate = useNavigate();
+  const location = useLocation();
+  // A limited preview: the server's playlist ends near here, the player stops here (seed 001 §4–§6).
+  const fullDuration = medias.find((m) => m.video?.duration)?.video?.duration ?? 0;
+  const limit = previewLimit(file.params, fullDuration);
+  const [limitReached, setLimitReached] = useState(false);
+  const [asking, setAsking] = useState<DriveMedia | null>(null);
+  const wanted = useRef<{ mediaId: string; asked: DriveFile } | null>(null);
   const { progress, flush } = usePlayReport(
     'video',
     file.id,
@@ -81,6 +96,22 @@ export function VideoView({
     const timer = setTimeout(onReload, media ? 5000 : 500);
     return () => clearTimeout(timer);
   });
+
+  // Back from paying for a quality: fetch the details again and play it if it is now ours; else the choice is dropped.
+  useEffect(() => {
+    const mediaId = takeWantedQuality(file.id);
+    if (!mediaId) return;
+    wanted.current = { mediaId, asked: file };
+    onReload();
+  }, [file.id]);
+  useEffect(() => {
+    const w = wanted.current;
+    if (!w || file === w.asked) return;
+    wanted.current = null;
+    const m = medias.find((x) => x.media_id === w.mediaId);
+    if (m && m.is_visible && !m.need_more_quota) switchTo(m);
+    else toast.error(t('viewer.qualityNotPaid'));
+  }, [file]);
 
   // Attach the source; hls.js only for renditions in browsers without native HLS.
   useEffect(() => {
@@ -121,7 +152,7 @@ export function VideoView({
 
   /** Native-mode failure with renditions: fall back once to the middle one; otherwise the error panel. */
   const fail = () => {
-    const renditions = offered.filter((m) => !m.is_origin);
+    const renditions = offered.filter((m) => !m.is_origin && !m.need_more_quota);
     if (media?.is_origin && renditions.length && !fellBack.current) {
       fellBack.current = true;
       startAt.current = video.current?.currentTime ?? 0;
@@ -132,8 +163,26 @@ export function VideoView({
   const el = () => video.current;
   const fullscreen = () => toggleFullscreen(video.current?.closest('.video-view') ?? null, () => toast.error(t('viewer.noFullscreen')));
   const switchTo = (m: DriveMedia) => {
+    if (m.need_more_quota) return setAsking(m);
     startAt.current = video.current?.currentTime ?? 0;
     setMedia(m);
+  };
+  /** Seeks, unless past a limited preview's end. */
+  const seekWithin = (to: number) => {
+    if (limit == null || to <= limit) seek(to);
+  };
+  const upgrade = (referFrom: 'hd_quality' | 'limit_view', quality?: DriveMedia) => {
+    if (quality) rememberWantedQuality(file.id, quality.media_id);
+    const q = new URLSearchParams({ refer_from: referFrom });
+    if (source.kind === 'drive') {
+      q.set('return', `${location.pathname}${location.search}`);
+      navigate(`/payment?${q}`);
+    } else window.location.assign(`/drive/payment?${q}`);
+  };
+  const replay = () => {
+    setLimitReached(false);
+    seek(0);
+    void video.current?.play().catch(() => undefined);
   };
 
   useEffect(() => {
@@ -152,7 +201,7 @@ export function VideoView({
         }
         const r = arrowOnVideo(e.key, v.currentTime, v.duration, v.ended);
         if (r && 'go' in r) onGo(r.go);
-        else if (r) seek(r.seek);
+        else if (r) seekWithin(r.seek);
       } else if (e.key === 'Tab') {
         // Focus stays on the player (seed 001 §2).
       } else return;
@@ -188,8 +237,9 @@ export function VideoView({
         data-media={media.media_id}
         onLoadedMetadata={(e) => {
           const v = e.currentTarget;
-          setDuration(v.duration);
-          const at = startAt.current || resumeAt(getRecord('video', file.id), v.duration);
+          setDuration(limit != null && fullDuration > 0 ? fullDuration : v.duration);
+          // A limited preview starts at 0 (seed 001 §4).
+          const at = startAt.current || (limit != null ? 0 : resumeAt(getRecord('video', file.id), v.duration));
           if (at) {
             v.currentTime = at;
             if (!startAt.current) toast(t('viewer.resumed', { time: formatClock(at) }));
@@ -206,13 +256,21 @@ export function VideoView({
           setControls(true);
           flush();
         }}
-        onEnded={flush}
+        onEnded={() => {
+          flush();
+          if (limit != null) setLimitReached(true);
+        }}
         onWaiting={() => setWaiting(true)}
         onCanPlay={() => setWaiting(false)}
         onPlaying={() => setWaiting(false)}
         onTimeUpdate={(e) => {
           const v = e.currentTarget;
-          setTime(v.currentTime);
+          if (limit != null && v.currentTime >= limit) {
+            // The anonymous time is used up: stop at the point and offer the ways to see the rest.
+            v.pause();
+            setLimitReached(true);
+          }
+          setTime(Math.min(v.currentTime, limit ?? Infinity));
           progress(v.currentTime, v.duration);
         }}
         onProgress={(e) => {
@@ -230,7 +288,7 @@ export function VideoView({
         </div>
       )}
       <div className="media-bar" role="toolbar" aria-label={t('viewer.controls')}>
-        <ProgressSlider time={time} duration={duration} onSeek={seek} />
+        <ProgressSlider time={time} duration={duration} onSeek={seek} limit={limit} onRefused={() => video.current?.pause()} />
         <div className="media-row">
           <PlayButton paused={paused} onToggle={toggle} />
           <VolumeControl volume={volume} onVolume={changeVolume} onMute={mute} />
@@ -245,7 +303,7 @@ export function VideoView({
             >
               {offered.map((m) => (
                 <option key={m.media_id} value={m.media_id}>
-                  {m.is_origin ? t('viewer.original') : m.resolution_name}
+                  {m.is_origin ? t('viewer.original') : m.need_more_quota ? t('viewer.premiumOption', { quality: m.resolution_name }) : m.resolution_name}
                 </option>
               ))}
             </select>
@@ -255,6 +313,12 @@ export function VideoView({
           </button>
         </div>
       </div>
+      {limitReached && source.kind === 'share' && (
+        <PreviewEndPrompt shareId={source.access.shareId} onReplay={replay} onUpgrade={() => upgrade('limit_view')} />
+      )}
+      {asking && (
+        <PremiumQualityPrompt quality={asking.resolution_name} onCancel={() => setAsking(null)} onUpgrade={() => upgrade('hd_quality', asking)} />
+      )}
     </div>
   );
 }

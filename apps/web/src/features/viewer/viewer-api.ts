@@ -12,13 +12,14 @@ const MAX = 30;
 const cache = new Map<string, Promise<DriveFile>>();
 
 function fetchDetail(file: DriveFile, source: ViewerSource): Promise<DriveFile> {
-  if (source.kind === 'share') {
-    // Through a share: the download link (it dies with the share) plays originals; renditions are the owner's.
-    return shareFileInfo(source.access, file.id).then((f) => ({ ...f, medias: originOnly(f) }));
-  }
   // usage=PLAY starts a video's transcode: only for what plays.
   const media = mediaTypeOf(file.name, file.mime_type);
   const play = media === 'video' || media === 'audio';
+  if (source.kind === 'share') {
+    // Through a share: what this visitor may play (the whole, or a preview of the renditions); the download link
+    // for anything else.
+    return shareFileInfo(source.access, file.id, play).then((f) => ({ ...f, medias: f.medias ?? originOnly(f) }));
+  }
   const detail = haul.call('getFile', { params: { id: file.id }, query: { usage: play ? 'PLAY' : undefined, thumbnail_size: 'SIZE_LARGE' } });
   return detail;
 }

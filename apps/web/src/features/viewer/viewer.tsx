@@ -254,6 +254,7 @@ export default function Viewer() {
               onError={() => setMediaError(true)}
               onGo={go}
               onReload={() => load(file, true)}
+              source={source}
             />
           ) : (
             <AudioView file={detail} active={!dialogOpen} report={inDrive} onError={() => setMediaError(true)} onGo={go} />
