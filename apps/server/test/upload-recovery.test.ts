@@ -15,7 +15,7 @@ import { startJobs } from '../src/jobs.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { reconcileOrphans } from '../src/storage/reconcile.js';
 import { resumeHasher, saveHasher } from '../src/storage/resumable-hash.js';
-import { expireUploads } from '../src/uploads/uploads.service.js';
+import { expireUploads, finishStrandedUploads } from '../src/uploads/uploads.service.js';
 import { ManualClock, startTestHaul, type TestHaul } from './helper.js';
 
 describe('uploads after a crash', () => {
@@ -94,6 +94,25 @@ describe('uploads after a crash', () => {
     expect((await task(up.taskId)).phase).toBe('PHASE_TYPE_COMPLETE');
     const named = (await h.api('GET', '/drive/v1/files?parent_id=', t.access_token)).body.files.filter((f: { name: string }) => f.name.startsWith('at-start'));
     expect(named.map((f: { name: string }) => f.name)).toEqual(['at-start.bin']);
+  });
+
+  it('tells a client that comes back after the server placed its upload on its own that it is complete', async () => {
+    const content = randomBytes(50_000);
+    const up = await create('placed-before.bin', content.length);
+    strand(up.id, content);
+    await finishStrandedUploads(h.ctx, h.ctx.uploads, h.app.log);
+    expect((await task(up.taskId)).phase).toBe('PHASE_TYPE_COMPLETE');
+    // The row is gone; tus-js-client resuming after the restart asks for the offset and must not be told "no such upload".
+    await new Promise<void>((resolve, reject) => {
+      new tus.Upload(content, { uploadUrl: up.url, headers: { authorization: `Bearer ${t.access_token}` }, retryDelays: [], onSuccess: () => resolve(), onError: reject }).start();
+    });
+    const head = await fetch(up.url, { method: 'HEAD', headers: { authorization: `Bearer ${t.access_token}`, 'tus-resumable': '1.0.0' } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe(String(content.length));
+    expect(head.headers.get('haul-file-id')).toBe((await task(up.taskId)).file_id);
+    // Another account asking about it learns nothing.
+    const other = await h.signUp();
+    expect((await fetch(up.url, { method: 'HEAD', headers: { authorization: `Bearer ${other.access_token}`, 'tus-resumable': '1.0.0' } })).status).toBe(404);
   });
 
   it('answers a creation asked again (its answer was lost) with the same upload, reserving the space once', async () => {

@@ -10,7 +10,7 @@ import { serve } from '../http/contract.js';
 import { databaseUnavailable, diskFull, HttpError, isDatabaseUnavailable, isDiskFull } from '../http/errors.js';
 import type { HashingFileStore } from './hashing-file-store.js';
 import type { UploadRow } from '../db/schema.js';
-import { allBytesArrived, findUpload, finishUpload, touchUpload } from './uploads.service.js';
+import { allBytesArrived, findUpload, finishUpload, placedUpload, touchUpload } from './uploads.service.js';
 
 const PATH = '/drive/v1/uploads';
 
@@ -49,8 +49,8 @@ class TusServer extends Server {
 
 export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: HashingFileStore): Promise<void> {
   const rows = new WeakMap<object, UploadRow>();
-  /** The caller's upload named by the request, or a tus error answer. */
-  const uploadOf = async (authorization: string | null, uploadId: string | undefined): Promise<UploadRow> => {
+  /** The caller named by the request's bearer token, or a tus error answer. */
+  const callerOf = async (authorization: string | null): Promise<string> => {
     const auth = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
     if (!auth) throw tusError(401, 'unauthenticated', 'Please sign in.');
     let userId: string;
@@ -63,6 +63,11 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
       if (err instanceof HttpError) throw tusError(err.status, err.error, err.message);
       throw err;
     }
+    return userId;
+  };
+  /** The caller's upload named by the request, or a tus error answer. */
+  const uploadOf = async (authorization: string | null, uploadId: string | undefined): Promise<UploadRow> => {
+    const userId = await callerOf(authorization);
     const row = uploadId ? await findUpload(ctx.db, userId, uploadId) : undefined;
     if (!row) throw tusError(404, 'file_not_found', 'The upload does not exist.');
     return row;
@@ -109,11 +114,16 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
   /**
    * A HEAD that finds every byte there (the server died between the last byte and placing the file) finishes the
    * upload first and answers the full offset: a client that then sends nothing, as tus clients do, still gets its file.
+   * One the server already finished on its own answers the same, from its task.
    */
   const finishedHead = async (raw: IncomingMessage): Promise<{ size: number; fileId: string; taskId: string } | null> => {
-    const id = (raw.url ?? '').split('?')[0]!.split('/').pop();
-    const row = await uploadOf(String(raw.headers.authorization ?? ''), id).catch(() => null);
-    if (!row || !raw.headers['tus-resumable'] || !(await allBytesArrived(store, row))) return null;
+    const id = (raw.url ?? '').split('?')[0]!.split('/').pop() ?? '';
+    const userId = await callerOf(String(raw.headers.authorization ?? '')).catch(() => null);
+    if (!userId || !id || !raw.headers['tus-resumable']) return null;
+    const row = await findUpload(ctx.db, userId, id);
+    // Placed already (finished by the server on its own after a stop): complete, not unknown.
+    if (!row) return placedUpload(ctx.db, userId, id);
+    if (!(await allBytesArrived(store, row))) return null;
     return { size: row.size, fileId: await finishUpload(ctx, store, row), taskId: row.task_id };
   };
 

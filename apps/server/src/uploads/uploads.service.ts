@@ -56,8 +56,30 @@ async function checkSpace(db: Db, userId: string, size: number, now: number): Pr
 }
 
 /** An upload task; `moved` is what it sends over the wire (nothing for a speed upload). */
-function newTask(db: Db, userId: string, name: string, size: number, moved: number, phase: string, now: number, fileId = ''): Promise<string> {
-  return insertTask(db, { userId, type: 'upload', phase, name, params: { size: String(size) }, fileId, size: moved }, now);
+function newTask(db: Db, userId: string, name: string, size: number, moved: number, phase: string, now: number, fileId = '', uploadId = ''): Promise<string> {
+  const params: Record<string, string> = uploadId ? { size: String(size), upload_id: uploadId } : { size: String(size) };
+  return insertTask(db, { userId, type: 'upload', phase, name, params, fileId, size: moved }, now);
+}
+
+/**
+ * The upload `uploadId` of this user once it was placed (its row is gone), found through its task: a client asking
+ * after the server finished it on its own (start-up, a crash after the last byte) learns it is complete, not unknown.
+ */
+export async function placedUpload(db: Db, userId: string, uploadId: string): Promise<{ size: number; fileId: string; taskId: string } | null> {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(uploadId)) return null;
+  const tasks = await db
+    .selectFrom('tasks')
+    .select(['id', 'params', 'file_id'])
+    .where('user_id', '=', userId)
+    .where('type', '=', 'upload')
+    .where('phase', '=', PHASE.COMPLETE)
+    .where('params', 'like', `%${uploadId}%`)
+    .execute();
+  for (const t of tasks) {
+    const params = JSON.parse(t.params) as { size?: string; upload_id?: string };
+    if (params.upload_id === uploadId && t.file_id) return { size: Number(params.size), fileId: t.file_id, taskId: t.id };
+  }
+  return null;
 }
 
 export async function createUpload(ctx: AppContext, store: HashingFileStore, userId: string, input: CreateUploadInput): Promise<CreateUploadResult> {
@@ -103,7 +125,7 @@ export async function createUpload(ctx: AppContext, store: HashingFileStore, use
     await requireRoom(trx, userId, input.size, now);
     // The month's upload allowance is taken when the upload starts and given back if it fails (failTask).
     await chargeMonthly(ctx, trx, userId, 'upload', input.size, now);
-    upload.task_id = await newTask(trx, userId, name, input.size, input.size, PHASE.RUNNING, now);
+    upload.task_id = await newTask(trx, userId, name, input.size, input.size, PHASE.RUNNING, now, '', upload.id);
     await trx.insertInto('uploads').values(upload).execute();
     return undefined;
   });
