@@ -13,6 +13,7 @@ import { TextField } from '../../components/text-field';
 import { getMe, setPassword } from '../auth/auth-api';
 import { passwordFits, passwordRule } from '../auth/password-rule';
 import { useSudo } from './use-sudo';
+import { CurrentPasswordField } from './current-password-field';
 
 type Field = 'current' | 'next' | 'again';
 type Errors = Partial<Record<Field | 'form', string>>;
@@ -89,17 +90,7 @@ export function ChangePasswordPage() {
         </p>
         {/* Unseen, it tells password managers which account the new password belongs to. */}
         <input type="email" autoComplete="username" value={me?.email ?? ''} readOnly hidden />
-        <TextField
-          label={t('account.currentPassword')}
-          inputRef={refs.current}
-          type="password"
-          autoComplete="current-password"
-          value={values.current}
-          onChange={(e) => set('current', e.target.value)}
-          error={errors.current}
-          required
-          autoFocus
-        />
+        <CurrentPasswordField inputRef={refs.current} value={values.current} onValue={(v) => set('current', v)} error={errors.current} autoFocus />
         <TextField
           label={t('auth.newPassword')}
           inputRef={refs.next}

@@ -17,6 +17,7 @@ import { CodeField } from '../auth/code-field';
 import { CODE_LENGTH } from '../auth/code-text';
 import { useFormRun } from './use-form-run';
 import { useSudo } from './use-sudo';
+import { CurrentPasswordField } from './current-password-field';
 
 export interface ContactKind {
   /** The page's heading, also the final button. */
@@ -145,18 +146,7 @@ export function ContactChangeForm({ kind, id }: { kind: ContactKind; id: string 
             required
             autoFocus
           />
-          <TextField
-            label={t('account.currentPassword')}
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              sudo.forget();
-            }}
-            error={errors.password}
-            required
-          />
+          <CurrentPasswordField value={password} onValue={setPassword} sudo={sudo} error={errors.password} />
           <FormError error={errors.form ?? ''} />
           <div className="dialog-actions start">
             <button className="btn primary" type="submit" disabled={busy}>

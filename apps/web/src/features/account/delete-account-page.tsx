@@ -12,9 +12,9 @@ import { formatSize } from '@haul/shared';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
-import { TextField } from '../../components/text-field';
 import { deleteAccount, deletionEligibility, getMe } from '../auth/auth-api';
 import { useSudo } from './use-sudo';
+import { CurrentPasswordField } from './current-password-field';
 
 type Field = 'password' | 'understood';
 type Errors = Partial<Record<Field | 'form', string>>;
@@ -144,19 +144,15 @@ export function DeleteAccountPage() {
           <form onSubmit={submit} noValidate aria-labelledby="delete-account-title">
             {/* Unseen, it tells password managers which account the password is for. */}
             <input type="email" autoComplete="username" value={me?.email ?? ''} readOnly hidden />
-            <TextField
-              label={t('account.currentPassword')}
+            <CurrentPasswordField
               inputRef={refs.password}
-              type="password"
-              autoComplete="current-password"
               value={password}
-              onChange={(ev) => {
-                setPassword(ev.target.value);
+              onValue={(v) => {
+                setPassword(v);
                 setErrors((x) => ({ ...x, password: undefined }));
-                sudo.forget();
               }}
+              sudo={sudo}
               error={errors.password}
-              required
             />
             <div className="check-field">
               <label>

@@ -11,9 +11,9 @@ import { toast } from 'sonner';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
-import { TextField } from '../../components/text-field';
 import { goToProvider, listLinkedProviders, listSignInProviders, unbindProvider } from '../providers/providers-api';
 import { useSudo } from './use-sudo';
+import { CurrentPasswordField } from './current-password-field';
 
 export function ProvidersPage() {
   const { t } = useTranslation();
@@ -114,18 +114,14 @@ export function ProvidersPage() {
         {confirming && (
           <form onSubmit={confirm} noValidate aria-label={t('providers.confirmTitle')}>
             <p className="account-notice">{t('providers.confirmIntro')}</p>
-            <TextField
-              label={t('account.currentPassword')}
-              type="password"
-              autoComplete="current-password"
+            <CurrentPasswordField
               value={password}
-              onChange={(e) => {
-                setPassword(e.target.value);
-                sudo.forget();
+              onValue={(v) => {
+                setPassword(v);
                 setErrors({});
               }}
+              sudo={sudo}
               error={errors.password}
-              required
               autoFocus
             />
             <button className="btn primary" type="submit" disabled={busy}>

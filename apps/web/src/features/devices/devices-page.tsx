@@ -12,11 +12,11 @@ import { toast } from 'sonner';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
-import { TextField } from '../../components/text-field';
 import { useSignOut } from '../auth/use-sign-out';
 import { formatTime } from '../files/format-time';
 import { useSudo } from '../account/use-sudo';
 import { endSession, listSessions } from './devices-api';
+import { CurrentPasswordField } from '../account/current-password-field';
 
 type Session = Awaited<ReturnType<typeof listSessions>>[number];
 
@@ -60,7 +60,7 @@ function SignOutDevice({ session, onClose }: { session: Session; onClose: (done:
           <form onSubmit={submit} noValidate>
             <Dialog.Title className="dialog-title">{t('devices.signOutTitle', { device: session.device })}</Dialog.Title>
             <Dialog.Description>{t('devices.signOutBody')}</Dialog.Description>
-            <TextField label={t('account.currentPassword')} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error.password} autoFocus required />
+            <CurrentPasswordField value={password} onValue={setPassword} error={error.password} autoFocus />
             <FormError error={error.form ?? ''} />
             <div className="dialog-actions">
               <button className="btn" type="button" onClick={() => onClose(false)}>

@@ -15,6 +15,7 @@ import { useFormRun } from '../account/use-form-run';
 import { useSudo } from '../account/use-sudo';
 import { QrCode } from '../devices/qr-code';
 import { beginTwoFactor, disableTwoFactor, enableTwoFactor, replaceRecoveryCodes, twoFactorStatus } from './two-factor-api';
+import { CurrentPasswordField } from '../account/current-password-field';
 
 type Action = 'setup' | 'disable' | 'recovery';
 type Step = { kind: 'idle' } | { kind: 'confirm'; action: Action } | { kind: 'scan'; secret: string; uri: string } | { kind: 'codes'; codes: string[] };
@@ -144,7 +145,7 @@ export function TwoFactorPage() {
     body = (
       <form onSubmit={confirm(step.action)} noValidate>
         <p>{t(step.action === 'disable' ? 'twoFactor.confirmOff' : step.action === 'recovery' ? 'twoFactor.confirmRecovery' : 'twoFactor.confirmSetup')}</p>
-        <TextField label={t('account.currentPassword')} type="password" autoComplete="current-password" value={password} onChange={(e) => { setPassword(e.target.value); sudo.forget(); }} error={errors.password} autoFocus required />
+        <CurrentPasswordField value={password} onValue={setPassword} sudo={sudo} error={errors.password} autoFocus />
         <FormError error={errors.form ?? ''} />
         <div className="dialog-actions start">
           <button className="btn" type="button" onClick={finish}>
