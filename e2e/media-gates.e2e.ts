@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { recentCounts } from '../apps/server/src/stats/stat-counts.js';
 import { type E2E, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
 import { ff, requireFfmpeg } from './media-fixtures.js';
 
@@ -65,6 +66,18 @@ describe('media gates', () => {
     await prompt.getByRole('link', { name: 'Sign in' }).waitFor();
     // The bar still shows the whole video's length.
     expect(await bar.getAttribute('aria-valuetext')).toMatch(/\/ 00:10$/);
+    // Upgrading leads to the payment pages (through sign-in) with the way back to this share.
+    await prompt.getByRole('button', { name: 'Upgrade' }).click();
+    await page.waitForURL(/\/drive\//);
+    let url = page.url();
+    for (let i = 0; i < 3; i++) url = decodeURIComponent(url);
+    expect(url).toContain(`refer_from=limit_view&return=/s/${shareId}`);
+    // The operator's counts saw the preview end and the click, sent as the page was left.
+    const counted = async () => {
+      const rows = await recentCounts(e2e.haul.ctx.db, Date.now(), e2e.haul.ctx.config.timeZone, 2);
+      return Object.fromEntries(rows.filter((r) => r.event.startsWith('play_limited')).map((r) => [r.event, r.count]));
+    };
+    await expect.poll(counted, { timeout: 10_000 }).toEqual({ play_limited_show: 1, play_limited_click: 1 });
   });
 
   it('marks 1080p premium for a free account and asks to upgrade when it is chosen', async () => {

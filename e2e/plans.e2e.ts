@@ -1,7 +1,8 @@
 /**
  * Plans in the browser, with the sandbox provider: a free account hits the storage limit on an upload, the dialog
  * leads to the payment page, the sandbox checkout pays, and the upload completes by itself; a redeem code from the
- * account menu or a link; a subscription canceled from payment management.
+ * account menu or a link; the sidebar's upgrade entry; a subscription (one per kind) canceled from payment management; the
+ * way back to a share page.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,7 +80,11 @@ describe('plans', () => {
   it('subscribes with the sandbox and cancels the renewal from payment management', async () => {
     const { page } = await e2e.newPage();
     await signUpInBrowser(page);
-    await page.goto('/drive/payment');
+    // The sidebar offers premium at the operator's first premium price.
+    const entry = page.locator('.upgrade-entry');
+    await expect.poll(() => entry.textContent()).toBe('Get Premiumfrom €4.99');
+    await entry.click();
+    await page.waitForURL(/\/drive\/payment$/);
     await page.getByRole('button', { name: 'Buy Premium, monthly' }).click();
     await page.waitForURL(/\/drive\/payment\/sandbox\//);
     await page.getByRole('button', { name: 'Decline the card' }).click();
@@ -89,6 +94,12 @@ describe('plans', () => {
     await page.getByRole('button', { name: 'Pay (no money)' }).click();
     await expect.poll(() => page.locator('.pay-state').getAttribute('data-state')).toBe('succeed');
 
+    await page.goto('/drive/payment');
+    // One subscription renews premium: its card leads to managing it instead of a second one.
+    const monthly = page.getByRole('listitem').filter({ hasText: 'Premium, monthly' });
+    await monthly.getByRole('link', { name: 'Subscribed: manage' }).waitFor();
+    expect(await monthly.getByRole('button').count()).toBe(0);
+    await expect.poll(() => entry.textContent()).toBe('Premium · 30 days left');
     await page.getByRole('link', { name: 'Manage payments' }).click();
     const row = page.getByRole('listitem').filter({ hasText: 'Premium, monthly' });
     await expect.poll(() => row.textContent()).toMatch(/Renews on/);
@@ -97,5 +108,18 @@ describe('plans', () => {
     await expect.poll(() => row.textContent()).toMatch(/Canceled: runs until/);
     const statuses = await page.locator('.plan-orders tbody tr td:last-child').allTextContents();
     expect(statuses.sort()).toEqual(['Payment received. Thank you!', 'The payment failed. Nothing was charged.']);
+    await page.goto('/drive/payment');
+    await page.getByRole('button', { name: 'Buy Premium, monthly' }).waitFor();
+  });
+
+  it('goes back to the share page it came from once paid', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await page.goto('/drive/payment?refer_from=limit_view&return=%2Fs%2Fabc123%3Fpwd%3Dx');
+    await page.getByRole('button', { name: 'Buy Premium, 1 month' }).click();
+    await page.getByRole('button', { name: 'Pay (no money)' }).click();
+    await expect.poll(() => page.locator('.pay-state').getAttribute('data-state')).toBe('succeed');
+    // A page load outside the drive app, not a route inside it.
+    expect(await page.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/s/abc123?pwd=x');
   });
 });

@@ -14,6 +14,7 @@ import { openDatabase } from './db/database.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { paymentsRoutes } from './payments/payments.routes.js';
 import { plansRoutes } from './plans/plans.routes.js';
+import { statsRoutes } from './stats/stats.routes.js';
 import { invitationsRoutes } from './invitations/invitations.routes.js';
 import { OfflineWorker } from './offline/offline.worker.js';
 import { offlineRoutes } from './offline/offline.routes.js';
@@ -124,6 +125,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await oauthRoutes(app, ctx);
   await plansRoutes(app, ctx);
   await paymentsRoutes(app, ctx);
+  await statsRoutes(app, ctx);
   await invitationsRoutes(app, ctx);
   await app.register(async (scope) => {
     // The drive: what a third-party app granted "pan" may use.

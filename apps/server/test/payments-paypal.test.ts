@@ -1,7 +1,7 @@
 /**
  * PayPal through its REST API, against a local server speaking its documented shapes: the order is captured server to
  * server once approved (asked by the status page, or told by the webhook), notifications count only when PayPal
- * verifies them, a replay changes nothing, refunds take the grant back, and subscriptions are refused.
+ * verifies them, a replay changes nothing, and refunds take the grant back. Subscriptions are in payments-paypal-subscriptions.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveProduct } from '../src/plans/catalog.js';
@@ -16,7 +16,6 @@ describe('the PayPal provider', () => {
     const base = await paypal.start();
     h = await startTestHaul({ paypal: { clientId: 'client-1', clientSecret: 'secret-1', webhookId: 'WH-ID-1', apiBase: new URL(base) } });
     await saveProduct(h.ctx.db, { id: 'premium-month', title: 'Premium, 1 month', grant: 'premium:30d', price: '1234.50', currency: 'EUR', interval: '' }, Date.now());
-    await saveProduct(h.ctx.db, { id: 'premium-monthly', title: 'Premium, monthly', grant: 'premium:30d', price: '3.99', currency: 'EUR', interval: 'month' }, Date.now());
   });
   afterAll(async () => {
     await h.destroy();
@@ -87,13 +86,5 @@ describe('the PayPal provider', () => {
     expect((await post(paypal.event('PAYMENT.CAPTURE.REFUNDED', refunded))).json().results).toEqual(['applied']);
     expect((await vip(u.access_token)).premium).toBe(false);
     expect((await h.api('GET', `/vip/v1/pay/payStatus/${b.orderId}`, u.access_token)).body.status).toBe('refunded');
-  });
-
-  it('says it takes no subscriptions', async () => {
-    const t = await h.signUp();
-    expect((await h.api('GET', '/vip/v1/pay/settings')).body.providers).toEqual([{ id: 'paypal', name: 'PayPal', recurring: false, sandbox: false }]);
-    const r = await h.api('POST', '/vip/v1/pay/subscription/paypal', t.access_token, { product_id: 'premium-monthly' });
-    expect(r.status).toBe(409);
-    expect(r.body.error).toBe('failed_precondition');
   });
 });

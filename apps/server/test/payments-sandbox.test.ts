@@ -92,8 +92,14 @@ describe('the sandbox provider', () => {
     const id = (await order(t.access_token, { product_id: 'premium-monthly' }, 'subscription')).body.order_id;
     await decide(t.access_token, id, 'pay');
     const [sub] = (await h.api('GET', '/vip/v1/pay/subscription', t.access_token)).body.subscriptions;
-    expect(sub).toMatchObject({ status: 'active', product_id: 'premium-monthly', title: 'Premium, monthly' });
+    expect(sub).toMatchObject({ status: 'active', product_id: 'premium-monthly', title: 'Premium, monthly', kind: 'premium' });
     expect((await vip(t.access_token)).subscription.id).toBe(sub.id);
+    expect((await h.api('GET', '/vip/v1/pay/subscriptionStatus', t.access_token)).body).toEqual({ subscribed: true, subscription: sub });
+    const all = (await h.api('GET', '/vip/v1/pay/allSubscriptionStatus', t.access_token)).body.items;
+    expect(all.map((i: any) => [i.kind, i.subscribed])).toEqual([['premium', true], ['storage', false], ['transfer', false]]);
+    // A second premium subscription while this one renews is refused before any checkout.
+    const again = await order(t.access_token, { product_id: 'premium-monthly' }, 'subscription');
+    expect([again.status, again.body.error]).toEqual([409, 'failed_precondition']);
 
     clock.advance(30 * DAY + 1);
     expect(await renewSandbox(h.ctx)).toBe(1);
@@ -107,6 +113,7 @@ describe('the sandbox provider', () => {
 
     const canceled = await h.api('POST', '/vip/v1/pay/cancelSubscription', t.access_token, { subscription_id: sub.id });
     expect(canceled.body.status).toBe('canceled');
+    expect((await h.api('GET', '/vip/v1/pay/subscriptionStatus', t.access_token)).body).toEqual({ subscribed: false, subscription: null });
     expect((await h.api('POST', '/vip/v1/pay/cancelSubscription', t.access_token, { subscription_id: sub.id })).body.error).toBe('failed_precondition');
     clock.advance(31 * DAY);
     expect(await renewSandbox(h.ctx)).toBe(1);

@@ -164,6 +164,13 @@ describe('goods on sale', () => {
     ]);
     const space = (await h.api('POST', '/vip/v1/pay/products', undefined, { reward_types: 'space', scene: 'x' })).body;
     expect(space.products.map((p: any) => [p.id, p.price])).toEqual([['space-100', '12.00']]);
+    // The upgrade entry offers the first premium product; no provider here, so it says a code is the way in.
+    const t = await h.signUp();
+    const offer = (await h.api('GET', '/vip/v1/activity/upgradeToPro', t.access_token)).body;
+    expect(offer).toMatchObject({ premium: false, expire: '', surplus_day: 0, can_pay: false });
+    expect(offer.offer.id).toBe('premium-month');
+    await applyGrant(h.ctx.db, t.sub, 'premium:10d', { source: 'admin', sourceId: 'x' }, Date.now());
+    expect((await h.api('GET', '/vip/v1/activity/upgradeToPro', t.access_token)).body).toMatchObject({ premium: true, surplus_day: 10 });
     await expect(saveProduct(h.ctx.db, { id: 'x', title: 'X', grant: 'premium:1d', price: '1.999', currency: 'EUR', interval: '' }, now)).rejects.toThrow(/decimals/);
     await expect(saveProduct(h.ctx.db, { id: 'x', title: 'X', grant: 'premium:1d', price: '1', currency: 'XYZ', interval: '' }, now)).rejects.toThrow(/ISO 4217/);
   });

@@ -44,6 +44,7 @@ export const PUBLIC: Record<string, string> = {
   'POST /vip/v1/pay/products': 'the goods on sale: the same for everyone',
   'GET /vip/v1/pay/settings': 'the payment providers: the same for everyone',
   'POST /vip/v1/pay/webhook/:provider': "a provider's notification: its signature is the credential",
+  'POST /drive/v1/stats': 'usage counts from anyone (share visitors too): nothing about who is kept',
   'GET /': 'redirect to the web app',
   'GET /api/openapi.json': 'the API reference: the same for everyone',
   'GET /api/docs': 'the API reference page',

@@ -94,3 +94,25 @@ export const SHARE_STATUS = {
   PROHIBITED: 'PROHIBITED',
 } as const;
 export type ShareStatus = (typeof SHARE_STATUS)[keyof typeof SHARE_STATUS];
+
+/**
+ * Usage statistics the apps report (seed 001 "Statistics"): counted per day and name on the server, nothing about who.
+ * Names outside this list are refused.
+ */
+export const STAT_EVENTS = [
+  'web_video_player_start',
+  'web_video_player_end',
+  'web_video_player_request_meta_fail',
+  'web_player_resolution_hover_click',
+  'play_limited_show',
+  'play_limited_click',
+  'local_upload_submitted',
+  'local_upload_success',
+  'local_upload_failed',
+  'copy_video_link',
+  'archive_unzip_request',
+  'archive_unzip_success',
+  'archive_unzip_fail',
+  'archive_external_player',
+] as const;
+export type StatEvent = (typeof STAT_EVENTS)[number];

@@ -10,6 +10,7 @@ import { purgeExpired } from '../files/trash.service.js';
 import { newestOutbox } from '../mail/outbox.js';
 import { OAUTH_CLIENT_USAGE, oauthClientCommand } from '../oauth/oauth-client.cli.js';
 import { PLANS_USAGE, plansCommand } from '../plans/plans.cli.js';
+import { recentCounts } from '../stats/stat-counts.js';
 
 const USAGE = `usage: haul-admin <command>
   create-user <email> <password> [--admin] [--name NAME]   create an account
@@ -20,6 +21,7 @@ const USAGE = `usage: haul-admin <command>
   set-quota <email> <bytes>                                 set the storage limit of an account
   set-premium <email> <days>                                premium for that many days from now (0 ends it)
   purge                                                     purge expired trash and unreferenced blobs now
+  stats [--days N]                                          usage events the apps reported, per day, for the last N (7) days
   outbox [--limit N]                                        print the newest N (10) mails and text messages kept because
                                                             no SMTP server (HAUL_SMTP_URL) or SMS webhook (HAUL_SMS_WEBHOOK_URL) is set
 ${OAUTH_CLIENT_USAGE}
@@ -110,6 +112,15 @@ async function main(argv: string[]): Promise<number> {
           const head = m.channel === 'sms' ? `Text message to: ${m.to}` : `To: ${m.to}\nSubject: ${m.subject}`;
           console.log(`--- ${new Date(m.createdAt).toISOString()}\n${head}\n\n${m.text}`);
         }
+        return 0;
+      }
+      case 'stats': {
+        const at = args.indexOf('--days');
+        const days = at >= 0 ? Number(args[at + 1]) : 7;
+        if (!Number.isSafeInteger(days) || days < 1) throw new Error('--days must be a whole number of 1 or more');
+        const rows = await recentCounts(ctx.db, ctx.clock.now(), ctx.config.timeZone, days);
+        if (!rows.length) console.log(`no events reported in the last ${days} days`);
+        for (const r of rows) console.log(`${r.day}  ${r.event.padEnd(36)} ${r.count}`);
         return 0;
       }
       case 'purge': {

@@ -24,6 +24,7 @@ import * as phoneNumbers from './migrations/2026-11-29-0016-phone-numbers.js';
 import * as plans from './migrations/2026-11-29-0017-plans.js';
 import * as trafficUsage from './migrations/2026-11-29-0018-traffic-usage.js';
 import * as invitations from './migrations/2026-11-30-0019-invitations.js';
+import * as stats from './migrations/2026-12-01-0022-stats.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-0017-plans': plans,
   '2026-11-29-0018-traffic-usage': trafficUsage,
   '2026-11-30-0019-invitations': invitations,
+  '2026-12-01-0022-stats': stats,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -351,6 +351,8 @@ export interface Database {
   invite_codes: InviteCodesTable;
   invitations: InvitationsTable;
   invite_reward_counts: InviteRewardCountsTable;
+  /** Usage statistics: see the 0022 migration. */
+  stat_counts: { day: string; event: string; count: number };
   kysely_migration?: { name: string; timestamp: string };
   kysely_migration_lock?: { id: string; is_locked: Generated<number> };
 }

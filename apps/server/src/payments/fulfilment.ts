@@ -122,6 +122,8 @@ async function renewed(trx: Db, provider: string, n: Extract<PaymentNotice, { ty
   // A renewal sells again what the first order sold, at its price.
   const first = await trx.selectFrom('orders').selectAll().where('subscription_id', '=', sub.id).orderBy('created_at').limit(1).executeTakeFirst();
   if (!first || !sameMoney(first, n.amountMinor, n.currency)) return false;
+  // The payment that started the subscription paid its first order; it renews nothing.
+  if (first.provider_ref === n.invoiceRef) return false;
   const id = newId();
   await trx
     .insertInto('orders')

@@ -10,7 +10,7 @@ import { publicUrl } from '../http/public-url.js';
 import { newId } from '../lib/ids.js';
 import { toRfc3339 } from '../lib/time.js';
 import { findProduct, priceString } from '../plans/catalog.js';
-import { presentSubscription } from '../plans/vip-info.js';
+import { presentSubscription, subscriptionStatus } from '../plans/vip-info.js';
 import { applyNotice } from './fulfilment.js';
 import type { OrderRow, PaymentProvider } from './provider.js';
 import { paymentProviders } from './providers.js';
@@ -47,6 +47,10 @@ export async function startOrder(ctx: AppContext, userId: string, providerId: st
     throw new HttpError(409, 'failed_precondition', recurring ? 'This product is paid once: order it with /vip/v1/pay/order.' : 'This product renews: subscribe with /vip/v1/pay/subscription.');
   }
   if (recurring && !provider.recurring) throw new HttpError(409, 'failed_precondition', `${provider.name} does not take subscriptions.`);
+  if (recurring) {
+    const renewing = (await subscriptionStatus(ctx, userId)).find((s) => s.kind === product.kind)?.subscription;
+    if (renewing) throw new HttpError(409, 'failed_precondition', `Your subscription "${renewing.title}" renews this already. Cancel it first on the subscriptions page; what you paid for runs to its end.`);
+  }
   const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   const now = ctx.clock.now();
   const order: OrderRow = {
@@ -147,7 +151,7 @@ export async function cancelSubscription(ctx: AppContext, userId: string, subscr
   const now = ctx.clock.now();
   await ctx.db.updateTable('subscriptions').set({ status: 'canceled', updated_at: now }).where('id', '=', sub.id).execute();
   const product = await findProduct(ctx.db, sub.product_id);
-  return presentSubscription({ ...sub, status: 'canceled', updated_at: now }, product?.title);
+  return presentSubscription({ ...sub, status: 'canceled', updated_at: now }, product);
 }
 
 /** The operator's refund: the provider gives the money back, then the grant is taken back here at once. */

@@ -10,7 +10,7 @@ import { cancelSubscription, listOrders, orderStatus, presentOrder, startOrder }
 import { WebhookRejected } from './provider.js';
 import { paymentProviders } from './providers.js';
 import { SANDBOX, sandboxNotice } from './sandbox-provider.js';
-import { listSubscriptions } from '../plans/vip-info.js';
+import { listSubscriptions, subscriptionStatus } from '../plans/vip-info.js';
 import { findProduct } from '../plans/catalog.js';
 
 /** The sandbox order of this person, or 404 (also when the sandbox is off). */
@@ -34,6 +34,11 @@ export async function paymentsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     serve(scope, C.payStatus, async (req) => orderStatus(ctx, req.userId, req.params.orderId, req.log));
     serve(scope, C.listOrders, async (req) => ({ orders: await listOrders(ctx, req.userId, req.query.limit ?? 50) }));
     serve(scope, C.subscriptions, async (req) => ({ subscriptions: await listSubscriptions(ctx, req.userId) }));
+    serve(scope, C.subscriptionStatus, async (req) => {
+      const { subscribed, subscription } = (await subscriptionStatus(ctx, req.userId)).find((s) => s.kind === 'premium')!;
+      return { subscribed, subscription };
+    });
+    serve(scope, C.allSubscriptionStatus, async (req) => ({ items: await subscriptionStatus(ctx, req.userId) }));
     serve(scope, C.cancelSubscription, async (req) => cancelSubscription(ctx, req.userId, req.body.subscription_id));
     serve(scope, C.sandboxCheckout, async (req) => {
       const order = await sandboxOrder(ctx, req.userId, req.params.orderId);

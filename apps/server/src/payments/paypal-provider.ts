@@ -2,13 +2,15 @@
  * PayPal through its documented REST API (Orders v2, Payments v2, webhook verification): an order is created with our
  * order id as `custom_id`, the person approves it at PayPal, and we capture it server to server, when its webhook says
  * it was approved or when the status page asks; only a completed capture of the order's own amount pays. Notifications
- * are verified by PayPal itself (verify-webhook-signature with our webhook id). One-time payments only: PayPal
- * subscriptions need plans kept in PayPal's catalogue, not built.
+ * are verified by PayPal itself (verify-webhook-signature with our webhook id). Subscriptions are in
+ * paypal-subscriptions.ts.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { parsePrice, priceString } from '../plans/catalog.js';
 import type { PaypalConfig } from './payment-config.js';
-import { WebhookRejected, type Checkout, type CheckoutInput, type OrderRow, type PaymentNotice, type PaymentProvider } from './provider.js';
+import { PaypalClient } from './paypal-client.js';
+import { cancelAtPaypal, lookupSubscription, refundSale, saleCompleted, startSubscription, type Sale } from './paypal-subscriptions.js';
+import { WebhookRejected, type Checkout, type CheckoutInput, type OrderRow, type PaymentNotice, type PaymentProvider, type SubscriptionRow } from './provider.js';
 
 interface Money {
   currency_code: string;
@@ -27,61 +29,21 @@ interface PaypalOrder {
   purchase_units?: { custom_id?: string; payments?: { captures?: Capture[] } }[];
 }
 
-const TIMEOUT_MS = 20_000;
-
 export class PaypalProvider implements PaymentProvider {
   readonly id = 'paypal';
   readonly name = 'PayPal';
-  readonly recurring = false;
+  readonly recurring = true;
   readonly sandbox = false;
-  private token: { value: string; expiresAt: number } | null = null;
+  private readonly api: PaypalClient;
 
-  constructor(private readonly config: PaypalConfig) {}
-
-  private async accessToken(): Promise<string> {
-    if (this.token && this.token.expiresAt > Date.now() + 60_000) return this.token.value;
-    const basic = Buffer.from(`${this.config.clientId}:${this.config.clientSecret}`).toString('base64');
-    const res = await fetch(new URL('/v1/oauth2/token', this.config.apiBase), {
-      method: 'POST',
-      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=client_credentials',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-    if (!res.ok) throw new Error(`PayPal refused the credentials (${res.status})`);
-    const body = (await res.json()) as { access_token: string; expires_in: number };
-    this.token = { value: body.access_token, expiresAt: Date.now() + body.expires_in * 1000 };
-    return body.access_token;
+  constructor(private readonly config: PaypalConfig) {
+    this.api = new PaypalClient(config);
   }
 
-  /** One API call; `requestId` makes a retried call do its work once (PayPal-Request-Id). */
-  private async call<T>(method: string, path: string, body?: unknown, requestId?: string): Promise<T> {
-    const res = await fetch(new URL(path, this.config.apiBase), {
-      method,
-      headers: {
-        authorization: `Bearer ${await this.accessToken()}`,
-        'content-type': 'application/json',
-        prefer: 'return=representation',
-        ...(requestId ? { 'paypal-request-id': requestId } : {}),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-    const text = await res.text();
-    if (!res.ok) {
-      const err = (() => {
-        try {
-          return JSON.parse(text) as { name?: string; message?: string };
-        } catch {
-          return {};
-        }
-      })();
-      throw new Error(`PayPal answered ${res.status}${err.name ? ` ${err.name}` : ''}${err.message ? `: ${err.message}` : ''}`);
-    }
-    return (text ? JSON.parse(text) : {}) as T;
-  }
-
-  async startCheckout({ order, product, successUrl, cancelUrl }: CheckoutInput): Promise<Checkout> {
-    const created = await this.call<PaypalOrder>(
+  async startCheckout(input: CheckoutInput): Promise<Checkout> {
+    if (input.order.interval) return startSubscription(this.api, input);
+    const { order, product, successUrl, cancelUrl } = input;
+    const created = await this.api.call<PaypalOrder>(
       'POST',
       '/v2/checkout/orders',
       {
@@ -98,13 +60,14 @@ export class PaypalProvider implements PaymentProvider {
 
   /** Captures an approved PayPal order: the money moves now, and the capture says whether it did. */
   private async capture(paypalOrderId: string, fallbackOrderId?: string): Promise<PaymentNotice[]> {
-    const done = await this.call<PaypalOrder>('POST', `/v2/checkout/orders/${encodeURIComponent(paypalOrderId)}/capture`, {}, `haul-capture-${paypalOrderId}`);
+    const done = await this.api.call<PaypalOrder>('POST', `/v2/checkout/orders/${encodeURIComponent(paypalOrderId)}/capture`, {}, `haul-capture-${paypalOrderId}`);
     return capturesOf(done, fallbackOrderId);
   }
 
   async lookup(order: OrderRow): Promise<PaymentNotice[]> {
+    if (order.interval) return lookupSubscription(this.api, order, Date.now());
     if (!order.provider_ref) return [];
-    const found = await this.call<PaypalOrder>('GET', `/v2/checkout/orders/${encodeURIComponent(order.provider_ref)}`);
+    const found = await this.api.call<PaypalOrder>('GET', `/v2/checkout/orders/${encodeURIComponent(order.provider_ref)}`);
     if (found.status === 'APPROVED') return this.capture(found.id, order.id);
     if (found.status === 'COMPLETED') return capturesOf(found, order.id);
     if (found.status === 'VOIDED') return [{ type: 'closed', eventId: `voided:${found.id}`, orderId: order.id }];
@@ -120,7 +83,7 @@ export class PaypalProvider implements PaymentProvider {
     }
     const h = (name: string) => String(headers[name] ?? '');
     if (!event.id || !h('paypal-transmission-sig')) throw new WebhookRejected('no PayPal transmission signature');
-    const verdict = await this.call<{ verification_status?: string }>('POST', '/v1/notifications/verify-webhook-signature', {
+    const verdict = await this.api.call<{ verification_status?: string }>('POST', '/v1/notifications/verify-webhook-signature', {
       auth_algo: h('paypal-auth-algo'),
       cert_url: h('paypal-cert-url'),
       transmission_id: h('paypal-transmission-id'),
@@ -140,6 +103,18 @@ export class PaypalProvider implements PaymentProvider {
         const orderId = String(r.custom_id ?? '');
         return orderId ? [{ type: 'failed', eventId: event.id, orderId }] : [];
       }
+      case 'PAYMENT.SALE.COMPLETED':
+        return saleCompleted(this.api, r as unknown as Sale, Date.now());
+      case 'PAYMENT.SALE.REFUNDED':
+      case 'PAYMENT.SALE.REVERSED': {
+        // A refund names its sale; a reversal is the sale itself.
+        const saleId = String(r.sale_id ?? (event.event_type === 'PAYMENT.SALE.REVERSED' ? r.id : '') ?? '');
+        return saleId ? [{ type: 'refunded', eventId: event.id, paymentRef: saleId }] : [];
+      }
+      case 'BILLING.SUBSCRIPTION.CANCELLED':
+      case 'BILLING.SUBSCRIPTION.EXPIRED':
+      case 'BILLING.SUBSCRIPTION.SUSPENDED':
+        return r.id ? [{ type: 'subscription_ended', eventId: event.id, subscriptionRef: String(r.id) }] : [];
       case 'PAYMENT.CAPTURE.REFUNDED':
       case 'PAYMENT.CAPTURE.REVERSED': {
         // The refund's "up" link names the capture it gives back, the order's provider reference once paid.
@@ -152,12 +127,13 @@ export class PaypalProvider implements PaymentProvider {
     }
   }
 
-  async cancelSubscription(): Promise<void> {
-    throw new Error('PayPal subscriptions are not offered');
+  async cancelSubscription(sub: SubscriptionRow): Promise<void> {
+    await cancelAtPaypal(this.api, sub.provider_ref);
   }
 
   async refund(order: OrderRow): Promise<void> {
-    await this.call('POST', `/v2/payments/captures/${encodeURIComponent(order.provider_ref)}/refund`, {}, `haul-refund-${order.id}`);
+    if (order.interval) return refundSale(this.api, order);
+    await this.api.call('POST', `/v2/payments/captures/${encodeURIComponent(order.provider_ref)}/refund`, {}, `haul-refund-${order.id}`);
   }
 }
 

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { requireAuth } from '../http/auth.js';
 import { serve } from '../http/contract.js';
 import { presentProduct, productsOnSale } from './catalog.js';
+import { paymentProviders } from '../payments/providers.js';
 import { redeemCode } from './redeem-codes.js';
 import { vipInfo } from './vip-info.js';
 
@@ -29,6 +30,11 @@ export async function plansRoutes(app: FastifyInstance, ctx: AppContext): Promis
   await app.register(async (scope) => {
     requireAuth(scope, ctx);
     serve(scope, C.vipInfo, async (req) => vipInfo(ctx, req.userId));
+    serve(scope, C.upgradeToPro, async (req) => {
+      const [vip, premiumGoods] = await Promise.all([vipInfo(ctx, req.userId), productsOnSale(ctx.db, 'premium')]);
+      const first = premiumGoods[0];
+      return { premium: vip.premium, expire: vip.expire, surplus_day: vip.surplus_day, offer: first ? presentProduct(first) : null, can_pay: paymentProviders(ctx.config).size > 0 };
+    });
     serve(scope, C.redeemCode, async (req) => {
       const granted = await redeemCode(ctx, req.userId, req.body.activation_code, req.ip);
       return { granted, vip: await vipInfo(ctx, req.userId) };

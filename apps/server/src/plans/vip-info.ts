@@ -1,5 +1,5 @@
 /** What an account's plan looks like to the clients: premium, its grants, and the subscription that renews it. */
-import { parseGrantSpec, type GrantItem, type Subscription, type VipInfo } from '@haul/shared';
+import { GRANT_KINDS, parseGrantSpec, type GrantItem, type GrantKind, type Subscription, type VipInfo } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { SubscriptionsTable } from '../db/schema.js';
 import { toRfc3339 } from '../lib/time.js';
@@ -10,11 +10,12 @@ export function grantItems(spec: string): GrantItem[] {
   return parseGrantSpec(spec).map((p) => ({ kind: p.kind, bytes: String(p.bytes), days: p.days ?? 0 }));
 }
 
-export function presentSubscription(row: SubscriptionsTable, title: string | undefined): Subscription {
+export function presentSubscription(row: SubscriptionsTable, product: { title?: string | null; kind?: string | null } | undefined): Subscription {
   return {
     id: row.id,
     product_id: row.product_id,
-    title: title ?? row.product_id,
+    title: product?.title ?? row.product_id,
+    kind: (product?.kind ?? 'premium') as GrantKind,
     provider: row.provider,
     status: row.status as Subscription['status'],
     current_period_end: toRfc3339(row.current_period_end),
@@ -28,12 +29,21 @@ export async function listSubscriptions(ctx: AppContext, userId: string): Promis
     .selectFrom('subscriptions')
     .leftJoin('products', 'products.id', 'subscriptions.product_id')
     .selectAll('subscriptions')
-    .select('products.title')
+    .select(['products.title', 'products.kind'])
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
     .execute();
   const rank = { active: 0, canceled: 1, ended: 2 } as Record<string, number>;
-  return rows.sort((a, b) => (rank[a.status] ?? 3) - (rank[b.status] ?? 3)).map((r) => presentSubscription(r, r.title ?? undefined));
+  return rows.sort((a, b) => (rank[a.status] ?? 3) - (rank[b.status] ?? 3)).map((r) => presentSubscription(r, r));
+}
+
+/** For each kind of goods, the subscription of the account that renews it (the newest active one), if any. */
+export async function subscriptionStatus(ctx: AppContext, userId: string) {
+  const active = (await listSubscriptions(ctx, userId)).filter((s) => s.status === 'active');
+  return GRANT_KINDS.map((kind) => {
+    const subscription = active.find((s) => s.kind === kind) ?? null;
+    return { kind, subscribed: !!subscription, subscription };
+  });
 }
 
 export async function vipInfo(ctx: AppContext, userId: string): Promise<VipInfo> {

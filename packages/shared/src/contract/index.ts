@@ -15,6 +15,7 @@ import { providersRoutes } from './providers.js';
 import { profileRoutes } from './profile.js';
 import { sharesRoutes } from './shares.js';
 import { shareMediaRoutes } from './share-media.js';
+import { statsRoutes } from './stats.js';
 import { tasksRoutes } from './tasks.js';
 import { uploadsRoutes } from './uploads.js';
 
@@ -50,6 +51,7 @@ export const CONTRACT = {
   ...paymentsRoutes,
   ...activityRoutes,
   ...profileRoutes,
+  ...statsRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

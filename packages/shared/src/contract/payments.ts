@@ -5,7 +5,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { route } from './define.js';
-import { StringEnum, TimeString } from './schema-kit.js';
+import { GRANT_KINDS } from '../rules/grants.js';
+import { NullableObject, StringEnum, TimeString } from './schema-kit.js';
 import { SubscriptionSchema } from './plans.js';
 
 const tag = 'Payments';
@@ -41,6 +42,12 @@ export const PaySettingsSchema = Type.Object({
 });
 export type PaySettings = Static<typeof PaySettingsSchema>;
 
+const subscriptionStatus = {
+  subscribed: Type.Boolean({ description: 'A subscription renews it.' }),
+  subscription: NullableObject(SubscriptionSchema),
+};
+const SubscriptionStatusSchema = Type.Object(subscriptionStatus);
+
 const OrderBody = Type.Object({
   product_id: Type.String({ maxLength: 64 }),
   pay_method_id: Type.Optional(Type.String({ maxLength: 64, description: 'Ignored: the provider offers its own methods.' })),
@@ -58,7 +65,8 @@ const ProviderParam = Type.Object({ provider: Type.String({ maxLength: 32 }) });
 const startErrors = {
   invalid_argument: 'The return or cancel address is not on this site.',
   not_found: 'No such product on sale, or no such provider set up.',
-  failed_precondition: 'The product is renewed (use POST /vip/v1/pay/subscription/{provider}) or paid once (use /order), or the provider does not take subscriptions.',
+  failed_precondition:
+    'The product is renewed (use POST /vip/v1/pay/subscription/{provider}) or paid once (use /order), the provider does not take subscriptions, or a subscription of yours renews this kind of goods already.',
   unavailable: 'The provider could not be reached; nothing was charged.',
 } as const;
 
@@ -130,6 +138,26 @@ export const paymentsRoutes = {
     description: 'Your subscriptions, active ones first.',
     auth: 'user',
     response: Type.Object({ subscriptions: Type.Array(SubscriptionSchema) }),
+    errors: {},
+  }),
+  subscriptionStatus: route({
+    method: 'GET',
+    path: '/vip/v1/pay/subscriptionStatus',
+    tag,
+    summary: 'Premium subscription status',
+    description: 'Whether a premium subscription of yours renews (a canceled one runs to its end but renews no more). The goods page offers no second one while it does.',
+    auth: 'user',
+    response: SubscriptionStatusSchema,
+    errors: {},
+  }),
+  allSubscriptionStatus: route({
+    method: 'GET',
+    path: '/vip/v1/pay/allSubscriptionStatus',
+    tag,
+    summary: 'Subscription status of every kind of goods',
+    description: 'For premium, storage and transfer: whether a subscription of yours renews it. A second subscription of a kind that renews already is refused.',
+    auth: 'user',
+    response: Type.Object({ items: Type.Array(Type.Object({ kind: StringEnum(GRANT_KINDS), ...subscriptionStatus })) }),
     errors: {},
   }),
   cancelSubscription: route({

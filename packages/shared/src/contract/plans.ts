@@ -33,6 +33,7 @@ export const SubscriptionSchema = Type.Object({
   id: Type.String(),
   product_id: Type.String(),
   title: Type.String({ description: "The product's title; its id when the operator no longer sells it." }),
+  kind: StringEnum(GRANT_KINDS, { description: 'What it renews: premium, storage or transfer.' }),
   provider: Type.String(),
   status: StringEnum(['active', 'canceled', 'ended'] as const, { description: 'canceled: no further renewal; premium runs to the period end.' }),
   current_period_end: TimeString('When the paid period ends (and the next renewal is due, while active).'),
@@ -83,6 +84,23 @@ export const plansRoutes = {
     description: "Whether the account is premium and until when, the grants that count now (or later), and the subscription that renews it.",
     auth: 'user',
     response: VipInfoSchema,
+    errors: {},
+  }),
+  upgradeToPro: route({
+    method: 'GET',
+    path: '/vip/v1/activity/upgradeToPro',
+    tag,
+    summary: 'The upgrade offer',
+    description:
+      "What the app's upgrade entry shows: premium and its days left, or else the operator's first premium product on sale and whether it can be paid for here (a provider is set up) or only redeemed with a code.",
+    auth: 'user',
+    response: Type.Object({
+      premium: Type.Boolean(),
+      expire: TimeString("When premium ends; '' without premium."),
+      surplus_day: Type.Integer({ description: 'Whole days of premium left.' }),
+      offer: NullableObject(ProductSchema),
+      can_pay: Type.Boolean({ description: 'A payment provider is set up; without one, premium comes only from redeem codes and invitations.' }),
+    }),
     errors: {},
   }),
   redeemCode: route({

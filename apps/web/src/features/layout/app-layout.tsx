@@ -14,6 +14,7 @@ import { Icon, type IconName } from './icon';
 import { Logo } from './logo';
 import { NavProgress } from './nav-progress';
 import { SettingsMenu } from './settings-menu';
+import { UpgradeEntry } from '../plans/upgrade-entry';
 
 const NAV: { to: string; key: string; icon: IconName }[] = [
   { to: '/all', key: 'nav.all', icon: 'all' },
@@ -89,6 +90,7 @@ export function AppLayout() {
           </NavLink>
         ))}
         <StorageMeter />
+        <UpgradeEntry />
         {/* On phones the header has no room: theme and language live in the drawer. */}
         <div className="sidebar-settings">
           <SettingsMenu />

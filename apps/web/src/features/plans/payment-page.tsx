@@ -11,7 +11,7 @@ import type { GrantKind, Product } from '@haul/shared';
 import { FormError } from '../../components/form-error';
 import { errorMessage } from '../../lib/error-message';
 import { describeGrant, formatPrice } from './plan-format';
-import { listGoods, paySettings, startPayment } from './plans-api';
+import { listGoods, paySettings, startPayment, subscriptionStatus } from './plans-api';
 import './plans.css';
 import { useRedeemBox } from './redeem-box';
 
@@ -27,7 +27,7 @@ function inApp(url: string): string | null {
   return u.origin === window.location.origin && u.pathname.startsWith('/drive/') ? u.pathname.slice('/drive'.length) + u.search : null;
 }
 
-function ProductCard({ product, onPay, busy }: { product: Product; onPay: () => void; busy: boolean }) {
+function ProductCard({ product, onPay, busy, subscribed }: { product: Product; onPay: () => void; busy: boolean; subscribed: boolean }) {
   const { t, i18n } = useTranslation();
   const every = product.subscriber_type === 'none' ? '' : t(product.subscriber_type === 'month' ? 'plans.perMonth' : 'plans.perYear');
   return (
@@ -43,9 +43,16 @@ function ProductCard({ product, onPay, busy }: { product: Product; onPay: () => 
         ))}
       </ul>
       {product.subscription_mode === 'recurring' && <p className="muted small">{t('plans.renews')}</p>}
-      <button className="btn primary" type="button" onClick={onPay} disabled={busy} aria-label={t('plans.payFor', { title: product.title })}>
-        {product.subscription_mode === 'recurring' ? t('plans.subscribe') : t('plans.pay')}
-      </button>
+      {/* One subscription per kind of goods renews at a time: the server refuses a second. */}
+      {subscribed ? (
+        <Link className="btn" to="/payment/management">
+          {t('plans.subscribedManage')}
+        </Link>
+      ) : (
+        <button className="btn primary" type="button" onClick={onPay} disabled={busy} aria-label={t('plans.payFor', { title: product.title })}>
+          {product.subscription_mode === 'recurring' ? t('plans.subscribe') : t('plans.pay')}
+        </button>
+      )}
     </li>
   );
 }
@@ -57,6 +64,8 @@ export function PaymentPage({ kind }: { kind: GrantKind }) {
   const redeem = useRedeemBox();
   const goods = useQuery({ queryKey: ['goods', kind], queryFn: () => listGoods(kind) });
   const settings = useQuery({ queryKey: ['pay-settings'], queryFn: paySettings, staleTime: 60_000 });
+  const renewing = useQuery({ queryKey: ['subscription-status'], queryFn: subscriptionStatus });
+  const subscribedHere = renewing.data?.find((s) => s.kind === kind)?.subscribed ?? false;
   const providers = settings.data?.providers ?? [];
   const [provider, setProvider] = useState('');
   const chosen = providers.find((p) => p.id === provider) ?? providers[0];
@@ -122,7 +131,7 @@ export function PaymentPage({ kind }: { kind: GrantKind }) {
         {providers.length > 0 && (
           <ul className="plan-grid">
             {products.map((p) => (
-              <ProductCard key={p.id} product={p} busy={busy} onPay={() => void pay(p)} />
+              <ProductCard key={p.id} product={p} busy={busy} subscribed={subscribedHere && p.subscription_mode === 'recurring'} onPay={() => void pay(p)} />
             ))}
           </ul>
         )}

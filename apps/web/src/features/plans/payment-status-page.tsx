@@ -9,7 +9,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { FormError } from '../../components/form-error';
 import { errorMessage } from '../../lib/error-message';
 import { continueLimitedTasks } from '../limits';
-import { formatPrice, safeReturn } from './plan-format';
+import { formatPrice, isSharePage, safeReturn } from './plan-format';
 import { PLAN_KEYS, payStatus } from './plans-api';
 import './plans.css';
 
@@ -55,12 +55,16 @@ export function PaymentStatusPage() {
         </p>
         {word === 'succeed' && order?.task_id && <p className="muted">{t('plans.taskContinues')}</p>}
         <p className="plan-links">
-          {word === 'succeed' ? (
+          {word === 'succeed' && isSharePage(back) ? (
+            <a className="btn primary" href={back}>
+              {t('plans.continue')}
+            </a>
+          ) : word === 'succeed' ? (
             <Link className="btn primary" to={back}>
               {t('plans.continue')}
             </Link>
           ) : DONE.has(word) || word === 'canceled' ? (
-            <Link className="btn primary" to="/payment">
+            <Link className="btn primary" to={`/payment${params.get('return') ? `?return=${encodeURIComponent(back)}` : ''}`}>
               {t('plans.tryAgain')}
             </Link>
           ) : null}

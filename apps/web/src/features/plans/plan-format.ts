@@ -19,5 +19,8 @@ export function describeGrant(g: GrantItem, t: TFunction, locale: string): strin
   return t('plans.grantTransfer', { size, count: g.days });
 }
 
-/** A path inside the app to come back to; anything else (another site) is dropped. */
+/** A path on this site to come back to; anything else (another site) is dropped. */
 export const safeReturn = (path: string | null | undefined): string => (path && /^\/(?![/\\])/.test(path) ? path : '/payment/management');
+
+/** Share pages (/s/…) live outside the drive app: going back to one is a page load, not a route. */
+export const isSharePage = (path: string): boolean => path.startsWith('/s/');

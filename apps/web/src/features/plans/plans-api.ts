@@ -3,7 +3,7 @@ import type { GrantKind } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 
 /** What a paid or redeemed plan changes: the caches every screen that shows the plan reads. */
-export const PLAN_KEYS = [['me'], ['vip'], ['about'], ['orders'], ['subscriptions']] as const;
+export const PLAN_KEYS = [['me'], ['vip'], ['about'], ['orders'], ['subscriptions'], ['subscription-status'], ['upgrade-offer']] as const;
 
 const REWARD: Partial<Record<GrantKind, 'space' | 'transfer'>> = { storage: 'space', transfer: 'transfer' };
 
@@ -28,6 +28,8 @@ export const startPayment = (p: StartPayment) =>
 export const payStatus = (orderId: string) => haul.call('payStatus', { params: { orderId } });
 export const listOrders = async () => (await haul.call('listOrders', { query: {} })).orders;
 export const listSubscriptions = async () => (await haul.call('subscriptions')).subscriptions;
+export const subscriptionStatus = async () => (await haul.call('allSubscriptionStatus')).items;
+export const upgradeOffer = () => haul.call('upgradeToPro');
 export const cancelSubscription = (id: string) => haul.call('cancelSubscription', { body: { subscription_id: id } });
 export const sandboxOrder = async (orderId: string) => (await haul.call('sandboxCheckout', { params: { orderId } })).order;
 export const sandboxPay = (orderId: string, outcome: 'pay' | 'decline' | 'cancel') => haul.call('sandboxPay', { params: { orderId }, body: { outcome } });

@@ -19,6 +19,7 @@ import { getMe } from '../auth/auth-api';
 import { useUploads, type UploadTask } from './upload-store';
 import { forgetLimitedTasks } from '../limits/limited-tasks';
 import { reportLimit } from '../limits/limit-store';
+import { track } from '../../lib/stats';
 
 /** Picked files stay in memory only; a reload needs the file picked again to continue. */
 const files = new Map<string, File>();
@@ -35,6 +36,10 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 const get = (id: string) => useUploads.getState().tasks[id];
 const patch = (id: string, change: Partial<UploadTask>) => {
+  const was = get(id)?.status;
+  if (change.status && change.status !== was && (change.status === S.COMPLETE || change.status === S.FAILED)) {
+    track(change.status === S.COMPLETE ? 'local_upload_success' : 'local_upload_failed');
+  }
   useUploads.getState().patch(id, change);
   schedulePersist(id);
 };
@@ -110,6 +115,7 @@ export async function addUploads(userId: string, picked: Picked[], parentId: str
   // A finished upload kept both ways is uploaded again as a new task; the server names the copy.
   for (const p of queued) {
     files.set(p.taskId, p.file);
+    track('local_upload_submitted');
     const tooLarge = p.file.size > LIMITS.maxUploadBytes;
     const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
     store.upsert({

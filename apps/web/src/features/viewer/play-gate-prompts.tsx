@@ -1,5 +1,7 @@
 /** The prompts of gated playback: the end of a share's preview, and a quality the viewer's plan does not cover. */
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { track } from '../../lib/stats';
 import { useSessionStore } from '../auth/session-store';
 
 /** Where saving a share goes: its page with the save dialog, through sign-in when signed out. */
@@ -12,6 +14,7 @@ function saveHref(shareId: string, signedIn: boolean): string {
 export function PreviewEndPrompt({ shareId, onReplay, onUpgrade }: { shareId: string; onReplay: () => void; onUpgrade: () => void }) {
   const { t } = useTranslation();
   const signedIn = useSessionStore((s) => !!s.session);
+  useEffect(() => track('play_limited_show'), []);
   return (
     <div className="play-gate" role="dialog" aria-labelledby="preview-end-title">
       <h2 id="preview-end-title">{t('viewer.previewEnded')}</h2>
@@ -25,7 +28,14 @@ export function PreviewEndPrompt({ shareId, onReplay, onUpgrade }: { shareId: st
             {t('viewer.signInToWatch')}
           </a>
         )}
-        <button className="btn" type="button" onClick={onUpgrade}>
+        <button
+          className="btn"
+          type="button"
+          onClick={() => {
+            track('play_limited_click');
+            onUpgrade();
+          }}
+        >
           {t('viewer.upgrade')}
         </button>
         <button className="btn" type="button" onClick={onReplay}>

@@ -173,11 +173,11 @@ export function VideoView({
   };
   const upgrade = (referFrom: 'hd_quality' | 'limit_view', quality?: DriveMedia) => {
     if (quality) rememberWantedQuality(file.id, quality.media_id);
-    const q = new URLSearchParams({ refer_from: referFrom });
-    if (source.kind === 'drive') {
-      q.set('return', `${location.pathname}${location.search}`);
-      navigate(`/payment?${q}`);
-    } else window.location.assign(`/drive/payment?${q}`);
+    // Back where the person was once paid: the same screen of the drive, or the share page (outside the drive app).
+    const here = source.kind === 'drive' ? `${location.pathname}${location.search}` : `${window.location.pathname}${window.location.search}`;
+    const q = new URLSearchParams({ refer_from: referFrom, return: here });
+    if (source.kind === 'drive') navigate(`/payment?${q}`);
+    else window.location.assign(`/drive/payment?${q}`);
   };
   const replay = () => {
     setLimitReached(false);
