@@ -11,4 +11,5 @@ export * from './rules/search.js';
 export * from './rules/validate.js';
 export * from './rules/phone.js';
 export * from './rules/profile.js';
+export * from './rules/user-settings.js';
 export * from './contract/index.js';

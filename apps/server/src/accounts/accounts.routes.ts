@@ -17,6 +17,7 @@ import { changePassword, refresh, resetPassword, signIn, signUp } from './accoun
 import { grantSudo } from './sudo.js';
 import { endAllSessions } from './tokens.js';
 import { listAvatars, updateProfile } from './profile.service.js';
+import { readSettings, saveSettings } from './user-settings.service.js';
 import { loadUserInfo } from './user-info.js';
 import { requestVerification, verifyCode } from './verification.service.js';
 
@@ -58,6 +59,11 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eras
     serve(scope, C.getMe, async (req) => loadUserInfo(ctx, req.userId));
     serve(scope, C.listAvatars, async () => listAvatars());
     serve(scope, C.updateProfile, async (req) => updateProfile(ctx, req.userId, req.body));
+    serve(scope, C.getUserSettings, async (req) => ({ settings: await readSettings(ctx, req.userId, req.query.items) }));
+    serve(scope, C.saveUserSettings, async (req) => {
+      const { item, value, items } = req.body;
+      return { settings: await saveSettings(ctx, req.userId, [...(item ? [{ item, value }] : []), ...(items ?? [])]) };
+    });
     // Sign out everywhere: every session of the account ends, this one too, with its access tokens and download links.
     serve(scope, C.signOutEverywhere, async (req) => {
       await endAllSessions(ctx.db, req.userId);

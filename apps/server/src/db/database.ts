@@ -25,6 +25,7 @@ import * as plans from './migrations/2026-11-29-0017-plans.js';
 import * as trafficUsage from './migrations/2026-11-29-0018-traffic-usage.js';
 import * as invitations from './migrations/2026-11-30-0019-invitations.js';
 import * as stats from './migrations/2026-12-01-0022-stats.js';
+import * as userSettings from './migrations/2026-12-01-0023-user-settings.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-0018-traffic-usage': trafficUsage,
   '2026-11-30-0019-invitations': invitations,
   '2026-12-01-0022-stats': stats,
+  '2026-12-01-0023-user-settings': userSettings,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -353,6 +353,8 @@ export interface Database {
   invite_reward_counts: InviteRewardCountsTable;
   /** Usage statistics: see the 0022 migration. */
   stat_counts: { day: string; event: string; count: number };
+  /** Settings that follow a person between browsers: see the 0023 migration. */
+  user_settings: { user_id: string; item: string; value: string; updated_at: number };
   kysely_migration?: { name: string; timestamp: string };
   kysely_migration_lock?: { id: string; is_locked: Generated<number> };
 }

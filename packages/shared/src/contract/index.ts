@@ -16,6 +16,7 @@ import { profileRoutes } from './profile.js';
 import { sharesRoutes } from './shares.js';
 import { shareMediaRoutes } from './share-media.js';
 import { statsRoutes } from './stats.js';
+import { settingsRoutes } from './settings.js';
 import { tasksRoutes } from './tasks.js';
 import { uploadsRoutes } from './uploads.js';
 
@@ -52,6 +53,7 @@ export const CONTRACT = {
   ...activityRoutes,
   ...profileRoutes,
   ...statsRoutes,
+  ...settingsRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

@@ -15,6 +15,7 @@ import { Logo } from './logo';
 import { NavProgress } from './nav-progress';
 import { SettingsMenu } from './settings-menu';
 import { UpgradeEntry } from '../plans/upgrade-entry';
+import { startSettingsSync } from '../settings/settings-sync';
 
 const NAV: { to: string; key: string; icon: IconName }[] = [
   { to: '/all', key: 'nav.all', icon: 'all' },
@@ -57,6 +58,7 @@ export function AppLayout() {
   const [drawer, setDrawer] = useState(false);
   const location = useLocation();
   useSyncEngine();
+  useEffect(() => startSettingsSync(), []);
   useEffect(() => {
     // A new screen starts with nothing selected.
     setDrawer(false);

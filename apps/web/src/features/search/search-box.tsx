@@ -67,6 +67,8 @@ export function SearchBox() {
           setTerm(e.target.value);
         }}
         list="search-history"
+        // Another browser may have added terms since (they follow the account).
+        onFocus={() => setHistory(loadHistory())}
         maxLength={200}
       />
       <datalist id="search-history">

@@ -1,5 +1,6 @@
 /** Search mode lives in the route (seed 000 §2): action=search plus the filters, so a search survives a reload. */
 import { isEmptySearch, type SearchFilter } from '@haul/shared';
+import { saveSetting } from '../settings/settings-sync';
 
 /** Views that can be searched; others send a search to all files. */
 export const SEARCHABLE_VIEWS = ['all', 'recent', 'trash', 'star', 'bookmarks'] as const;
@@ -51,6 +52,7 @@ export function loadHistory(): string[] {
 
 export function saveHistory(h: string[]): void {
   localStorage.setItem(HISTORY_KEY, JSON.stringify(h));
+  saveSetting('search_history', h);
 }
 
 /** Splits a name around case-insensitive matches of the keyword, for highlighting. */

@@ -26,8 +26,8 @@ import { viewKindOf } from './view-kind';
 import { ViewerMenu } from './viewer-menu';
 import { forgetDetail, viewerDetail } from './viewer-api';
 import { useViewer } from './viewer-store';
+import { PREVIEW_BAR_KEY, saveSetting } from '../settings/settings-sync';
 
-const BAR_KEY = 'preview_bar_visible';
 const PREFETCH = 3;
 
 type Loaded = { file: DriveFile; detail?: DriveFile; error?: unknown };
@@ -39,7 +39,7 @@ export default function Viewer() {
   const file = files[index];
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [mediaError, setMediaError] = useState(false);
-  const [bar, setBar] = useState(() => localStorage.getItem(BAR_KEY) !== '0');
+  const [bar, setBar] = useState(() => localStorage.getItem(PREVIEW_BAR_KEY) !== '0');
   const [drag, setDrag] = useState(0);
   const touch = useRef<{ x: number; y: number } | null>(null);
   const dialogOpen = useDialog((s) => s.dialog !== null);
@@ -79,7 +79,8 @@ export default function Viewer() {
 
   const toggleBar = useCallback(() => {
     setBar((b) => {
-      localStorage.setItem(BAR_KEY, b ? '0' : '1');
+      localStorage.setItem(PREVIEW_BAR_KEY, b ? '0' : '1');
+      saveSetting('preview_bar_visible', !b);
       return !b;
     });
   }, []);
