@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder as makeFolder } from '../apps/server/src/files/files.service.js';
-import { addNew, listView, newEmail, PASSWORD, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { addNew, listView, newEmail, PASSWORD, rowNames, sessionUserId, signUpInBrowser, startE2E, uploadStatus, type E2E } from './harness.js';
 
 // A link origin for a cloud download: every path answers the same few bytes.
 const origin = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('release notes'));
@@ -115,6 +115,30 @@ describe('file manager', () => {
     await page.reload();
     await expect.poll(() => page.getByRole('heading', { name: 'Trash', exact: true }).count()).toBe(1);
     expect(page.url()).toMatch(/\/drive\/trash$/);
+  });
+
+  it('drops the finished upload of a file from the transfer list when the file is deleted', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await listView(page);
+    await page.getByTestId('upload-files').setInputFiles([
+      { name: 'kept.txt', mimeType: 'text/plain', buffer: Buffer.from('kept') },
+      { name: 'gone.txt', mimeType: 'text/plain', buffer: Buffer.from('gone') },
+    ]);
+    await expect.poll(() => uploadStatus(page, 'gone.txt'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    await expect.poll(() => uploadStatus(page, 'kept.txt'), { timeout: 20_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    await item(page, 'gone.txt').click();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => rowNames(page)).toEqual(['kept.txt']);
+    await expect.poll(() => uploadStatus(page, 'gone.txt')).toBe(null);
+    expect(await uploadStatus(page, 'kept.txt')).toBe('UPLOAD_TASK_COMPLETE');
+    // Gone from the local database too: a reload does not bring it back.
+    await page.reload();
+    await expect.poll(() => rowNames(page)).toEqual(['kept.txt']);
+    const head = page.locator('.transfer-head');
+    if ((await head.getAttribute('aria-expanded')) !== 'true') await head.click();
+    expect(await uploadStatus(page, 'kept.txt')).toBe('UPLOAD_TASK_COMPLETE');
+    expect(await uploadStatus(page, 'gone.txt')).toBe(null);
   });
 
   it('keeps each account to its own files, and sends signed-out visitors to sign in and back', async () => {

@@ -103,6 +103,7 @@ export const trashFiles = (files: DriveFile[]) =>
     async () => {
       await filesApi.trashFiles(ids(files));
       await deleteLocal(ids(files));
+      await forgetUploads(ids(files));
     },
     i18n.t('files.trashed', { count: files.length }),
     { undo: () => filesApi.untrashFiles(ids(files)) },
@@ -111,7 +112,13 @@ export const trashFiles = (files: DriveFile[]) =>
 export const untrashFiles = (files: DriveFile[]) =>
   runChange(() => filesApi.untrashFiles(ids(files)), i18n.t('files.restored', { count: files.length }));
 export const deleteForever = (files: DriveFile[]) =>
-  runChange(() => filesApi.deleteFiles(ids(files)), i18n.t('files.deleted', { count: files.length }));
+  runChange(async () => {
+    await filesApi.deleteFiles(ids(files));
+    await forgetUploads(ids(files));
+  }, i18n.t('files.deleted', { count: files.length }));
+
+/** The upload manager is loaded on demand (with the first upload): a list that never uploaded has nothing to forget. */
+const forgetUploads = async (fileIds: string[]) => (await import('../uploads/upload-manager')).forgetUploadsOf(fileIds);
 export const emptyTrash = () => runChange(() => filesApi.emptyTrash(), i18n.t('trash.emptied'));
 
 const folderPath = (parentId: string) => (parentId ? `/all/${parentId}` : '/all');

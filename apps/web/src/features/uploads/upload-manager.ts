@@ -327,3 +327,12 @@ export async function clearCompleted(): Promise<void> {
   useUploads.getState().remove(done.map((t) => t.taskId));
   await localDb.tasks.bulkDelete(done.map((t) => t.taskId));
 }
+
+/** Deleting a file removes the finished uploads that made it (seed 000 §4): the list names no file that is gone. */
+export async function forgetUploadsOf(fileIds: readonly string[]): Promise<void> {
+  const gone = new Set(fileIds);
+  const done = Object.values(useUploads.getState().tasks).filter((t) => t.fileId && gone.has(t.fileId) && COMPLETED.includes(t.status));
+  if (!done.length) return;
+  useUploads.getState().remove(done.map((t) => t.taskId));
+  await localDb.tasks.bulkDelete(done.map((t) => t.taskId));
+}
