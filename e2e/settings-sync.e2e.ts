@@ -1,4 +1,4 @@
-/** Settings follow the person: the list view and the search history chosen in one browser are there in another. */
+/** Settings follow the person: the list view, the search history and the uploads at once chosen in one browser are there in another. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, listView, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
@@ -14,6 +14,10 @@ describe('settings that follow the account', () => {
     const email = await signUpInBrowser(laptop);
     // A new account starts in the grid; the laptop switches to the list and searches.
     await listView(laptop);
+    // Two uploads at once, chosen in the transfer list (it opens with the first upload).
+    await laptop.getByTestId('upload-files').setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('a') }]);
+    await laptop.getByRole('tab', { name: /^Uploading/ }).click();
+    await laptop.getByLabel('Uploads at once').selectOption('2');
     const search = laptop.getByLabel('Search your files');
     await search.fill('tax return');
     await search.press('Enter');
@@ -21,7 +25,7 @@ describe('settings that follow the account', () => {
     // Sent a second after the last change.
     await expect
       .poll(async () => (await e2e.haul.ctx.db.selectFrom('user_settings').select('item').execute()).map((r) => r.item).sort(), { timeout: 10_000 })
-      .toEqual(['display_mode', 'search_history']);
+      .toEqual(['display_mode', 'max_parallel_uploads', 'search_history']);
 
     const desktop = (await e2e.newPage()).page;
     await desktop.goto('/drive/login');
@@ -32,5 +36,7 @@ describe('settings that follow the account', () => {
     await desktop.getByRole('button', { name: 'Grid view' }).waitFor();
     await desktop.getByLabel('Search your files').focus();
     await expect.poll(() => desktop.locator('#search-history option').evaluateAll((o) => o.map((x) => x.getAttribute('value')))).toEqual(['tax return']);
+    // The upload queue of this browser reads it.
+    expect(await desktop.evaluate(() => localStorage.getItem('haul.parallelUploads'))).toBe('2');
   });
 });

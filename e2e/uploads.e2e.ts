@@ -243,6 +243,45 @@ describe('uploads', () => {
     await page.waitForTimeout(2000);
     expect((await serverFiles(page)).map((f) => f.name)).not.toContain('unwanted.bin');
   }, 120_000);
+  it('tries a passing failure again, fails a refusal at once, and opens the limit dialog for a limit', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    await listView(page);
+    // The first creation of flaky.bin meets a busy server; tried again 3 s later, it goes through.
+    let creations = 0;
+    await page.route('**/drive/v1/files', async (route) => {
+      const req = route.request();
+      if (req.method() === 'POST' && (req.postDataJSON() as { name?: string }).name === 'flaky.bin' && creations++ === 0) {
+        return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'service_unavailable', error_description: 'Busy.' }) });
+      }
+      await route.continue();
+    });
+    await page.getByTestId('upload-files').setInputFiles([{ name: 'flaky.bin', mimeType: 'application/octet-stream', buffer: randomBytes(1000) }]);
+    await expect.poll(() => uploadStatus(page, 'flaky.bin'), { timeout: 30_000 }).toBe('UPLOAD_TASK_COMPLETE');
+    expect(creations).toBe(2);
+
+    // The bytes refused outright: the task fails with the server's words, and nothing is sent again.
+    let refusal = { error: 'permission_denied', error_description: 'This upload is not allowed.' };
+    const patches: string[] = [];
+    await page.route('**/drive/v1/uploads/**', async (route) => {
+      if (route.request().method() !== 'PATCH') return route.continue();
+      patches.push(route.request().url());
+      await route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify(refusal) });
+    });
+    await page.getByTestId('upload-files').setInputFiles([{ name: 'refused.bin', mimeType: 'application/octet-stream', buffer: randomBytes(1000) }]);
+    await expect.poll(() => uploadStatus(page, 'refused.bin'), { timeout: 30_000 }).toBe('UPLOAD_TASK_FAILED');
+    expect(patches).toHaveLength(1);
+    expect(await page.getByRole('listitem', { name: 'refused.bin' }).textContent()).toContain('This upload is not allowed.');
+
+    // A limit met while sending fails the task at once and says which limit.
+    refusal = { error: 'monthly_upload_size_exceeded', error_description: "This month's upload allowance is used up." };
+    await page.getByTestId('upload-files').setInputFiles([{ name: 'limited.bin', mimeType: 'application/octet-stream', buffer: randomBytes(1000) }]);
+    await page.getByRole('dialog', { name: 'Monthly upload limit reached' }).waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Escape');
+    expect(await uploadStatus(page, 'limited.bin')).toBe('UPLOAD_TASK_FAILED');
+    expect(patches).toHaveLength(2);
+  }, 120_000);
+
   it("tells a free account about files of 4 GB or more first, and shows the server's refusal when sent anyway", async () => {
     const { page } = await e2e.newPage();
     await signUpInBrowser(page);

@@ -61,4 +61,26 @@ describe('tasks', () => {
     expect((await h.api('GET', `/drive/v1/files/${done.body.file.id}`, t.access_token)).status).toBe(404);
     expect((await h.api('GET', `/drive/v1/files/${stored.id}`, t.access_token)).status).toBe(200);
   });
+
+  it("answers a task's status history: the status it is in, newest first, for its owner only", async () => {
+    const res = await h.api('GET', `/drive/v1/task/${ids[0]}/statuses?limit=5`, t.access_token);
+    expect(res.status).toBe(200);
+    const task = (await h.api('GET', `/drive/v1/tasks/${ids[0]}`, t.access_token)).body;
+    expect(res.body.statuses).toEqual([{ phase: 'PHASE_TYPE_RUNNING', progress: task.progress, message: task.message, time: task.updated_time }]);
+    // A finished upload (speed upload of stored content) answers its complete status.
+    const stored = await h.putFile(t, '', 'history.bin', 'history bytes');
+    const ask = await h.api('POST', '/drive/v1/files', t.access_token, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', name: 'history-again.bin', size: stored.size, hash: stored.hash, parent_id: '' });
+    const done = await h.api('POST', '/drive/v1/files', t.access_token, {
+      kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', name: 'history-again.bin', size: stored.size, hash: stored.hash, parent_id: '',
+      proof: { challenge: ask.body.proof_of_possession.challenge, answer: await contentHashOf('history bytes') },
+    });
+    const finished = await h.api('GET', `/drive/v1/task/${done.body.task.id}/statuses`, t.access_token);
+    expect(finished.body.statuses).toHaveLength(1);
+    expect(finished.body.statuses[0]).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE', progress: 100, message: '' });
+    const other = await h.signUp();
+    const theirs = await h.api('GET', `/drive/v1/task/${ids[0]}/statuses`, other.access_token);
+    expect([theirs.status, theirs.body.error]).toEqual([404, 'file_not_found']);
+    expect((await h.api('GET', '/drive/v1/task/nope/statuses', t.access_token)).status).toBe(404);
+    expect((await h.api('GET', `/drive/v1/task/${ids[0]}/statuses?limit=0`, t.access_token)).status).toBe(400);
+  });
 });

@@ -21,13 +21,14 @@ describe('user settings', () => {
     const saved = await h.api('POST', '/v1/user/settings', a.access_token, { item: 'display_mode', value: display });
     expect(saved.status).toBe(200);
     expect(saved.body.settings).toEqual([{ item: 'display_mode', value: display, updated_at: expect.any(String) }]);
-    await h.api('POST', '/v1/user/settings', a.access_token, { items: [{ item: 'search_history', value: ['tax', 'holiday'] }, { item: 'preview_bar_visible', value: false }] });
+    await h.api('POST', '/v1/user/settings', a.access_token, { items: [{ item: 'search_history', value: ['tax', 'holiday'] }, { item: 'preview_bar_visible', value: false }, { item: 'max_parallel_uploads', value: 5 }] });
 
     // Another browser: a new sign-in.
     const other = (await h.api('POST', '/v1/auth/signin', undefined, { username: 'settings@example.com', password: 'correct horse' })).body;
     const all = (await h.api('GET', '/v1/user/settings', other.access_token)).body.settings;
     expect(all.map((s: any) => [s.item, s.value])).toEqual([
       ['display_mode', display],
+      ['max_parallel_uploads', 5],
       ['preview_bar_visible', false],
       ['search_history', ['tax', 'holiday']],
     ]);
@@ -50,6 +51,8 @@ describe('user settings', () => {
       { item: 'search_history', value: 'tax' },
       { item: 'display_mode', value: { ...display, global: { ...mode, orderType: 'RANDOM' } } },
       { item: 'preview_bar_visible', value: 'yes' },
+      { item: 'max_parallel_uploads', value: 11 },
+      { item: 'max_parallel_uploads', value: 2.5 },
       { item: 'preview_bar_visible' },
       { items: [{ item: 'preview_bar_visible', value: true }, { item: 'search_history', value: [''] }] },
       {},

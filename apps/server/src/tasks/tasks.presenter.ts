@@ -1,5 +1,5 @@
 /** Task rows → the wire task. */
-import type { DriveFile, DriveTask } from '@haul/shared';
+import type { DriveFile, DriveTask, TaskStatus } from '@haul/shared';
 import type { TaskRow } from '../db/schema.js';
 import { parseParams } from '../files/files.presenter.js';
 import { toRfc3339 } from '../lib/time.js';
@@ -22,4 +22,9 @@ export function presentTask(row: TaskRow, file: DriveFile | null = null): DriveT
     updated_time: toRfc3339(row.updated_time),
     reference_resource: file,
   };
+}
+
+/** A task's statuses, newest first: the row holds only the one it is in, stamped when it last changed. */
+export function presentStatusHistory(row: TaskRow): TaskStatus[] {
+  return [{ phase: row.phase, progress: row.progress, message: row.message, time: toRfc3339(row.updated_time) }];
 }

@@ -12,7 +12,7 @@ import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
 import { dropOfflineBytes, OFFLINE, retryTask, setOfflinePhase } from '../offline/offline.service.js';
 import { dropUpload } from '../uploads/uploads.service.js';
 import { requireTask } from './tasks.repository.js';
-import { presentTask } from './tasks.presenter.js';
+import { presentStatusHistory, presentTask } from './tasks.presenter.js';
 
 /** `{"phase":{"in":"A,B"}}`, `{"phase":{"eq":"A"}}` and `{"id":{"in":"x,y"}}`, as the task list takes them. */
 function parseTaskFilters(raw: string | undefined): { phases?: string[]; ids?: string[] } {
@@ -66,6 +66,12 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreat
     const task = await requireTask(ctx.db, req.userId, req.params.id);
     const file = task.file_id ? await findFile(ctx.db, req.userId, task.file_id) : undefined;
     return presentTask(task, file ? presentFile(file, { retentionMs }) : null);
+  });
+
+  /** A task keeps only its current status (DESIGN "Tasks"): the history is that one status. */
+  serve(app, C.taskStatuses, async (req) => {
+    const task = await requireTask(ctx.db, req.userId, req.params.id);
+    return { statuses: presentStatusHistory(task).slice(0, req.query.limit ?? 10) };
   });
 
   serve(app, C.retryTask, async (req) => {

@@ -10,7 +10,7 @@ import { StringEnum, TimeString } from './schema-kit.js';
 
 const tag = 'Accounts';
 const Item = StringEnum(USER_SETTING_ITEMS, {
-  description: "display_mode (sort, folders on top, list or grid: globally and per route, folder or search), search_history (the 3 latest terms), preview_bar_visible (shown or hidden: the viewer's strip of files).",
+  description: "display_mode (sort, folders on top, list or grid: globally and per route, folder or search), search_history (the 3 latest terms), preview_bar_visible (shown or hidden: the viewer's strip of files), max_parallel_uploads (1 to 10, or null for the app's own).",
 });
 const Setting = Type.Object({
   item: Item,

@@ -15,6 +15,17 @@ export const TaskListSchema = Type.Object({
   next_page_token: Type.String({ description: "Pass as page_token for the next page; '' on the last page." }),
 });
 
+export const TaskStatusSchema = Type.Object({
+  phase: Type.String({ description: `One of ${PHASES}.` }),
+  progress: Type.Number({ description: 'Percent done, 0 to 100.' }),
+  message: Type.String({ description: "What went wrong for an error, else ''." }),
+  time: Type.String({ description: 'When the task came to this status (RFC 3339).' }),
+});
+
+export const TaskStatusListSchema = Type.Object({
+  statuses: Type.Array(TaskStatusSchema, { description: 'Newest first.' }),
+});
+
 export const TorrentInfoSchema = Type.Object({
   name: Type.String(),
   info_hash: Type.String({ description: 'The BitTorrent info hash, hex.' }),
@@ -62,6 +73,21 @@ export const tasksRoutes = {
     auth: 'user',
     params: TaskIdParams,
     response: DriveTaskSchema,
+    errors: { file_not_found: 'No such task of yours.' },
+  }),
+  taskStatuses: route({
+    method: 'GET',
+    path: '/drive/v1/task/:id/statuses',
+    tag,
+    summary: "A task's status history",
+    description:
+      "The statuses a task went through, newest first, at most limit of them. A task keeps only the status it is in now (its phase, progress and message), so the answer is that one status; a reader that follows a task by this route keeps working should more be kept later.",
+    auth: 'user',
+    params: TaskIdParams,
+    query: Type.Object({
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Statuses to answer at most (10 unless said).' })),
+    }),
+    response: TaskStatusListSchema,
     errors: { file_not_found: 'No such task of yours.' },
   }),
   retryTask: route({
@@ -157,3 +183,4 @@ export const tasksRoutes = {
 
 export type TaskList = Static<typeof TaskListSchema>;
 export type TorrentInspection = Static<typeof TorrentInfoSchema>;
+export type TaskStatus = Static<typeof TaskStatusSchema>;

@@ -28,6 +28,8 @@ export const USER_SETTING_SCHEMAS = {
   }),
   search_history: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: SEARCH_HISTORY_SIZE }),
   preview_bar_visible: Type.Boolean(),
+  /** Uploads at once (seed 000 §3 "maximum parallel uploads override"); null: the app's own number. */
+  max_parallel_uploads: Type.Union([Type.Integer({ minimum: 1, maximum: 10 }), Type.Null()]),
 } satisfies Record<string, TSchema>;
 
 export type UserSettingItem = keyof typeof USER_SETTING_SCHEMAS;

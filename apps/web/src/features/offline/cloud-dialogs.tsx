@@ -9,6 +9,7 @@ import type { Breadcrumb } from '@haul/shared';
 import { Frame } from '../files/dialog-frame';
 import { useDialog, type DialogState } from '../files/dialog-store';
 import { runChange } from '../files/file-mutations';
+import { followCloudTasks } from './cloud-task-poll';
 import { FolderBrowser } from '../files/folder-picker';
 import { useUploads } from '../uploads/upload-store';
 import { errorMessage } from '../../lib/error-message';
@@ -89,6 +90,7 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
     if (limited) setError(t('cloud.limited'));
     if (!ok) return;
     close();
+    followCloudTasks();
     useUploads.setState({ panelOpen: true, tab: 'cloud' });
   };
 
@@ -199,6 +201,7 @@ export function RemoveCloudTasksDialog({ d }: { d: Extract<DialogState, { type: 
                 withFiles,
               ),
             );
+            followCloudTasks();
             close();
           }}
         >

@@ -1,13 +1,14 @@
 /**
  * The cloud downloads of the transfer list: read from the server, every 2 s while one is waiting or running and every
- * 30 s otherwise (the seeds poll after actions only; a download runs for minutes, so the list keeps itself current).
- * A task that completes brings its file into the local database at once.
+ * 30 s otherwise (a download runs for minutes, so the list keeps itself current), and up to 10 times 500 ms apart
+ * after a batch action, as the seeds poll. A task that completes brings its file into the local database at once.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { PHASE, type DriveTask } from '@haul/shared';
 import { settleFileChanges } from '../files/file-mutations';
 import { listCloudTasks } from './offline-api';
+import { onCloudAction, pollAfterAction } from './cloud-task-poll';
 
 const ACTIVE_POLL_MS = 2000;
 const IDLE_POLL_MS = 30_000;
@@ -15,12 +16,30 @@ const IDLE_POLL_MS = 30_000;
 const moving = (t: DriveTask) => t.phase === PHASE.PENDING || t.phase === PHASE.RUNNING;
 
 export function useCloudTasks(userId: string | undefined): DriveTask[] {
-  const { data } = useQuery({
+  const { data, refetch } = useQuery({
     queryKey: ['cloud-tasks', userId],
     queryFn: ({ signal }) => listCloudTasks(signal),
     enabled: !!userId,
     refetchInterval: (q) => (q.state.data?.some(moving) ? ACTIVE_POLL_MS : IDLE_POLL_MS),
   });
+  // After an action: a newer action restarts the polling, leaving the list stops it.
+  useEffect(() => {
+    let run = 0;
+    let gone = false;
+    const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+    const off = onCloudAction(() => {
+      const mine = ++run;
+      void pollAfterAction({
+        read: () => refetch({ throwOnError: true }).then((r) => r.data ?? []),
+        sleep,
+        stopped: () => gone || mine !== run,
+      });
+    });
+    return () => {
+      gone = true;
+      off();
+    };
+  }, [refetch]);
   // Phases as last seen; null before the first answer, whose finished tasks are old news.
   const phases = useRef<Map<string, string> | null>(null);
   useEffect(() => {

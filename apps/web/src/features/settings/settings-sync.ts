@@ -1,6 +1,7 @@
 /**
  * Settings that follow the person between browsers (GET/POST /v1/user/settings): read once the drive opens, the newer
- * of the server's and this browser's display mode kept, the server's search history and preview-bar choice taken;
+ * of the server's and this browser's display mode kept, the server's search history, preview-bar choice and number
+ * of uploads at once taken;
  * a change made here is sent 1 s after the last one (and when the page is left).
  */
 import type { UserSettingItem } from '@haul/shared';
@@ -9,6 +10,7 @@ import { useDisplayMode, type DisplayMode } from '../files/display-mode-store';
 import { HISTORY_KEY } from '../search/search-state';
 
 export const PREVIEW_BAR_KEY = 'preview_bar_visible';
+export const PARALLEL_UPLOADS_KEY = 'haul.parallelUploads';
 const SEND_AFTER_MS = 1000;
 
 const pending = new Map<UserSettingItem, unknown>();
@@ -48,6 +50,8 @@ function apply(item: UserSettingItem, value: unknown): void {
     else saveSetting('display_mode', displayValue());
   } else if (item === 'search_history') localStorage.setItem(HISTORY_KEY, JSON.stringify(value));
   else if (item === 'preview_bar_visible') localStorage.setItem(PREVIEW_BAR_KEY, value ? '1' : '0');
+  // The upload queue reads it at every turn.
+  else if (item === 'max_parallel_uploads') value === null ? localStorage.removeItem(PARALLEL_UPLOADS_KEY) : localStorage.setItem(PARALLEL_UPLOADS_KEY, String(value));
 }
 
 /** Starts following the account's settings; returns the stop. */

@@ -109,6 +109,37 @@ describe('SyncEngine', () => {
     expect(sleeps).toHaveLength(SYNC.retries);
   });
 
+  it('asks an empty root once more after 500 ms before dropping its local rows', async () => {
+    drive.put('kept', '');
+    await localDb.files.put({ ...drive.files.get('kept')!, local_sync_timestamp: 1 });
+    drive.files.delete('kept');
+    // The drive lists its file only by the second ask.
+    const e = new SyncEngine('u1', {
+      list: (p) => drive.list(p),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        drive.put('kept', '');
+      },
+      now: () => drive.clock,
+      storage: { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => void store.set(k, v) },
+    });
+    await e.syncFolder('');
+    expect(sleeps).toEqual([SYNC.emptyRootRetryMs]);
+    expect(drive.calls).toHaveLength(2);
+    expect(await localIds()).toEqual(['kept']);
+  });
+
+  it('asks only once when the root stays empty, and never for another folder', async () => {
+    await engine().syncFolder('');
+    expect(sleeps).toEqual([500]);
+    expect(drive.calls).toHaveLength(2);
+    sleeps = [];
+    drive.calls = [];
+    await engine().syncFolder('A');
+    expect(sleeps).toEqual([]);
+    expect(drive.calls).toHaveLength(1);
+  });
+
   it('stops at once when signed out or when the folder is gone', async () => {
     drive.failures = [new ApiError(401, 'unauthenticated', 'signed out')];
     await expect(engine().syncFolder('')).rejects.toThrow('signed out');

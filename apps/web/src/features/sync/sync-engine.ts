@@ -14,6 +14,8 @@ export const SYNC = {
   pageSize: 500,
   retries: 10,
   retryDelayMs: 2000,
+  /** The root answering empty the first time is asked once more after this (a drive just made may not list yet). */
+  emptyRootRetryMs: 500,
   incrementalThrottleMs: 1000,
   forcedLookBackMs: 10 * 60_000,
   /** Decision: a sync period is an hour; a full sync runs when the last one is older than three. */
@@ -41,6 +43,10 @@ const isFinal = (e: unknown) =>
   isApiError(e, 'unauthenticated') ||
   isApiError(e, 'file_not_found') ||
   isApiError(e, 'invalid_argument');
+
+/** The root folder's parent id. */
+const ROOT = '';
+const isEmpty = (res: FileList) => res.files.length === 0 && !res.next_page_token;
 
 const isGone = (f: DriveFile) => f.trashed || f.params?.deleted === 'true' || f.phase !== PHASE.COMPLETE;
 
@@ -88,12 +94,19 @@ export class SyncEngine {
     }
   }
 
-  /** Pages through a listing to its end; returns the first page's sync_time. */
+  /**
+   * Pages through a listing to its end; returns the first page's sync_time. A root folder whose first page comes back
+   * empty is asked once more after 500 ms before its local rows are taken as stale.
+   */
   private async walk(p: Omit<ListParams, 'pageToken'>, onPage: (files: DriveFile[]) => Promise<void>, signal?: AbortSignal) {
     let token = '';
     let syncTime = '';
     do {
-      const res = await this.page({ ...p, limit: SYNC.pageSize, pageToken: token }, signal);
+      let res = await this.page({ ...p, limit: SYNC.pageSize, pageToken: token }, signal);
+      if (p.parentId === ROOT && !token && !syncTime && isEmpty(res) && !signal?.aborted) {
+        await this.sleep(SYNC.emptyRootRetryMs);
+        res = await this.page({ ...p, limit: SYNC.pageSize, pageToken: token }, signal);
+      }
       syncTime ||= res.sync_time;
       await onPage(res.files);
       token = res.next_page_token;

@@ -12,9 +12,11 @@ import { Icon } from '../layout/icon';
 import { useCloudTasks } from '../offline/cloud-tasks';
 import { CloudTaskRow } from '../offline/cloud-task-row';
 import { clearFinishedCloudTasks } from '../offline/offline-api';
+import { followCloudTasks } from '../offline/cloud-task-poll';
 import { TransferItem } from './transfer-item';
 import { actionFor, COMPLETED, IN_PROGRESS, UPLOAD_STATUS as S, type UploadStatus } from './upload-status';
 import { restoreUploads, useUploads, type TransferTab, type UploadTask } from './upload-store';
+import { ParallelUploads } from './parallel-uploads';
 
 /** The upload machinery loads on first use. */
 const manager = () => import('./upload-manager');
@@ -103,7 +105,7 @@ export function TransferPanel() {
   const shown: TransferTab = counts[tab] > 0 ? tab : ((['cloud', 'uploading', 'completed'] as const).find((k) => counts[k] > 0) ?? tab);
   const clearCompleted = async () => {
     if (completed.length) await manager().then((m) => m.clearCompleted());
-    if (cloudDone.length) await runChange(clearFinishedCloudTasks);
+    if (cloudDone.length) await runChange(clearFinishedCloudTasks).then(followCloudTasks);
   };
 
   return (
@@ -123,13 +125,14 @@ export function TransferPanel() {
               </button>
             ))}
           </div>
-          {shown === 'completed' && counts.completed > 0 && (
-            <div className="transfer-tools">
+          <div className="transfer-tools">
+            {shown === 'uploading' && <ParallelUploads onChange={() => void manager().then((m) => m.kick())} />}
+            {shown === 'completed' && counts.completed > 0 && (
               <button className="link" onClick={() => void clearCompleted()}>
                 {t('uploads.clear')}
               </button>
-            </div>
-          )}
+            )}
+          </div>
           <ul className="transfer-list">
             {counts[shown] === 0 && <li className="muted transfer-empty">{t('uploads.none')}</li>}
             {shown === 'cloud' && cloudOpen.map((x) => <CloudTaskRow key={x.id} task={x} />)}

@@ -1,5 +1,5 @@
 /**
- * Runs the upload queue (seed 000 §4): at most three at a time, each analysed (hashed, or a content-id check for
+ * Runs the upload queue (seed 000 §4): at most three at a time (or the person's own limit), each analysed (hashed, or a content-id check for
  * large files), created on the server (instantly when the content is already stored), sent over tus, then
  * confirmed. Pause, continue, retry and cancel; transmitting, paused and completed tasks are kept in IndexedDB.
  */
@@ -15,11 +15,14 @@ import { contentId, hashFile, hashRanges } from './file-hash';
 import { cidExists, clashingFiles, createUpload, deleteTasks, getTask } from './uploads-api';
 import { UPLOAD, UPLOAD_STATUS as S, ACTIVE, COMPLETED, uploadTaskId, type UploadStatus } from './upload-status';
 import { askClash, askLarge, askRepeat } from './upload-questions';
+import { asApiError, ConfirmTimeout, isUploadUrlGone, nextStep } from './upload-failure';
+import { overflowing, parallelLimit, toStart } from './upload-queue';
 import { getMe } from '../auth/auth-api';
 import { useUploads, type UploadTask } from './upload-store';
 import { forgetLimitedTasks } from '../limits/limited-tasks';
 import { reportLimit } from '../limits/limit-store';
 import { track } from '../../lib/stats';
+import { PARALLEL_UPLOADS_KEY } from '../settings/settings-sync';
 
 /** Picked files stay in memory only; a reload needs the file picked again to continue. */
 const files = new Map<string, File>();
@@ -151,23 +154,30 @@ export function kick(delay = 0): void {
 }
 
 function tick() {
-  const tasks = Object.values(useUploads.getState().tasks);
-  let active = tasks.filter((t) => ACTIVE.includes(t.status)).length;
-  const pending = tasks.filter((t) => t.status === S.PENDING).sort((a, b) => a.modifyTime - b.modifyTime);
-  for (const t of pending) {
-    if (active >= UPLOAD.maxParallel) break;
-    if (!files.has(t.taskId)) {
-      patch(t.taskId, { status: S.PAUSE, errorText: i18n.t('uploads.pickAgain') });
+  // The person's number of uploads at once (it follows the account), else the default; lowering it steps the newest
+  // running ones back to the queue.
+  const limit = parallelLimit(localStorage.getItem(PARALLEL_UPLOADS_KEY));
+  const { tasks, order } = useUploads.getState();
+  for (const id of overflowing(tasks, order, limit)) stepBack(id);
+  const all = Object.values(useUploads.getState().tasks);
+  for (const id of toStart(all, limit)) {
+    if (!files.has(id)) {
+      patch(id, { status: S.PAUSE, errorText: i18n.t('uploads.pickAgain') });
       continue;
     }
-    active++;
-    void run(t.taskId);
+    void run(id);
   }
-  kick(pending.length > 0 || active > 0 ? UPLOAD.loopMs : UPLOAD.idleLoopMs);
+  const busy = Object.values(useUploads.getState().tasks).some((t) => t.status === S.PENDING || ACTIVE.includes(t.status));
+  kick(busy ? UPLOAD.loopMs : UPLOAD.idleLoopMs);
 }
 
-/** Final answers that retrying cannot change. */
-const isFinal = (err: unknown) => isApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+/** A task over the limit pauses, then waits in the queue again. */
+function stepBack(id: string): void {
+  pause(id);
+  setTimeout(() => {
+    if (get(id)?.status === S.PAUSE) patch(id, { status: S.PENDING });
+  }, UPLOAD.requeueMs);
+}
 
 async function run(id: string): Promise<void> {
   const file = files.get(id)!;
@@ -217,21 +227,26 @@ async function run(id: string): Promise<void> {
     if (signal.aborted) return; // paused or cancelled: whoever aborted set the status
     const t = get(id);
     if (!t) return;
-    // A stale upload URL (expired on the server) starts over from a new one.
-    const gone =
-      isApiError(err, 'file_not_found') || (err as { originalResponse?: { getStatus(): number } })?.originalResponse?.getStatus() === 404;
     // An upload URL that is gone may be gone because the server finished it (after a restart): the task says so.
+    const gone = isApiError(err, 'file_not_found') || isUploadUrlGone(err);
     if (gone && t.task_id && (await finishedOnServer(id, t.task_id))) return;
-    if (!isFinal(err) && t.attempts < UPLOAD.retries) {
-      patch(id, { status: S.PAUSE, attempts: t.attempts + 1, ...(gone ? { uploadUrl: '', task_id: '' } : {}) });
-      await sleep(UPLOAD.retryDelayMs);
+    const step = nextStep(err, t.attempts);
+    if (step.kind === 'pause') {
+      // Not confirmed in time: the person continues it, and confirmation is asked again.
+      patch(id, { status: S.PAUSE, speed: 0, errorText: (err as ConfirmTimeout).words });
+      return;
+    }
+    if (step.kind === 'retry') {
+      patch(id, { status: S.PAUSE, speed: 0, attempts: t.attempts + 1, ...(step.restart ? { uploadUrl: '', task_id: '' } : {}) });
+      await sleep(step.delayMs);
       if (get(id)?.status === S.PAUSE) patch(id, { status: S.PENDING });
       kick();
       return;
     }
-    patch(id, { status: S.FAILED, speed: 0, errorText: errorMessage(err) || i18n.t('uploads.failed') });
+    const answer = asApiError(err);
+    patch(id, { status: S.FAILED, speed: 0, errorText: errorMessage(answer) || i18n.t('uploads.failed') });
     // A limit opens its dialog, and the task continues by itself once the limit is lifted.
-    reportLimit(err, { kind: 'upload', id });
+    if (step.limit) reportLimit(answer, { kind: 'upload', id });
   } finally {
     running.delete(id);
   }
@@ -291,7 +306,7 @@ async function confirm(id: string, signal: AbortSignal): Promise<void> {
     if (task.phase === 'PHASE_TYPE_ERROR') throw new Error(task.message || i18n.t('uploads.failed'));
     await sleep(seconds * 1000, signal);
   }
-  throw Object.assign(new Error(i18n.t('uploads.timeout')), { code: -1000 });
+  throw new ConfirmTimeout(i18n.t('uploads.timeout'));
 }
 
 export function pause(id: string): void {

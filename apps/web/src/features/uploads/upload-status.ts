@@ -18,6 +18,10 @@ export const ACTIVE: readonly UploadStatus[] = [S.ANALYSIS, S.TRANSMISSION];
 
 export const UPLOAD = {
   maxParallel: 3,
+  /** The most a person may set the parallel uploads to. */
+  maxParallelOverride: 10,
+  /** A task stepped back because more ran than the limit waits this long before it queues again. */
+  requeueMs: 300,
   loopMs: 300,
   idleLoopMs: 5000,
   refreshAfterAddMs: 200,
