@@ -85,6 +85,7 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
   await haul.app.listen({ port, host: '127.0.0.1' });
   haul.offline.start();
   haul.media.start();
+  haul.archives.start();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [

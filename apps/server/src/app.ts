@@ -37,12 +37,17 @@ import { stopHashThread } from './storage/threaded-hasher.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { providersRoutes } from './providers/providers.routes.js';
 import { MediaWorker } from './media/media.worker.js';
+import { ArchiveWorker } from './archives/archives.worker.js';
+import { archivesRoutes } from './archives/archives.routes.js';
+import { logRequest } from './http/log-redaction.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { HashingFileStore } from './uploads/hashing-file-store.js';
 import { tusRoutes } from './uploads/tus.routes.js';
 import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { isAppRoute, webRoutes } from './web/web.routes.js';
 import { installSecurityHeaders } from './web/security-headers.js';
+import { appPasswordsRoutes } from './webdav/app-passwords.routes.js';
+import { webdavRoutes } from './webdav/webdav.routes.js';
 
 /** A registered route, as the route-walking tests (and the API reference) read the table. */
 export interface RouteEntry {
@@ -62,6 +67,8 @@ export interface Haul {
   offline: OfflineWorker;
   /** Transcode jobs of this process; started by main.ts (and by tests that need it). */
   media: MediaWorker;
+  /** Unpacking tasks of this process; started by main.ts (and by tests that need it). */
+  archives: ArchiveWorker;
   /** Erasures of accounts deleted through this process, running in the background. */
   erasure: AccountEraser;
   close(): Promise<void>;
@@ -71,7 +78,7 @@ export interface Haul {
 export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: boolean; logStream?: { write(line: string): void } } = {}): Promise<Haul> {
   const { db, dialect } = await openDatabase(config);
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel, ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    logger: opts.logger === false ? false : { level: config.logLevel, serializers: { req: logRequest }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy.split(',').map((s) => s.trim()).filter(Boolean),
     // A path the router cannot read (bad percent-encoding, an overlong id) is bad input like any other.
@@ -112,6 +119,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   const offline = new OfflineWorker(ctx, app.log);
   const kick = () => offline.kick();
   const media = new MediaWorker(ctx, app.log);
+  const archives = new ArchiveWorker(ctx, app.log);
   const erasure = new AccountEraser(ctx, app.log);
 
   await accountsRoutes(app, ctx, erasure);
@@ -127,6 +135,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await paymentsRoutes(app, ctx);
   await statsRoutes(app, ctx);
   await invitationsRoutes(app, ctx);
+  await appPasswordsRoutes(app, ctx);
+  await webdavRoutes(app, ctx);
   await app.register(async (scope) => {
     // The drive: what a third-party app granted "pan" may use.
     requireAuth(scope, ctx, { appScope: 'pan' });
@@ -137,6 +147,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     await tasksRoutes(scope, ctx, kick);
     await offlineRoutes(scope, ctx, offline);
   });
+  await archivesRoutes(app, ctx, archives);
   await webRoutes(app, ctx);
 
   return {
@@ -145,10 +156,11 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     ctx,
     offline,
     media,
+    archives,
     erasure,
     async close() {
       // Requests in flight finish while the jobs park.
-      await Promise.all([offline.stop(), media.stop(), erasure.stop(), app.close()]);
+      await Promise.all([offline.stop(), media.stop(), archives.stop(), erasure.stop(), app.close()]);
       // Mail still being sent (a code requested just before the stop) goes out before the database closes.
       await Promise.all([ctx.mailer.close(), ctx.sms.close()]);
       await stopHashThread();

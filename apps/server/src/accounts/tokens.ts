@@ -166,9 +166,10 @@ export async function revokeRefreshToken(ctx: AppContext, refresh: string): Prom
 }
 
 /**
- * Ends every session of an account (but `keepSessionId`, when given) and every download link signed for it. Run inside
- * the transaction of what caused it (a password change, a disabled account) or alone (sign-out everywhere). Links are
- * signed per account, not per session, so a kept session's links end too; its next listing signs new ones.
+ * Ends every session of an account (but `keepSessionId`, when given), its app passwords, and every download link
+ * signed for it. Run inside the transaction of what caused it (a password change, a disabled account) or alone
+ * (sign-out everywhere). Links are signed per account, not per session, so a kept session's links end too; its next
+ * listing signs new ones.
  */
 export async function endAllSessions(db: Db, userId: string, keepSessionId?: string): Promise<void> {
   let tokens = db.deleteFrom('refresh_tokens').where('user_id', '=', userId);
@@ -179,6 +180,8 @@ export async function endAllSessions(db: Db, userId: string, keepSessionId?: str
   }
   await tokens.execute();
   await sessions.execute();
+  // App passwords (WebDAV) are ways in like sessions: they end together.
+  await db.deleteFrom('app_passwords').where('user_id', '=', userId).execute();
   await db.updateTable('users').set((eb) => ({ session_epoch: eb(eb.ref('session_epoch'), '+', 1) })).where('id', '=', userId).execute();
 }
 

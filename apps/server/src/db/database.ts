@@ -26,6 +26,8 @@ import * as trafficUsage from './migrations/2026-11-29-0018-traffic-usage.js';
 import * as invitations from './migrations/2026-11-30-0019-invitations.js';
 import * as stats from './migrations/2026-12-01-0022-stats.js';
 import * as userSettings from './migrations/2026-12-01-0023-user-settings.js';
+import * as archives from './migrations/2026-12-01-0020-archives.js';
+import * as webdav from './migrations/2026-12-01-0021-webdav.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -78,6 +80,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-0017-plans': plans,
   '2026-11-29-0018-traffic-usage': trafficUsage,
   '2026-11-30-0019-invitations': invitations,
+  '2026-12-01-0020-archives': archives,
+  '2026-12-01-0021-webdav': webdav,
   '2026-12-01-0022-stats': stats,
   '2026-12-01-0023-user-settings': userSettings,
 };

@@ -7,6 +7,8 @@ import type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTa
 
 export type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, SubscriptionsTable };
 import type { InviteCodesTable, InvitationsTable, InviteRewardCountsTable } from './schema-invitations.js';
+import type { ArchiveJobsTable } from './schema-archives.js';
+import type { AppPasswordsTable, DavLocksTable, DavPropsTable } from './schema-webdav.js';
 
 export interface UsersTable {
   id: string;
@@ -351,6 +353,10 @@ export interface Database {
   invite_codes: InviteCodesTable;
   invitations: InvitationsTable;
   invite_reward_counts: InviteRewardCountsTable;
+  archive_jobs: ArchiveJobsTable;
+  app_passwords: AppPasswordsTable;
+  dav_props: DavPropsTable;
+  dav_locks: DavLocksTable;
   /** Usage statistics: see the 0022 migration. */
   stat_counts: { day: string; event: string; count: number };
   /** Settings that follow a person between browsers: see the 0023 migration. */

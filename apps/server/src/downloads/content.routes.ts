@@ -30,10 +30,10 @@ export const sendGone = (reply: FastifyReply) =>
 
 /**
  * Sends a stored file as an attachment, with Range, ETag and the headers that keep it from running on our origin;
- * the bytes sent count against `payerId`'s download allowance (a 403 limit error when they do not fit).
+ * the bytes sent count against `payerId`'s download allowance (a 403 limit error when they do not fit). `etag` is the
+ * whole content hash unless the caller names its own (WebDAV's is shorter).
  */
-export async function sendFileBytes(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, file: FileRow, payerId: string) {
-  const etag = `"${file.hash}"`;
+export async function sendFileBytes(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, file: FileRow, payerId: string, etag = `"${file.hash}"`) {
   reply
     .header('ETag', etag)
     .header('Accept-Ranges', 'bytes')

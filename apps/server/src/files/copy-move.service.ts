@@ -1,13 +1,15 @@
-/** files:batchMove and files:batchCopy. A copy costs metadata only: the blobs are shared and counted. */
-import { FOLDER_KIND } from '@haul/shared';
+/** files:batchMove and files:batchCopy, and WebDAV's MOVE and COPY (one item under a name of its own). A copy costs metadata only: the blobs are shared and counted. */
+import { extensionOf, FOLDER_KIND } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { FileRow } from '../db/schema.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { addManyBlobRefs } from '../storage/blobs.repository.js';
-import { ancestorChain, freeName, inChunks, requireFiles, requireTargetFolder, requireRoom, ROOT_ID, subtreeRows } from './files.repository.js';
+import { ancestorChain, freeName, inChunks, nameTaken, requireFiles, requireTargetFolder, requireRoom, ROOT_ID, subtreeRows } from './files.repository.js';
 import { recordEvent } from '../events/events.repository.js';
+import { validName } from './names.policy.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
 
 /** Refuses putting a folder inside itself or one of its descendants. */
 async function refuseCycles(db: Db, userId: string, rows: FileRow[], targetId: string): Promise<void> {
@@ -38,6 +40,47 @@ export async function moveFiles(ctx: AppContext, userId: string, ids: string[], 
   });
 }
 
+const duplicated = (name: string) => new HttpError(409, 'file_duplicated_name', `A file or folder named "${name}" already exists here.`);
+
+/** Moves one item into `targetId` under `rawName` (a move and a rename at once, as WebDAV's MOVE asks); no suffix on a clash. */
+export async function moveAs(ctx: AppContext, userId: string, id: string, targetId: string, rawName: string): Promise<void> {
+  const name = validName(rawName);
+  await ctx.db.transaction().execute(async (trx) => {
+    const [row] = await liveSources(trx, userId, [id]);
+    await requireTargetFolder(trx, userId, targetId);
+    await refuseCycles(trx, userId, [row!], targetId);
+    if (await nameTaken(trx, userId, targetId, name, row!.id)) throw duplicated(name);
+    const now = ctx.clock.now();
+    const renamed = name !== row!.name;
+    const ext = extensionOf(name);
+    const changes = { parent_id: targetId, name, changed_time: now, ...(renamed ? { modified_time: now, ...(row!.kind === FOLDER_KIND ? {} : { file_extension: ext ? `.${ext}` : '' }) } : {}) };
+    try {
+      await trx.updateTable('files').set(changes).where('id', '=', row!.id).where('user_id', '=', userId).execute();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicated(name);
+      throw err;
+    }
+    if (renamed) await recordEvent(trx, userId, 'TYPE_UPDATE', { ...row!, ...changes }, now);
+  });
+}
+
+/**
+ * Copies one item into `targetId` under `rawName` (WebDAV's COPY); `shallow` copies a folder without its contents.
+ * Returns the copy's id.
+ */
+export async function copyAs(ctx: AppContext, userId: string, id: string, targetId: string, rawName: string, shallow = false): Promise<string> {
+  const name = validName(rawName);
+  return ctx.db.transaction().execute(async (trx) => {
+    const roots = await liveSources(trx, userId, [id]);
+    await requireTargetFolder(trx, userId, targetId);
+    await refuseCycles(trx, userId, roots, targetId);
+    if (await nameTaken(trx, userId, targetId, name)) throw duplicated(name);
+    const rows = shallow ? roots : await subtreeRows(trx, userId, [id], true);
+    const [copyId] = await insertCopies(trx, { rows, roots, toUserId: userId, targetId, now: ctx.clock.now(), rootName: name });
+    return copyId!;
+  });
+}
+
 export async function copyFiles(ctx: AppContext, userId: string, ids: string[], targetId: string): Promise<string[]> {
   return ctx.db.transaction().execute(async (trx) => {
     const roots = await liveSources(trx, userId, ids);
@@ -55,7 +98,7 @@ export async function copyFiles(ctx: AppContext, userId: string, ids: string[], 
  */
 export async function insertCopies(
   trx: Db,
-  input: { rows: FileRow[]; roots: FileRow[]; toUserId: string; targetId: string; now: number },
+  input: { rows: FileRow[]; roots: FileRow[]; toUserId: string; targetId: string; now: number; rootName?: string },
 ): Promise<string[]> {
   const { rows, roots, toUserId: userId, targetId, now } = input;
   const added = rows.reduce((n, r) => n + (r.kind === FOLDER_KIND ? 0 : r.size), 0);
@@ -74,7 +117,8 @@ export async function insertCopies(
       parent_id: isRoot ? targetId : newIds.get(r.parent_id)!,
       // Another account's copy carries nothing private of the owner's (where a download came from, for one).
       params: r.user_id === userId ? r.params : '{}',
-      name: isRoot ? await freeName(trx, userId, targetId, r.name) : r.name,
+      name: isRoot ? (input.rootName ?? (await freeName(trx, userId, targetId, r.name))) : r.name,
+      file_extension: isRoot && input.rootName && r.kind !== FOLDER_KIND ? (extensionOf(input.rootName) ? `.${extensionOf(input.rootName)}` : '') : r.file_extension,
       star: 0,
       star_time: null,
       created_time: now,

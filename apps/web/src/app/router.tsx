@@ -36,6 +36,8 @@ import { SandboxCheckoutPage } from '../features/plans/sandbox-checkout-page';
 import { ActivityLayout, InvitationPage, InvitedPage } from '../features/activity/activity-pages';
 import { InviteDialogHost } from '../features/activity/invite-dialog';
 import { BookmarksPage, ForbiddenPage, NotFoundPage } from './simple-pages';
+import { DecompressionPage } from '../features/archives/decompression-page';
+import { DecompressionResultPage } from '../features/archives/decompression-result-page';
 
 /** Route ids are letters, digits, underscore and hyphen; anything else is not a page. */
 export const ROUTE_ID = /^[A-Za-z0-9_-]+$/;
@@ -100,6 +102,9 @@ export const createDriveRouter = () =>
               ],
             },
             { path: 'trash', element: <TrashPage /> },
+            // The seeds' decompression page and its result child; an archive is the account's own, so signed in.
+            { path: 'decompression/:fileId', element: <DecompressionPage /> },
+            { path: 'decompression/:fileId/result', element: <DecompressionResultPage /> },
             { path: 'bookmarks', element: <BookmarksPage /> },
             { path: 'space-management', element: <SpaceManagementPage /> },
             { path: 'traffic-management', element: <TrafficManagementPage /> },
@@ -139,6 +144,7 @@ export const createDriveRouter = () =>
                 { path: 'destroy', element: <DeleteAccountPage /> },
                 { path: 'providers', element: <ProvidersPage /> },
                 { path: 'apps', element: <AppsPage /> },
+                { path: 'webdav', lazy: async () => ({ Component: (await import('../features/webdav/webdav-page')).WebdavPage }) },
                 // The seeds' /account/connect-{provider}: the providers page, where each provider connects.
                 { path: ':page', element: <ConnectProvider /> },
               ],

@@ -84,6 +84,7 @@ export const ERROR_STATUS: Record<ErrorName, number> = {
   file_space_not_enough: 403,
   file_size_too_large: 400,
   file_hash_mismatch: 400,
+  archive_password_wrong: 400,
   task_daily_create_limit: 403,
   monthly_upload_size_exceeded: 403,
   monthly_cloud_download_size_exceeded: 403,

@@ -1,6 +1,7 @@
 /** Every route of the API, by name: the one place a call's shape is written. */
 import type { RouteDef } from './define.js';
 import { aboutRoutes } from './about.js';
+import { archivesRoutes } from './archives.js';
 import { activityRoutes } from './activity.js';
 import { accountsRoutes } from './accounts.js';
 import { devicesRoutes } from './devices.js';
@@ -19,6 +20,7 @@ import { statsRoutes } from './stats.js';
 import { settingsRoutes } from './settings.js';
 import { tasksRoutes } from './tasks.js';
 import { uploadsRoutes } from './uploads.js';
+import { webdavRoutes } from './webdav.js';
 
 export * from './define.js';
 export * from './schema-kit.js';
@@ -28,10 +30,12 @@ export * from './tasks.js';
 export * from './plans.js';
 export * from './payments.js';
 export * from './activity.js';
+export * from './archives.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
 export { DEVICE_CODE_GRANT, DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
 export { LinkedProviderSchema, SignInProviderSchema, type LinkedProvider, type SignInProvider } from './providers.js';
 export { AvatarSchema } from './profile.js';
+export { AppPasswordSchema } from './webdav.js';
 export { DELETION_BLOCKERS, VERIFICATION_USAGES, type VerificationUsage } from './accounts.js';
 
 export const CONTRACT = {
@@ -51,7 +55,9 @@ export const CONTRACT = {
   ...plansRoutes,
   ...paymentsRoutes,
   ...activityRoutes,
+  ...archivesRoutes,
   ...profileRoutes,
+  ...webdavRoutes,
   ...statsRoutes,
   ...settingsRoutes,
 };

@@ -15,6 +15,7 @@ export function AccountLayout() {
         <NavLink to="/account/two-factor">{t('twoFactor.title')}</NavLink>
         <NavLink to="/account/providers">{t('providers.pageTitle')}</NavLink>
         <NavLink to="/account/apps">{t('oauth.appsTitle')}</NavLink>
+        <NavLink to="/account/webdav">{t('webdav.title')}</NavLink>
         <NavLink to="/account/destroy">{t('account.deleteAccount')}</NavLink>
       </nav>
       <Outlet />

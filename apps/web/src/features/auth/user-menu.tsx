@@ -48,6 +48,9 @@ export function UserMenu() {
       <Menu.Item className="menu-item" onSelect={() => navigate('/account/devices')}>
         {t('devices.title')}
       </Menu.Item>
+      <Menu.Item className="menu-item" onSelect={() => navigate('/account/webdav')}>
+        {t('webdav.title')}
+      </Menu.Item>
       {/* It only opens the page that explains and confirms; the separator keeps it apart from signing out. */}
       <Menu.Item className="menu-item" onSelect={() => navigate('/account/destroy')}>
         {t('account.deleteAccount')}

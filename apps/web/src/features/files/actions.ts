@@ -2,7 +2,7 @@
  * File actions defined once (label, icon, shortcut, when shown, what they do) and used by the context menu, the
  * selection toolbar and the keyboard. Order follows the seeds' file context menu.
  */
-import type { DriveFile } from '@haul/shared';
+import { canDecompress, type DriveFile } from '@haul/shared';
 import i18n from 'i18next';
 import { toast } from 'sonner';
 import type { IconName } from '../layout/icon';
@@ -42,10 +42,11 @@ export const folderPath = (view: View, id: string) => `/${view === 'star' ? 'sta
 
 const SCENES: Partial<Record<View, Scene>> = { recent: 'home_recent', star: 'starred_file', history: 'home_play_history' };
 
-/** A folder opens; an image, song or video opens in the viewer among its siblings; anything else downloads. */
+/** A folder opens; an archive shows its entries; an image, song or video opens in the viewer among its siblings; anything else downloads. */
 export function openFile(c: ActionContext) {
   const f = first(c);
   if (isFolder(f)) c.navigate(folderPath(c.view, f.id));
+  else if (canDecompress(f.name)) c.navigate(`/decompression/${f.id}`);
   else if (!openInViewer(c.siblings ?? c.files, f, SCENES[c.view] ?? 'cloud_page')) void downloadFile(f);
 }
 

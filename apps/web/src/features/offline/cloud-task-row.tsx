@@ -6,10 +6,11 @@ import { useDialog } from '../files/dialog-store';
 import { runChange } from '../files/file-mutations';
 import type { IconName } from '../layout/icon';
 import { TransferItem } from '../uploads/transfer-item';
-import { etaSeconds, removeCloudTasks, retryCloudTask, setCloudPhase } from './offline-api';
+import { DECOMPRESS, etaSeconds, removeCloudTasks, retryCloudTask, setCloudPhase } from './offline-api';
 import { DIALOG_OF, isLimitCode } from '../limits/limit-kinds';
 import { rememberLimitedTask } from '../limits/limited-tasks';
 import { useLimitDialog } from '../limits/limit-store';
+import { followCloudTasks } from './cloud-task-poll';
 
 type Action = 'pause' | 'start' | 'retry' | 'view';
 
@@ -34,6 +35,8 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
   const navigate = useNavigate();
   const openDialog = useDialog((s) => s.open);
   const action = cloudActionFor(task.phase);
+  // An unpacking task cannot pause; a failed one is tried again from its archive's page (it may need the password).
+  const unpacking = task.type === DECOMPRESS;
   const done = task.phase === PHASE.COMPLETE;
   const size = Number(task.file_size) || Number(task.params.size) || 0;
   const speed = Number(task.params.speed) || 0;
@@ -51,12 +54,13 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
       const parent = task.reference_resource?.parent_id ?? task.params.parent_id ?? '';
       return navigate(parent ? `/all/${parent}` : '/all', { state: { highlight: task.file_id } });
     }
+    if (unpacking) return navigate(`/decompression/${task.params.file_id ?? ''}`);
     const work = {
       pause: () => setCloudPhase(task.id, PHASE.PAUSED),
       start: () => setCloudPhase(task.id, PHASE.PENDING),
       retry: () => retryCloudTask(task.id),
     }[action];
-    void runChange(work);
+    void runChange(work).then(followCloudTasks);
   };
   // Stopped by a limit while it ran: the dialog explains it, and the task is retried by itself after an upgrade.
   const limit = task.phase === PHASE.ERROR && isLimitCode(task.params.error) ? task.params.error : null;
@@ -66,7 +70,7 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
   };
   const remove = () =>
     // Stopping an unfinished download loses nothing of the drive's; removing a finished one asks about its file.
-    done ? openDialog({ type: 'remove-cloud-tasks', tasks: [task] }) : void runChange(() => removeCloudTasks([task.id], false));
+    done ? openDialog({ type: 'remove-cloud-tasks', tasks: [task] }) : void runChange(() => removeCloudTasks([task.id], false)).then(followCloudTasks);
   const label = { pause: t('uploads.pause'), start: t('uploads.continue'), retry: t('uploads.retry'), view: t('uploads.showInFolder') }[
     action
   ];
@@ -87,7 +91,7 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
       progress={done ? null : task.progress}
       buttons={[
         ...(limit ? [{ label: t('limits.upgrade'), icon: 'star' as IconName, onClick: showLimit }] : []),
-        { label, icon: ICONS[action], onClick: run },
+        ...(unpacking && action === 'pause' ? [] : [{ label, icon: ICONS[action], onClick: run }]),
         // A failed download has nothing left to cancel: it is removed from the list.
         { label: done || task.phase === PHASE.ERROR ? t('cloud.remove') : t('cloud.cancel'), icon: 'close', onClick: remove },
       ]}

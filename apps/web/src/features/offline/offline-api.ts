@@ -43,9 +43,14 @@ export function fileToBase64(file: Blob): Promise<string> {
   });
 }
 
-/** The person's cloud downloads, newest first, with the finished ones' files. */
+/** Unpacking tasks (cloud decompression) share the cloud tab. */
+export const DECOMPRESS = 'decompress';
+
+/** The person's cloud downloads and unpacking tasks, newest first, with the finished ones' files. */
 export const listCloudTasks = (signal?: AbortSignal) =>
-  haul.call('listTasks', { query: { type: OFFLINE, limit: 1000, with: 'reference_resource' }, signal }).then((r) => r.tasks);
+  Promise.all(
+    [OFFLINE, DECOMPRESS].map((type) => haul.call('listTasks', { query: { type, limit: 1000, with: 'reference_resource' }, signal }).then((r) => r.tasks)),
+  ).then(([offline, unpacking]) => [...offline!, ...unpacking!].sort((a, b) => b.created_time.localeCompare(a.created_time)));
 
 export const setCloudPhase = (id: string, phase: typeof PHASE.PAUSED | typeof PHASE.PENDING) =>
   haul.call('updateTask', { params: { id }, body: { phase } });
@@ -56,7 +61,7 @@ export const removeCloudTasks = (ids: string[], deleteFiles: boolean) =>
   haul.call('deleteTasks', { query: { task_ids: ids, delete_files: deleteFiles } });
 
 export const clearFinishedCloudTasks = () =>
-  haul.call('clearTasks', { body: { type: OFFLINE, phases: [PHASE.COMPLETE], delete_files: false } });
+  Promise.all([OFFLINE, DECOMPRESS].map((type) => haul.call('clearTasks', { body: { type, phases: [PHASE.COMPLETE], delete_files: false } })));
 
 /** Lines that are not http(s) or magnet links (seed 000 §5: a URL is valid if it starts with http or https). */
 export function badLinks(text: string): string[] {

@@ -1,0 +1,62 @@
+/**
+ * Lists an archive and streams one entry out of it, straight from the stored blob's path (the archive is not copied).
+ * A compressed tar is two runs piped together: the stream decompressed by one 7zz, the tar read by another.
+ */
+import { isCompressedTar } from '@haul/shared';
+import { parseListing, type RawListing } from './archive-listing.js';
+import { run7z, SevenZipError, type Run, type RunOptions } from './seven-zip.js';
+
+export interface ArchiveSource {
+  /** The archive's bytes on disk. */
+  path: string;
+  /** Its name in the drive (a compressed tar is recognised by it). */
+  name: string;
+}
+
+type Opts = Omit<RunOptions, 'input'>;
+
+/** The tar inside a compressed tar, as a stream; `null` for any other archive. */
+function innerTar(src: ArchiveSource, opts: Opts): Run | null {
+  if (!isCompressedTar(src.name)) return null;
+  return run7z(['x', '-so', src.path], { ...opts, password: '' });
+}
+
+/** Every entry of the archive, up to `maxEntries` (TooManyEntries past it); names not in UTF-8 read as `encoding`. */
+export async function listArchive(src: ArchiveSource, opts: Opts, maxEntries: number, encoding = ''): Promise<RawListing> {
+  const outer = innerTar(src, opts);
+  const run = outer ? run7z(['l', '-slt', '-si', '-ttar'], { ...opts, input: outer.stdout }) : run7z(['l', '-slt', src.path], opts);
+  try {
+    const listing = await parseListing(run.stdout, maxEntries, encoding);
+    await run.done;
+    if (outer) {
+      await outer.done;
+      listing.physicalSize = 0;
+    }
+    return listing;
+  } catch (err) {
+    run.kill();
+    outer?.kill();
+    throw err;
+  }
+}
+
+/**
+ * One entry's bytes on standard output; `done` settles when 7zz has checked them (CRC, password). `selector` is the
+ * entry's path, or with `opts.wildcards` the pattern that names it alone.
+ */
+export function streamEntry(src: ArchiveSource, selector: string, opts: Opts): Run {
+  const outer = innerTar(src, opts);
+  const run = outer ? run7z(['e', '-so', '-si', '-ttar', '--', selector], { ...opts, input: outer.stdout }) : run7z(['e', '-so', src.path, '--', selector], opts);
+  if (!outer) return run;
+  // The outer run may end early (the inner one stops reading once its entry is out): only its real failures count.
+  const done = Promise.all([run.done, outer.done.catch((err: unknown) => (err instanceof SevenZipError && err.kind !== 'failed' ? Promise.reject(err) : undefined))]).then(() => undefined);
+  done.catch(() => undefined);
+  return {
+    stdout: run.stdout,
+    done,
+    kill: () => {
+      run.kill();
+      outer.kill();
+    },
+  };
+}

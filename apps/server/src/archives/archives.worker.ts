@@ -1,0 +1,240 @@
+/**
+ * Runs unpacking tasks: claims pending ones through the database (so several processes share the queue and none runs a
+ * task twice), streams each entry out of 7zz into the blob store (hashed on the way, held to its declared size),
+ * saves what is done so a restart goes on from there, and places everything at the end in one transaction. Running
+ * tasks nobody has reported on within the lease (a crash) go back to the queue.
+ */
+import { Transform } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import { PHASE } from '@haul/shared';
+import type { AppContext } from '../context.js';
+import type { ArchiveJobsTable } from '../db/schema-archives.js';
+import type { TaskRow } from '../db/schema.js';
+import { freeSpace } from '../files/files.repository.js';
+import { HttpError } from '../http/errors.js';
+import { jobDone, jobEntries, placeUnpacked, type DoneMap, type JobEntry } from './archive-placement.js';
+import { streamEntry, type ArchiveSource } from './archive-reader.js';
+import { archiveSource, DECOMPRESS } from './archives.service.js';
+import { openPassword } from './password-seal.js';
+import { SevenZipError, sevenZipPath } from './seven-zip.js';
+
+const SAVE_EVERY_MS = 1000;
+
+/** Ends a task: a reason the person can read, for a failure that is no bug. */
+class StopTask extends Error {}
+
+export class ArchiveWorker {
+  private running = new Map<string, AbortController>();
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick(), 1000);
+    this.timer.unref();
+    void this.tick();
+  }
+
+  /** Looks for work now (after a task was created). */
+  kick(): void {
+    if (this.timer) void this.tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    for (const c of this.running.values()) c.abort();
+    while (this.running.size) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.reclaimStale();
+      while (this.running.size < this.ctx.config.archiveConcurrency) {
+        const task = await this.claim();
+        if (!task) break;
+        const ctrl = new AbortController();
+        this.running.set(task.id, ctrl);
+        void this.run(task, ctrl.signal)
+          .catch((err) => this.log.error(err, 'unpacking task stopped without its end being recorded'))
+          .finally(() => this.running.delete(task.id));
+      }
+    } catch (err) {
+      this.log.error(err, 'archive worker tick failed');
+    }
+  }
+
+  private async reclaimStale(): Promise<void> {
+    const cutoff = this.ctx.clock.now() - this.ctx.config.taskLeaseSeconds * 1000;
+    let q = this.ctx.db.updateTable('tasks').set({ phase: PHASE.PENDING }).where('type', '=', DECOMPRESS).where('phase', '=', PHASE.RUNNING).where('updated_time', '<', cutoff);
+    if (this.running.size) q = q.where('id', 'not in', [...this.running.keys()]);
+    await q.execute();
+  }
+
+  /** A conditional update: of processes racing for one task, exactly one sees its row change. */
+  private async claim(): Promise<TaskRow | undefined> {
+    const now = this.ctx.clock.now();
+    return this.ctx.db
+      .updateTable('tasks')
+      .set({ phase: PHASE.RUNNING, updated_time: now })
+      .where('id', '=', (eb) => eb.selectFrom('tasks').select('id').where('type', '=', DECOMPRESS).where('phase', '=', PHASE.PENDING).orderBy('created_time').limit(1))
+      .where('phase', '=', PHASE.PENDING)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Saves progress and what is done; false when the task is gone (deleted by its owner) or no longer ours. */
+  private async save(taskId: string, progress: number, done: DoneMap): Promise<boolean> {
+    const res = await this.ctx.db.transaction().execute(async (trx) => {
+      const r = await trx.updateTable('tasks').set({ progress, updated_time: this.ctx.clock.now() }).where('id', '=', taskId).where('phase', '=', PHASE.RUNNING).executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 1) await trx.updateTable('archive_jobs').set({ done: JSON.stringify(done) }).where('task_id', '=', taskId).execute();
+      return Number(r.numUpdatedRows) === 1;
+    });
+    return res;
+  }
+
+  /** Ends the task in error; the job row goes, and its sealed password with it. */
+  private async fail(taskId: string, message: string, error?: string): Promise<void> {
+    await this.ctx.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('tasks').select('params').where('id', '=', taskId).executeTakeFirst();
+      const params = error && row ? JSON.stringify({ ...JSON.parse(row.params || '{}'), error }) : undefined;
+      await trx.updateTable('tasks').set({ phase: PHASE.ERROR, message, updated_time: this.ctx.clock.now(), ...(params ? { params } : {}) }).where('id', '=', taskId).execute();
+      await trx.deleteFrom('archive_jobs').where('task_id', '=', taskId).execute();
+    });
+  }
+
+  private async run(task: TaskRow, signal: AbortSignal): Promise<void> {
+    const job = await this.ctx.db.selectFrom('archive_jobs').selectAll().where('task_id', '=', task.id).executeTakeFirst();
+    if (!job) return this.fail(task.id, 'The task lost what it was to unpack.');
+    try {
+      const done = await this.unpack(task, job, signal);
+      if (!done) return;
+      const top = await placeUnpacked(this.ctx, task.id, job, done);
+      if (top !== null) this.log.info({ task: task.id, entries: Object.keys(done).length }, 'archive unpacked');
+    } catch (err) {
+      if (signal.aborted) {
+        // Shutting down: back in the queue, to go on from what is saved.
+        await this.ctx.db.updateTable('tasks').set({ phase: PHASE.PENDING }).where('id', '=', task.id).where('phase', '=', PHASE.RUNNING).execute();
+        return;
+      }
+      if (err instanceof StopTask || err instanceof SevenZipError) return this.fail(task.id, err.message);
+      if (err instanceof HttpError) return this.fail(task.id, err.message, err.error);
+      this.log.error(err, 'unpacking failed');
+      await this.fail(task.id, 'Unpacking failed on the server.');
+    }
+  }
+
+  /** Streams every entry not yet done into the store; the done map, or null when the task went away meanwhile. */
+  private async unpack(task: TaskRow, job: ArchiveJobsTable, signal: AbortSignal): Promise<DoneMap | null> {
+    const entries = jobEntries(job);
+    const done = jobDone(job);
+    const total = entries.reduce((n, e) => n + e.s, 0);
+    // Blobs of a run cut short may have been reconciled away since: those entries are unpacked again.
+    for (const [i, [hash]] of Object.entries(done)) if (!(await this.ctx.blobs.has(hash))) delete done[i];
+    const doneBytes = () => Object.values(done).reduce((n, [, s]) => n + s, 0);
+    if (total - doneBytes() > (await freeSpace(this.ctx.db, task.user_id, this.ctx.clock.now()))) {
+      throw new StopTask('What the archive unpacks to no longer fits in the space left in your drive.');
+    }
+    if (!(await this.ctx.blobs.has(job.archive_hash))) throw new StopTask('The archive is no longer stored.');
+    const src = archiveSource(this.ctx, job.archive_hash, job.archive_name);
+    const opts = { bin: sevenZipPath(this.ctx.config.sevenZipPath), password: openPassword(this.ctx.secrets.linkKey, job.password), signal };
+    let streamed = doneBytes();
+    const progress = () => (total ? Math.min(99, Math.floor((streamed * 100) / total)) : 0);
+    // Reported every second, also in the middle of a long entry, so no other process takes the task over; a report
+    // that finds the task gone (deleted by its owner) stops the run.
+    let gone = false;
+    let current: { kill(): void } | null = null;
+    const beat = setInterval(() => {
+      void this.save(task.id, progress(), done)
+        .then((ok) => {
+          if (ok) return;
+          gone = true;
+          current?.kill();
+        })
+        .catch(() => undefined);
+    }, SAVE_EVERY_MS);
+    try {
+      for (const [i, e] of entries.entries()) {
+        if (gone) return null;
+        // A run killed because the task went away fails; that is no failure of the task's.
+        const ok = await this.unpackEntry(i, e, src, opts, job, done, (n) => (streamed += n), (run) => (current = run)).then(
+          () => true,
+          (err: unknown) => (gone ? false : Promise.reject(err)),
+        );
+        if (!ok) return null;
+      }
+    } finally {
+      clearInterval(beat);
+    }
+    if (gone || !(await this.save(task.id, 99, done))) return null;
+    return done;
+  }
+
+  /** One entry into the store (or from what is stored already), recorded in `done`. */
+  private async unpackEntry(
+    i: number,
+    e: JobEntry,
+    src: ArchiveSource,
+    opts: { bin: string; password: string; signal: AbortSignal },
+    job: ArchiveJobsTable,
+    done: DoneMap,
+    count: (bytes: number) => void,
+    running: (run: { kill(): void }) => void,
+  ): Promise<void> {
+    const { signal } = opts;
+    if (e.d || done[String(i)]) return;
+    if (signal.aborted) throw new Error('stopped');
+    // Unpacked before from the same archive (by anyone): done without running 7zz. Never for encrypted entries,
+    // whose memo would stand in for the password.
+    const memo = e.e ? undefined : `archive:${job.archive_hash}:${job.encoding}:${e.p}`;
+    const known = memo ? await this.knownEntry(memo, e.s) : null;
+    if (known) {
+      done[String(i)] = [known, e.s];
+      count(e.s);
+      return;
+    }
+    // A generous wall clock per entry: 60 s plus 2 MB a second.
+    const run = streamEntry(src, e.p, { ...opts, wildcards: e.w === 1, timeoutMs: 60_000 + Math.ceil(e.s / 2_000) });
+    running(run);
+    let got = 0;
+    // An entry may not be larger than it said: a lying header is cut off here, whatever 7-Zip believes.
+    const cap = new Transform({
+      transform: (chunk: Buffer, _enc, cb) => {
+        got += chunk.length;
+        count(chunk.length);
+        if (got > e.s) return cb(new StopTask(`"${e.t.join('/')}" is larger than the archive says: unpacking stopped.`));
+        cb(null, chunk);
+      },
+    });
+    run.stdout.on('error', (err) => cap.destroy(err));
+    let blob;
+    try {
+      [blob] = await Promise.all([this.ctx.blobs.put(run.stdout.pipe(cap)), run.done]);
+    } catch (err) {
+      run.kill();
+      throw err;
+    }
+    if (blob.size !== e.s) throw new StopTask(`"${e.t.join('/')}" is not the size the archive says: it may be damaged.`);
+    done[String(i)] = [blob.hash, blob.size];
+    if (memo) await this.rememberEntry(memo, blob.hash, blob.size, e.t.at(-1)!);
+  }
+
+  /** The content of an entry unpacked before, while its blob is still stored. */
+  private async knownEntry(key: string, size: number): Promise<string | null> {
+    const row = await this.ctx.db.selectFrom('offline_sources').select(['hash', 'size']).where('source_key', '=', key).executeTakeFirst();
+    return row && row.size === size && (await this.ctx.blobs.has(row.hash)) ? row.hash : null;
+  }
+
+  private async rememberEntry(key: string, hash: string, size: number, name: string): Promise<void> {
+    await this.ctx.db
+      .insertInto('offline_sources')
+      .values({ source_key: key, hash, size, name, mime_type: '', created_at: this.ctx.clock.now() })
+      .onConflict((oc) => oc.column('source_key').doUpdateSet({ hash, size }))
+      .execute();
+  }
+}

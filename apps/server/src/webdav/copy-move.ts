@@ -1,0 +1,47 @@
+/**
+ * COPY and MOVE (RFC 4918 §9.8–9.9) through the drive's own copy and move: a copy shares blobs and counts against
+ * the quota, a move keeps the item (and its dead properties). Overwrite: T sends what stands at the destination to
+ * the trash first (204), F refuses with 412. MOVE leaves the source's locks behind.
+ */
+import { copyAs, moveAs } from '../files/copy-move.service.js';
+import { trashFiles } from '../files/trash.service.js';
+import { HttpError } from '../http/errors.js';
+import { DavError, dropLocksWithin } from './locks.js';
+import { parseDestination, within } from './paths.js';
+import { copyDeadProps } from './props.js';
+import { checkWrite, type DavRequest } from './request.js';
+import { isFolder, resolve, resolveParent } from './tree.js';
+
+export async function copyOrMove(d: DavRequest, move: boolean): Promise<void> {
+  const src = d.path;
+  const dest = parseDestination(d.req.headers.destination as string | undefined, d.req.headers.host);
+  const overwrite = String(d.req.headers.overwrite ?? 'T').trim().toUpperCase();
+  if (overwrite !== 'T' && overwrite !== 'F') throw new HttpError(400, 'invalid_argument', 'Overwrite must be T or F.');
+  const depthHeader = String(d.req.headers.depth ?? 'infinity').trim().toLowerCase();
+  if (depthHeader !== 'infinity' && (move || depthHeader !== '0')) throw new HttpError(400, 'invalid_argument', `Depth ${depthHeader} is not allowed here.`);
+
+  const source = await resolve(d.ctx.db, d.userId, src.names);
+  if (!source) throw new DavError(404);
+  if (source.kind === 'root' || !dest.names.length) throw new DavError(403);
+  if (dest.key === src.key) throw new DavError(403);
+  if (within(dest.key, src.key)) throw new DavError(409);
+  const parent = await resolveParent(d.ctx.db, d.userId, dest.names);
+  if (!parent) throw new DavError(409);
+  const existing = await resolve(d.ctx.db, d.userId, dest.names);
+  if (existing && overwrite === 'F') throw new DavError(412);
+
+  const targets = [{ key: dest.key, deep: true, membership: true }];
+  if (move) targets.push({ key: src.key, deep: true, membership: true });
+  await checkWrite(d, targets);
+
+  if (existing?.kind === 'item') await trashFiles(d.ctx, d.userId, [existing.id]);
+  const name = dest.names.at(-1)!;
+  if (move) {
+    await moveAs(d.ctx, d.userId, source.id, parent.id, name);
+    await dropLocksWithin(d.ctx.db, d.userId, src.key);
+  } else {
+    const copyId = await copyAs(d.ctx, d.userId, source.id, parent.id, name, isFolder(source) && depthHeader === '0');
+    await copyDeadProps(d.ctx.db, d.userId, source.id, copyId);
+  }
+  d.reply.status(existing ? 204 : 201).send();
+}

@@ -1,0 +1,137 @@
+/**
+ * /decompression/:fileId: an archive's entries as a tree (sizes, dates, a lock on encrypted ones), without unpacking
+ * anything; a password prompt when the archive needs one; the entries to unpack and where; then the task runs in the
+ * transfer list and the result page follows it.
+ */
+import { useMemo, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { formatSize } from '@haul/shared';
+import { FormError } from '../../components/form-error';
+import { isApiError } from '../../lib/api-error';
+import { errorMessage } from '../../lib/error-message';
+import { track } from '../../lib/stats';
+import { getFile } from '../files/files-api';
+import { useUploads } from '../uploads/upload-store';
+import { buildTree, filePaths } from './archive-tree';
+import { listArchive, NAME_ENCODINGS, startDecompress } from './archives-api';
+import { ArchiveTreeView } from './archive-tree-view';
+import './archives.css';
+
+const wrongPassword = (err: unknown) => isApiError(err) && err.code === 'archive_password_wrong';
+
+export function DecompressionPage() {
+  const { t } = useTranslation();
+  const { fileId = '' } = useParams();
+  const navigate = useNavigate();
+  // The password the listing was asked with; the field keeps what is being typed.
+  const [password, setPassword] = useState('');
+  const [typed, setTyped] = useState('');
+  const [selected, setSelected] = useState<Set<string> | null>(null);
+  const [intoNew, setIntoNew] = useState(true);
+  const [encoding, setEncoding] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  // Unpacking refused the password (a zip's listing is open, its entries are not): asked again. null: not refused.
+  const [rejected, setRejected] = useState<string | null>(null);
+  const file = useQuery({ queryKey: ['file', fileId], queryFn: () => getFile(fileId) });
+  const listing = useQuery({ queryKey: ['archive-list', fileId, password, encoding], queryFn: () => listArchive(fileId, password, encoding), retry: false });
+  const tree = useMemo(() => buildTree(listing.data?.files ?? []), [listing.data]);
+  const all = useMemo(() => tree.flatMap(filePaths), [tree]);
+  const chosen = selected ?? new Set(all);
+  // Asked for when the listing needs it, or when entries are locked and none was given (or unpacking refused it).
+  const needsPassword = wrongPassword(listing.error) || (!!listing.data?.has_encrypted && !password);
+  const wasWrong = (wrongPassword(listing.error) && !!password) || !!rejected;
+
+  const submitPassword = (e: FormEvent) => {
+    e.preventDefault();
+    setError('');
+    setRejected(null);
+    setPassword(typed);
+  };
+  const start = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      const paths = chosen.size === all.length ? undefined : [...chosen];
+      const parentId = intoNew ? undefined : (file.data?.parent_id ?? '');
+      track('archive_unzip_request');
+      const { task } = await startDecompress(fileId, password, encoding, paths, parentId);
+      useUploads.getState().setTab('cloud');
+      useUploads.getState().setPanelOpen(true);
+      navigate(`/decompression/${fileId}/result?task=${encodeURIComponent(task.id)}`);
+    } catch (err) {
+      if (wrongPassword(err)) {
+        setRejected(password);
+        setPassword('');
+        setTyped('');
+      } else setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const name = listing.data?.file_name ?? file.data?.name ?? '';
+  return (
+    <section className="page archive-page">
+      <div className="toolbar">
+        <h1 className="crumb current">{name || t('archives.title')}</h1>
+      </div>
+      {listing.isPending && <p className="muted">{t('archives.reading')}</p>}
+      {listing.isError && !wrongPassword(listing.error) && <FormError error={errorMessage(listing.error)} />}
+      {needsPassword && (
+        <form className="archive-password" onSubmit={submitPassword}>
+          <p role={wasWrong ? 'alert' : undefined}>{wasWrong ? t('archives.wrongPassword') : t('archives.needsPassword')}</p>
+          <label>
+            {t('archives.password')}
+            <input type="password" autoFocus autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} />
+          </label>
+          <button className="btn primary" type="submit" disabled={!typed}>
+            {t('archives.unlock')}
+          </button>
+        </form>
+      )}
+      {listing.data && (
+        <>
+          <p className="muted">
+            {t('archives.summary', { count: all.length, size: formatSize(Number(listing.data.total_size)) })}
+          </p>
+          <div className="archive-tools">
+            <label>
+              {t('archives.encoding')}{' '}
+              <select value={encoding} onChange={(e) => setEncoding(e.target.value)}>
+                <option value="">{t('archives.encodingAuto')}</option>
+                {NAME_ENCODINGS.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              <input type="checkbox" checked={chosen.size === all.length && all.length > 0} onChange={(e) => setSelected(new Set(e.target.checked ? all : []))} />{' '}
+              {t('archives.selectAll')}
+            </label>
+          </div>
+          <ArchiveTreeView nodes={tree} chosen={chosen} onChange={setSelected} />
+          <fieldset className="archive-target">
+            <legend>{t('archives.target')}</legend>
+            <label>
+              <input type="radio" name="target" checked={intoNew} onChange={() => setIntoNew(true)} /> {t('archives.newFolder', { name: listing.data.folder_name })}
+            </label>
+            <label>
+              <input type="radio" name="target" checked={!intoNew} onChange={() => setIntoNew(false)} /> {t('archives.sameFolder')}
+            </label>
+          </fieldset>
+          <FormError error={error} />
+          <p>
+            <button className="btn primary" type="button" disabled={busy || chosen.size === 0} onClick={() => void start()}>
+              {t('archives.start', { count: chosen.size })}
+            </button>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
