@@ -17,6 +17,7 @@ import { streamEntry, type ArchiveSource } from './archive-reader.js';
 import { archiveSource, DECOMPRESS } from './archives.service.js';
 import { openPassword } from './password-seal.js';
 import { SevenZipError, sevenZipPath } from './seven-zip.js';
+import { TaskQueue } from '../tasks/task-queue.js';
 
 const SAVE_EVERY_MS = 1000;
 
@@ -24,68 +25,27 @@ const SAVE_EVERY_MS = 1000;
 class StopTask extends Error {}
 
 export class ArchiveWorker {
-  private running = new Map<string, AbortController>();
-  private timer: NodeJS.Timeout | null = null;
-  private stopped = false;
+  private readonly queue: TaskQueue;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    const spec = { type: DECOMPRESS, name: 'unpacking', concurrency: () => ctx.config.archiveConcurrency, kickOnlyWhenStarted: true };
+    this.queue = new TaskQueue(ctx, log, { ...spec, run: (task, signal) => this.run(task, signal) });
+  }
 
   start(): void {
-    this.timer = setInterval(() => void this.tick(), 1000);
-    this.timer.unref();
-    void this.tick();
+    this.queue.start();
   }
 
   /** Looks for work now (after a task was created). */
   kick(): void {
-    if (this.timer) void this.tick();
+    this.queue.kick();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    for (const c of this.running.values()) c.abort();
-    while (this.running.size) await new Promise((r) => setTimeout(r, 20));
-  }
-
-  private async tick(): Promise<void> {
-    if (this.stopped) return;
-    try {
-      await this.reclaimStale();
-      while (this.running.size < this.ctx.config.archiveConcurrency) {
-        const task = await this.claim();
-        if (!task) break;
-        const ctrl = new AbortController();
-        this.running.set(task.id, ctrl);
-        void this.run(task, ctrl.signal)
-          .catch((err) => this.log.error(err, 'unpacking task stopped without its end being recorded'))
-          .finally(() => this.running.delete(task.id));
-      }
-    } catch (err) {
-      this.log.error(err, 'archive worker tick failed');
-    }
-  }
-
-  private async reclaimStale(): Promise<void> {
-    const cutoff = this.ctx.clock.now() - this.ctx.config.taskLeaseSeconds * 1000;
-    let q = this.ctx.db.updateTable('tasks').set({ phase: PHASE.PENDING }).where('type', '=', DECOMPRESS).where('phase', '=', PHASE.RUNNING).where('updated_time', '<', cutoff);
-    if (this.running.size) q = q.where('id', 'not in', [...this.running.keys()]);
-    await q.execute();
-  }
-
-  /** A conditional update: of processes racing for one task, exactly one sees its row change. */
-  private async claim(): Promise<TaskRow | undefined> {
-    const now = this.ctx.clock.now();
-    return this.ctx.db
-      .updateTable('tasks')
-      .set({ phase: PHASE.RUNNING, updated_time: now })
-      .where('id', '=', (eb) => eb.selectFrom('tasks').select('id').where('type', '=', DECOMPRESS).where('phase', '=', PHASE.PENDING).orderBy('created_time').limit(1))
-      .where('phase', '=', PHASE.PENDING)
-      .returningAll()
-      .executeTakeFirst();
+  stop(): Promise<void> {
+    return this.queue.stop();
   }
 
   /** Saves progress and what is done; false when the task is gone (deleted by its owner) or no longer ours. */

@@ -24,27 +24,25 @@ import { StallWatch } from './stall-watch.js';
 import { createContentHasher } from '../storage/content-hash.js';
 import { badInput, diskFull, HttpError, isDiskFull } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
+import { TaskQueue } from '../tasks/task-queue.js';
 
 const MAX_ATTEMPTS = 5;
 const PROGRESS_EVERY_MS = 1000;
 
 export class OfflineWorker {
-  private running = new Map<string, AbortController>();
-  private timer: NodeJS.Timeout | null = null;
-  private stopped = false;
   private readonly torrents: TorrentEngine;
+  private readonly queue: TaskQueue;
   constructor(
     private readonly ctx: AppContext,
     private readonly log: FastifyBaseLogger,
   ) {
     mkdirSync(join(ctx.config.dataDir, 'offline'), { recursive: true });
     this.torrents = createTorrentEngine(ctx.config);
+    this.queue = new TaskQueue(ctx, log, { type: OFFLINE, name: 'offline', concurrency: () => ctx.config.offlineConcurrency, run: (task, signal) => this.run(task, signal) });
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.tick(), 1000);
-    this.timer.unref();
-    void this.tick();
+    this.queue.start();
   }
 
   /**
@@ -68,54 +66,11 @@ export class OfflineWorker {
 
   /** Looks for work now (after a task was created). */
   kick(): void {
-    void this.tick();
+    this.queue.kick();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    for (const c of this.running.values()) c.abort();
-    while (this.running.size) await new Promise((r) => setTimeout(r, 20));
-  }
-
-  private async tick(): Promise<void> {
-    if (this.stopped) return;
-    try {
-      await this.reclaimStale();
-      while (this.running.size < this.ctx.config.offlineConcurrency) {
-        const task = await this.claim();
-        if (!task) break;
-        const ctrl = new AbortController();
-        this.running.set(task.id, ctrl);
-        void this.run(task, ctrl.signal)
-          // A task whose end could not be written (the database is away) stays RUNNING and is taken up after its lease.
-          .catch((err) => this.log.error(err, 'offline task stopped without its end being recorded'))
-          .finally(() => this.running.delete(task.id));
-      }
-    } catch (err) {
-      this.log.error(err, 'offline worker tick failed');
-    }
-  }
-
-  /** Running tasks nobody has reported on within the lease go back to the queue. */
-  private async reclaimStale(): Promise<void> {
-    const cutoff = this.ctx.clock.now() - this.ctx.config.taskLeaseSeconds * 1000;
-    let q = this.ctx.db.updateTable('tasks').set({ phase: PHASE.PENDING }).where('type', '=', OFFLINE).where('phase', '=', PHASE.RUNNING).where('updated_time', '<', cutoff);
-    if (this.running.size) q = q.where('id', 'not in', [...this.running.keys()]);
-    await q.execute();
-  }
-
-  private async claim(): Promise<TaskRow | undefined> {
-    const now = this.ctx.clock.now();
-    return this.ctx.db
-      .updateTable('tasks')
-      .set({ phase: PHASE.RUNNING, updated_time: now })
-      .where('id', '=', (eb) =>
-        eb.selectFrom('tasks').select('id').where('type', '=', OFFLINE).where('phase', '=', PHASE.PENDING).orderBy('created_time').limit(1),
-      )
-      .where('phase', '=', PHASE.PENDING)
-      .returningAll()
-      .executeTakeFirst();
+  stop(): Promise<void> {
+    return this.queue.stop();
   }
 
   /**
@@ -171,7 +126,7 @@ export class OfflineWorker {
           if (state === 'running') return;
           gone = state === 'gone';
           stopped = true;
-          this.running.get(task.id)?.abort();
+          this.queue.abort(task.id);
         })
         // Not recorded (the database is away): the next report tries again, and the lease covers a long absence.
         .catch(() => undefined);
@@ -223,7 +178,7 @@ export class OfflineWorker {
     // Stopped: the owner deleted the task (drop the bytes), paused it or this process is shutting down (keep them to resume).
     if (gone) await dropOfflineBytes(this.ctx.config.dataDir, task.id);
     // Shutting down: back in the queue, so the next start (or another process) takes it up without waiting for its lease.
-    else if (!stopped && this.stopped) {
+    else if (!stopped && this.queue.stopped) {
       await this.ctx.db.updateTable('tasks').set({ phase: PHASE.PENDING }).where('id', '=', task.id).where('phase', '=', PHASE.RUNNING).execute();
     }
   }
