@@ -37,7 +37,8 @@ export interface Sale {
 }
 
 const DAY_MS = 86_400_000;
-const planIds = new Map<string, string>();
+/** Plans found or made, per PayPal account (a client): another account has other plans. */
+const planIds = new WeakMap<PaypalClient, Map<string, string>>();
 
 /** PayPal's product id for ours: letters, digits, - and _, at most 50. */
 const catalogId = (product: ProductRow) => `HAUL-${product.id.replace(/[^A-Za-z0-9_-]/g, '-')}`.slice(0, 50);
@@ -56,14 +57,17 @@ async function ensureCatalogProduct(api: PaypalClient, product: ProductRow): Pro
 /** The id of PayPal's active plan that bills `order`'s price every `order.interval`. */
 async function planFor(api: PaypalClient, order: OrderRow, product: ProductRow): Promise<string> {
   const key = `haul:${product.id}:${order.amount_minor}:${order.currency}:${order.interval}`;
-  const known = planIds.get(key);
-  if (known) return known;
+  let known = planIds.get(api);
+  if (!known) planIds.set(api, (known = new Map()));
+  const found = known.get(key);
+  if (found) return found;
+  const remember = (id: string) => (known.set(key, id), id);
   const productId = await ensureCatalogProduct(api, product);
   const query = `/v1/billing/plans?product_id=${encodeURIComponent(productId)}&page_size=20`;
   for (let page = 1; page <= 10; page++) {
     const list = await api.call<{ plans?: { id: string; status: string; description?: string }[] }>('GET', `${query}&page=${page}`);
-    const found = list.plans?.find((p) => p.status === 'ACTIVE' && p.description === key);
-    if (found) return remember(key, found.id);
+    const plan = list.plans?.find((p) => p.status === 'ACTIVE' && p.description === key);
+    if (plan) return remember(plan.id);
     if ((list.plans?.length ?? 0) < 20) break;
   }
   const made = await api.call<{ id: string }>(
@@ -87,12 +91,7 @@ async function planFor(api: PaypalClient, order: OrderRow, product: ProductRow):
     },
     `haul-plan-${key}`,
   );
-  return remember(key, made.id);
-}
-
-function remember(key: string, id: string): string {
-  planIds.set(key, id);
-  return id;
+  return remember(made.id);
 }
 
 export async function startSubscription(api: PaypalClient, { order, product, successUrl, cancelUrl }: CheckoutInput): Promise<Checkout> {
