@@ -3,29 +3,44 @@
  * rate, and the play mode (list, single, pause after end) that decides what follows. Long files (10 minutes or more)
  * resume where they stopped.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DriveFile } from '@haul/shared';
 import { Icon } from '../layout/icon';
-import { PlayButton, ProgressSlider, RateSelect, VolumeControl } from './media-controls';
+import { PlayButton, ProgressSlider, RateSelect, VolumeControl, VolumeSlider } from './media-controls';
 import { getPlayMode, getRecord, setPlayMode } from './play-records';
-import { afterSongEnds, AUDIO_RESUME_MIN_S, PLAY_MODES, resumeAt, SEEK_STEP_S, VOLUME_STEP, type PlayMode } from './playback-rules';
-import { keyTakenByFocus, useMediaElement } from './use-media-element';
+import {
+  afterSongEnds,
+  AUDIO_RESUME_MIN_S,
+  collapsedControls,
+  PLAY_MODES,
+  resumeAt,
+  SEEK_STEP_S,
+  VOLUME_STEP,
+  type Collapsible,
+  type PlayMode,
+} from './playback-rules';
+import { keyTakenByFocus, toggleFullscreen, useMediaElement } from './use-media-element';
+import { toast } from 'sonner';
 import { usePlayReport } from './use-play-report';
+import type { MediaFault } from './viewer-errors';
 
 const DEFAULT_AUDIO_VOLUME = 80;
 
 export function AudioView({
   file,
   active,
+  hold,
   report,
   onError,
   onGo,
 }: {
   file: DriveFile;
   active: boolean;
+  /** Pause now: an external player took the file over. */
+  hold: boolean;
   report: boolean;
-  onError: () => void;
+  onError: (fault?: MediaFault) => void;
   /** `force`: wrap around the list (list circulate). */
   onGo: (delta: -1 | 1, force?: boolean) => void;
 }) {
@@ -48,14 +63,36 @@ export function AudioView({
     useCallback((d: number) => d >= AUDIO_RESUME_MIN_S, []),
   );
 
+  // The bar's controls give way as it narrows (seed 001 §2): measured, then the rule decides.
+  const bar = useRef<HTMLDivElement>(null);
+  const [hidden, setHidden] = useState<Collapsible[]>([]);
+  const [settings, setSettings] = useState(false);
+  const [deg, setDeg] = useState(0);
   useEffect(() => {
-    if (!src) onError();
+    const el = bar.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => {
+      const next = collapsedControls(el.clientWidth);
+      setHidden((cur) => (cur.join() === next.join() ? cur : next));
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  // The format, short (the probe's codec names run long: "MPEG 1 Layer 3").
+  const quality = (file.name.includes('.') ? file.name.split('.').pop()! : tags?.codec || '').toUpperCase();
+
+  useEffect(() => {
+    if (!src) onError({});
   }, [src, onError]);
   const nextMode = () => {
     const m = PLAY_MODES[(PLAY_MODES.indexOf(mode) + 1) % PLAY_MODES.length]!;
     setMode(m);
     setPlayMode(m);
   };
+
+  useEffect(() => {
+    if (hold) audio.current?.pause();
+  }, [hold]);
 
   useEffect(() => {
     if (!active) return;
@@ -78,7 +115,7 @@ export function AudioView({
   const title = tags?.title || file.name;
   return (
     <div className="audio-view">
-      <div className={`audio-cover${paused ? '' : ' playing'}`}>
+      <div className={`audio-cover${paused ? '' : ' playing'}`} style={deg ? { transform: `rotate(${deg}deg)` } : undefined}>
         {cover ? <img src={file.thumbnail_link} alt="" onError={() => setCover(false)} /> : <Icon name="audio" size={96} />}
       </div>
       <div className="audio-title" title={title}>
@@ -120,20 +157,48 @@ export function AudioView({
             void e.currentTarget.play();
           }
         }}
-        onError={onError}
+        onError={(e) => onError({ link: src, element: e.currentTarget.error?.code === MediaError.MEDIA_ERR_NETWORK ? 'network' : 'other' })}
       />
       {waiting && <div className="viewer-spinner small" role="status" aria-label={t('viewer.loading')} />}
-      <div className="media-bar audio-bar" role="toolbar" aria-label={t('viewer.controls')}>
+      <div className="media-bar audio-bar" role="toolbar" aria-label={t('viewer.controls')} ref={bar} data-hidden={hidden.join(' ')}>
         <ProgressSlider time={time} duration={duration} onSeek={seek} />
         <div className="media-row">
           <PlayButton paused={paused} onToggle={toggle} />
-          <VolumeControl volume={volume} onVolume={changeVolume} onMute={mute} />
+          <VolumeControl volume={volume} onVolume={changeVolume} onMute={mute} slider={!hidden.includes('volume')} />
           <span className="media-spacer" />
+          {!hidden.includes('quality') && (
+            <span className="audio-quality" aria-label={t('viewer.quality')}>
+              {quality}
+            </span>
+          )}
           <RateSelect rate={rate} onRate={setRate} />
           <button className="btn small" onClick={nextMode} aria-label={t('viewer.playMode')} data-mode={mode}>
             {t(`viewer.mode.${mode}`)}
           </button>
+          {!hidden.includes('settings') && (
+            <button className="icon-btn" aria-label={t('viewer.settings')} aria-expanded={settings} onClick={() => setSettings(!settings)}>
+              <Icon name="settings" />
+            </button>
+          )}
+          <button className="icon-btn" aria-label={t('viewer.rotate')} onClick={() => setDeg(deg - 90)}>
+            <Icon name="rotate" />
+          </button>
+          <button
+            className="icon-btn"
+            aria-label={t('viewer.fullscreen')}
+            onClick={() => toggleFullscreen(bar.current?.closest('.audio-view') ?? null, () => toast.error(t('viewer.noFullscreen')))}
+          >
+            <Icon name="fullscreen" />
+          </button>
         </div>
+        {settings && !hidden.includes('settings') && (
+          // What the bar had no room for, and the speed.
+          <div className="audio-settings" role="group" aria-label={t('viewer.settings')}>
+            {hidden.includes('volume') && <VolumeSlider volume={volume} onVolume={changeVolume} />}
+            {hidden.includes('quality') && <span className="audio-quality">{quality}</span>}
+            <RateSelect rate={rate} onRate={setRate} />
+          </div>
+        )}
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 /**
  * Open in a player on this computer (seed 001 §2): PotPlayer through its link scheme, any other player from the
- * copied link. Both copy the link (it expires like a download link); "Other" then says it is ready to paste.
+ * copied link. Both copy the link (it expires like a download link); "Other" then says it is ready to paste. Or
+ * Haul's own player: a separate browser window showing only the player, on the same file among the same list.
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
@@ -9,6 +10,8 @@ import { toast } from 'sonner';
 import type { DialogState } from '../files/dialog-store';
 import { Frame } from '../files/dialog-frame';
 import { copyText } from '../shares/share-format';
+import { useDialog } from '../files/dialog-store';
+import { playerWindowAddress } from './viewer-address';
 
 /** The link an outside player can stream: the original bytes, served with Range. */
 export const externalLink = (d: Extract<DialogState, { type: 'external-player' }>) =>
@@ -29,6 +32,19 @@ export function ExternalPlayerDialog({ d }: { d: Extract<DialogState, { type: 'e
         <p role="status">{t('viewer.linkCopied')}</p>
       ) : (
         <div className="player-choices">
+          <button
+            className="btn"
+            onClick={() => {
+              window.open(
+                playerWindowAddress(window.location.pathname, window.location.search, d.file.id),
+                'haul-player',
+                'popup,width=960,height=600',
+              );
+              useDialog.getState().close();
+            }}
+          >
+            {t('viewer.playerWindow')}
+          </button>
           <button className="btn" onClick={() => void choose('potplayer')}>
             PotPlayer
           </button>

@@ -9,6 +9,7 @@ import { extensionOf, type DriveFile } from '@haul/shared';
 import { Icon } from '../layout/icon';
 import { getDeg, setDeg } from './play-records';
 import { clampZoom, ZOOM } from './playback-rules';
+import type { MediaFault } from './viewer-errors';
 
 /** What browsers decode themselves; anything else goes through the thumbnail (HEIC, TIFF, …). */
 const BROWSER_IMAGES = new Set(['jpg', 'jpeg', 'jpe', 'png', 'gif', 'webp', 'avif', 'bmp', 'ico']);
@@ -19,7 +20,7 @@ export function imageSource(file: DriveFile): string[] {
   return [original, large].filter(Boolean);
 }
 
-export function ImageView({ file, onError }: { file: DriveFile; onError: () => void }) {
+export function ImageView({ file, onError }: { file: DriveFile; onError: (fault?: MediaFault) => void }) {
   const { t } = useTranslation();
   const sources = imageSource(file);
   const [which, setWhich] = useState(0);
@@ -32,7 +33,7 @@ export function ImageView({ file, onError }: { file: DriveFile; onError: () => v
   const pinch = useRef<{ d: number; scale: number } | null>(null);
 
   useEffect(() => {
-    if (sources.length === 0) onError();
+    if (sources.length === 0) onError({});
   }, [sources.length, onError]);
 
   const zoom = (next: number) => {
@@ -106,7 +107,7 @@ export function ImageView({ file, onError }: { file: DriveFile; onError: () => v
             className={loaded ? 'ready' : ''}
             style={{ transform: `translate(${offset.x}px, ${offset.y}px) scale(${scale}) rotate(${deg}deg)` }}
             onLoad={() => setLoaded(true)}
-            onError={() => (which + 1 < sources.length ? setWhich(which + 1) : onError())}
+            onError={() => (which + 1 < sources.length ? setWhich(which + 1) : onError({ link: sources[which] }))}
           />
         )}
       </div>

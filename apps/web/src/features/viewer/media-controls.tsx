@@ -58,7 +58,12 @@ export function ProgressSlider({
           aria-valuetext={`${formatClock(time)} / ${formatClock(duration)}`}
           aria-describedby={refused ? 'require-be-saved' : undefined}
           onChange={(e) => duration > 0 && seekTo((Number(e.target.value) / 100) * duration)}
-          style={{ '--p': `${percent}%`, ...(limit != null && duration > 0 ? { '--limit': `${(limit / duration) * 100}%` } : {}) } as React.CSSProperties}
+          style={
+            {
+              '--p': `${percent}%`,
+              ...(limit != null && duration > 0 ? { '--limit': `${(limit / duration) * 100}%` } : {}),
+            } as React.CSSProperties
+          }
           data-limited={limit != null ? '' : undefined}
         />
         {refused && (
@@ -74,23 +79,41 @@ export function ProgressSlider({
   );
 }
 
-export function VolumeControl({ volume, onVolume, onMute }: { volume: number; onVolume: (v: number) => void; onMute: () => void }) {
+export function VolumeControl({
+  volume,
+  onVolume,
+  onMute,
+  slider = true,
+}: {
+  volume: number;
+  onVolume: (v: number) => void;
+  onMute: () => void;
+  /** False while the bar is too narrow for the slider (mute stays). */
+  slider?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <span className="media-volume">
       <button className="icon-btn" aria-label={volume > 0 ? t('viewer.mute') : t('viewer.unmute')} onClick={onMute}>
         <Icon name={volume > 0 ? 'volume' : 'mute'} />
       </button>
-      <input
-        type="range"
-        min={0}
-        max={100}
-        step={0.5}
-        value={volume}
-        aria-label={t('viewer.volume')}
-        onChange={(e) => onVolume(clampSlider(Number(e.target.value)))}
-      />
+      {slider && <VolumeSlider volume={volume} onVolume={onVolume} />}
     </span>
+  );
+}
+
+export function VolumeSlider({ volume, onVolume }: { volume: number; onVolume: (v: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <input
+      type="range"
+      min={0}
+      max={100}
+      step={0.5}
+      value={volume}
+      aria-label={t('viewer.volume')}
+      onChange={(e) => onVolume(clampSlider(Number(e.target.value)))}
+    />
   );
 }
 

@@ -6,13 +6,14 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DriveFile } from '@haul/shared';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy, RenderTask } from 'pdfjs-dist';
+import type { MediaFault } from './viewer-errors';
 
 /** Pages wider than this are not drawn larger: a column that reads well on a wide screen. */
 const MAX_PAGE_WIDTH = 960;
 /** A4 portrait, until a page says otherwise. */
 const DEFAULT_RATIO = 297 / 210;
 
-export function PdfView({ file, onError }: { file: DriveFile; onError: () => void }) {
+export function PdfView({ file, onError }: { file: DriveFile; onError: (fault?: MediaFault) => void }) {
   const { t } = useTranslation();
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [width, setWidth] = useState(0);
@@ -31,7 +32,7 @@ export function PdfView({ file, onError }: { file: DriveFile; onError: () => voi
       })
       .then(
         (d) => !gone && d && setDoc(d),
-        () => !gone && onError(),
+        () => !gone && onError({ link }),
       );
     return () => {
       gone = true;

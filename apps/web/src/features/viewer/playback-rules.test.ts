@@ -6,6 +6,11 @@ import {
   chooseMedia,
   clampSlider,
   clampZoom,
+  collapsedControls,
+  AUDIO_BAR_ROOM,
+  countBlank,
+  fallbackMedia,
+  isBlackSample,
   formatClock,
   formatSpeed,
   pendingRenditions,
@@ -43,6 +48,41 @@ describe('playback rules', () => {
     // A quality the plan does not cover is offered, never chosen.
     const locked = media('1080p', { need_more_quota: true, link: { url: '', expire: '' } });
     expect(chooseMedia([hidden, media('480p'), media('720p'), locked])?.media_id).toBe('720p');
+  });
+
+  it('falls back from a failing original to the middle rendition, or the last of two', () => {
+    const origin = media('origin');
+    expect(fallbackMedia([origin, media('480p'), media('720p'), media('1080p')])?.media_id).toBe('720p');
+    expect(fallbackMedia([origin, media('480p'), media('720p')])?.media_id).toBe('720p');
+    expect(fallbackMedia([origin, media('480p'), media('720p', { is_visible: false })])?.media_id).toBe('480p');
+    expect(fallbackMedia([origin, media('1080p', { need_more_quota: true })])).toBeNull();
+    expect(fallbackMedia([origin])).toBeNull();
+  });
+
+  it('marks playback blank after 6 black samples in a row, counting only while time moves', () => {
+    const sample = (v: number) => new Uint8ClampedArray(50 * 50 * 4).fill(v);
+    expect(isBlackSample(sample(0))).toBe(true);
+    expect(isBlackSample(sample(12))).toBe(true);
+    const one = sample(0);
+    one[4 * 1234 + 1] = 200;
+    expect(isBlackSample(one)).toBe(false);
+    let n = 0;
+    for (let i = 0; i < 5; i++) n = countBlank(n, { moved: true, black: true });
+    // A paused or stalled video neither adds nor resets.
+    n = countBlank(n, { moved: false, black: false });
+    expect(n).toBe(5);
+    expect(countBlank(n, { moved: true, black: true })).toBe(6);
+    expect(countBlank(n, { moved: true, black: false })).toBe(0);
+  });
+
+  it('collapses the audio bar’s controls as it narrows: volume slider, then quality, then settings', () => {
+    const all = AUDIO_BAR_ROOM.fixed + AUDIO_BAR_ROOM.volume + AUDIO_BAR_ROOM.quality + AUDIO_BAR_ROOM.settings;
+    expect(collapsedControls(all)).toEqual([]);
+    expect(collapsedControls(all - 1)).toEqual(['volume']);
+    expect(collapsedControls(all - AUDIO_BAR_ROOM.volume)).toEqual(['volume']);
+    expect(collapsedControls(all - AUDIO_BAR_ROOM.volume - 1)).toEqual(['volume', 'quality']);
+    expect(collapsedControls(AUDIO_BAR_ROOM.fixed + AUDIO_BAR_ROOM.settings)).toEqual(['volume', 'quality']);
+    expect(collapsedControls(200)).toEqual(['volume', 'quality', 'settings']);
   });
 
   it('resumes below 99 % only, and arrows seek or change files at the ends', () => {

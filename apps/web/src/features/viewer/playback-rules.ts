@@ -28,6 +28,16 @@ export function chooseMedia(medias: DriveMedia[]): DriveMedia | null {
   return renditions[0] ?? null;
 }
 
+/**
+ * Where a failing (or blank) original falls back, once (seed 001 §4): among the renditions that can play, the one at
+ * half the list's length when there are more than 2, else the last; null when there is none.
+ */
+export function fallbackMedia(medias: DriveMedia[]): DriveMedia | null {
+  const renditions = medias.filter((m) => m.is_visible && !m.is_origin && !m.need_more_quota);
+  if (renditions.length > 2) return renditions[Math.floor(renditions.length / 2)]!;
+  return renditions.at(-1) ?? null;
+}
+
 /** Renditions still being made: the player waits for them, showing their progress. */
 export function pendingRenditions(medias: DriveMedia[]): DriveMedia[] {
   return medias.filter((m) => !m.is_origin && !m.is_visible && (m.phase === 'PHASE_TYPE_PENDING' || m.phase === 'PHASE_TYPE_RUNNING'));
@@ -80,4 +90,40 @@ export const PLAY_MODES: PlayMode[] = ['list', 'single', 'pause'];
 /** What follows the end of a song: the next one (wrapping), the same again, or nothing. */
 export function afterSongEnds(mode: PlayMode): 'next' | 'repeat' | 'stop' {
   return mode === 'list' ? 'next' : mode === 'single' ? 'repeat' : 'stop';
+}
+
+/** Blank-frame detection (seed 001 §4, §9): a 300×300 canvas, a 50×50 sample at (100, 100), every 500 ms, 6 in a row. */
+export const BLANK = { canvas: 300, x: 100, y: 100, size: 50, everyMs: 500, checks: 6 } as const;
+/** A channel at or under this counts as black (compression leaves a little noise in black). */
+const BLACK_LEVEL = 20;
+
+/** Whether RGBA pixels are all black. */
+export function isBlackSample(rgba: ArrayLike<number>): boolean {
+  for (let i = 0; i < rgba.length; i += 4)
+    if (rgba[i]! > BLACK_LEVEL || rgba[i + 1]! > BLACK_LEVEL || rgba[i + 2]! > BLACK_LEVEL) return false;
+  return rgba.length > 0;
+}
+
+/** Black frames in a row so far: a frame counts only when time moved since the last check (a paused or stalled video proves nothing). */
+export function countBlank(sofar: number, frame: { moved: boolean; black: boolean }): number {
+  if (!frame.moved) return sofar;
+  return frame.black ? sofar + 1 : 0;
+}
+
+/** Audio bar controls that give way when the bar narrows, in the order they go (seed 001 §2). */
+export type Collapsible = 'volume' | 'quality' | 'settings';
+const COLLAPSE_ORDER: Collapsible[] = ['volume', 'quality', 'settings'];
+/** Room each part of the audio bar's row takes, in CSS pixels (buttons 36, gaps 8). */
+export const AUDIO_BAR_ROOM = { fixed: 390, volume: 98, quality: 64, settings: 44 } as const;
+
+/** Which controls hide in a bar `available` pixels wide: the volume slider first, then the quality, then settings. */
+export function collapsedControls(available: number, room: Record<Collapsible | 'fixed', number> = AUDIO_BAR_ROOM): Collapsible[] {
+  let total = room.fixed + room.volume + room.quality + room.settings;
+  const hidden: Collapsible[] = [];
+  for (const c of COLLAPSE_ORDER) {
+    if (total <= available) break;
+    hidden.push(c);
+    total -= room[c];
+  }
+  return hidden;
 }

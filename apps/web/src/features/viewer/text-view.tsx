@@ -7,12 +7,13 @@ import { useTranslation } from 'react-i18next';
 import { formatSize, type DriveFile } from '@haul/shared';
 import { decodeText } from './text-decode';
 import { readHead } from './viewer-api';
+import type { MediaFault } from './viewer-errors';
 
 /** How much of a text file is read: enough for any note or log worth reading on screen. */
 export const TEXT_CAP = 2 * 1024 * 1024;
 const WRAP_KEY = 'pp_web_text_wrap';
 
-export function TextView({ file, onError }: { file: DriveFile; onError: () => void }) {
+export function TextView({ file, onError }: { file: DriveFile; onError: (fault?: MediaFault) => void }) {
   const { t, i18n } = useTranslation();
   const [shown, setShown] = useState<{ text: string; encoding: string; bytes: number; cut: boolean } | null>(null);
   const [wrap, setWrap] = useState(() => localStorage.getItem(WRAP_KEY) !== '0');
@@ -27,7 +28,7 @@ export function TextView({ file, onError }: { file: DriveFile; onError: () => vo
         if (decoded) setShown({ ...decoded, bytes: bytes.length, cut });
         else onError();
       },
-      () => !abort.signal.aborted && onError(),
+      () => !abort.signal.aborted && onError({ link }),
     );
     return () => abort.abort();
     // One read per file and link.

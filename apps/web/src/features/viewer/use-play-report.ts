@@ -25,7 +25,10 @@ export function usePlayReport(kind: RecordKind, fileId: string, enabled: boolean
   const progress = useCallback(
     (t: number, d: number) => {
       pending.current = { t, d };
-      if (Date.now() - last.current >= REPORT_EVERY_MS) flush();
+      const now = Date.now();
+      // Trailing only: the first window starts with the first update, so nothing is sent at the very start.
+      if (!last.current) last.current = now;
+      else if (now - last.current >= REPORT_EVERY_MS) flush();
     },
     [flush],
   );

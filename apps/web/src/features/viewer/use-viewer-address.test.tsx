@@ -3,7 +3,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DriveFile } from '@haul/shared';
 import { useViewerAddress } from './use-viewer-address';
-import { closedListFor, previewIn, withPreview } from './viewer-address';
+import { closedListFor, inPlayerWindow, playerWindowAddress, previewIn, withPreview } from './viewer-address';
 import { openInViewer, useViewer } from './viewer-store';
 
 const photo = (id: string) => ({ id, name: `${id}.png`, kind: 'drive#file', mime_type: 'image/png' }) as DriveFile;
@@ -37,6 +37,13 @@ describe('viewer address', () => {
     expect(withPreview('?preview=f1', null)).toBe('');
     expect(previewIn('?name=x&preview=f2')).toBe('f2');
     expect(previewIn('?preview=')).toBeNull();
+  });
+
+  it('opens a player window over the same page, on the file', () => {
+    const at = playerWindowAddress('/drive/all/d1', '?name=x&preview=f1', 'f2');
+    expect(at).toBe('/drive/all/d1?name=x&preview=f2&window=player');
+    expect(inPlayerWindow(at.slice(at.indexOf('?')))).toBe(true);
+    expect(inPlayerWindow('?preview=f2')).toBe(false);
   });
 });
 

@@ -17,6 +17,7 @@ import { getRecord } from './play-records';
 import {
   arrowOnVideo,
   chooseMedia,
+  fallbackMedia,
   DEFAULT_VIDEO_VOLUME,
   formatClock,
   formatSpeed,
@@ -25,7 +26,9 @@ import {
   VOLUME_STEP,
 } from './playback-rules';
 import { keyTakenByFocus, toggleFullscreen, useMediaElement } from './use-media-element';
+import { useBlankDetect } from './use-blank-detect';
 import { usePlayReport } from './use-play-report';
+import type { MediaFault } from './viewer-errors';
 import type { ViewerSource } from './viewer-store';
 
 const HIDE_CONTROLS_MS = 2500;
@@ -33,6 +36,7 @@ const HIDE_CONTROLS_MS = 2500;
 export function VideoView({
   file,
   active,
+  hold,
   report,
   onError,
   onGo,
@@ -44,9 +48,11 @@ export function VideoView({
   source: ViewerSource;
   /** Keys go to this player (the viewer shows it and no dialog is open). */
   active: boolean;
+  /** Pause now: an external player took the file over. */
+  hold: boolean;
   /** Send play events (signed-in drive only). */
   report: boolean;
-  onError: () => void;
+  onError: (fault?: MediaFault) => void;
   onGo: (delta: -1 | 1) => void;
   /** Fetch the details again (to follow a transcode). */
   onReload: () => void;
@@ -136,7 +142,7 @@ export function VideoView({
           const ms = s.loading.end - s.loading.start;
           if (ms > 0) setSpeed((s.loaded / ms) * 1000);
         });
-        hls.on(HlsJs.Events.ERROR, (_e, d) => d.fatal && fail());
+        hls.on(HlsJs.Events.ERROR, (_e, d) => d.fatal && fail(d.type === HlsJs.ErrorTypes.NETWORK_ERROR ? 'network' : 'other'));
         hls.loadSource(url);
         hls.attachMedia(el);
       });
@@ -150,15 +156,17 @@ export function VideoView({
     // Keyed by entry, not link: a fresh signature of the same entry is the same stream.
   }, [media?.media_id, file.id]);
 
-  /** Native-mode failure with renditions: fall back once to the middle one; otherwise the error panel. */
-  const fail = () => {
-    const renditions = offered.filter((m) => !m.is_origin && !m.need_more_quota);
-    if (media?.is_origin && renditions.length && !fellBack.current) {
+  /** Native-mode failure with renditions: fall back once to the middle one; otherwise the error popup. */
+  const fallback = fallbackMedia(medias);
+  const fail = (element: 'network' | 'other') => {
+    if (media?.is_origin && fallback && !fellBack.current) {
       fellBack.current = true;
       startAt.current = video.current?.currentTime ?? 0;
-      setMedia(renditions.length > 2 ? renditions[Math.floor(renditions.length / 2)]! : renditions.at(-1)!);
-    } else onError();
+      setMedia(fallback);
+    } else onError({ link: media?.link.url, element });
   };
+  // The original playing black (sound without a picture): the renditions were made for browsers; switch once.
+  useBlankDetect(video, media?.is_origin && fallback && !fellBack.current ? media.media_id : null, () => fail('other'));
 
   const el = () => video.current;
   const fullscreen = () => toggleFullscreen(video.current?.closest('.video-view') ?? null, () => toast.error(t('viewer.noFullscreen')));
@@ -174,7 +182,8 @@ export function VideoView({
   const upgrade = (referFrom: 'hd_quality' | 'limit_view', quality?: DriveMedia) => {
     if (quality) rememberWantedQuality(file.id, quality.media_id);
     // Back where the person was once paid: the same screen of the drive, or the share page (outside the drive app).
-    const here = source.kind === 'drive' ? `${location.pathname}${location.search}` : `${window.location.pathname}${window.location.search}`;
+    const here =
+      source.kind === 'drive' ? `${location.pathname}${location.search}` : `${window.location.pathname}${window.location.search}`;
     const q = new URLSearchParams({ refer_from: referFrom, return: here });
     if (source.kind === 'drive') navigate(`/payment?${q}`);
     else window.location.assign(`/drive/payment?${q}`);
@@ -184,6 +193,10 @@ export function VideoView({
     seek(0);
     void video.current?.play().catch(() => undefined);
   };
+
+  useEffect(() => {
+    if (hold) video.current?.pause();
+  }, [hold]);
 
   useEffect(() => {
     if (!active) return;
@@ -277,7 +290,7 @@ export function VideoView({
           const v = e.currentTarget;
           if (v.duration > 0 && v.buffered.length) setBuffered((v.buffered.end(v.buffered.length - 1) / v.duration) * 100);
         }}
-        onError={fail}
+        onError={(e) => fail(e.currentTarget.error?.code === MediaError.MEDIA_ERR_NETWORK ? 'network' : 'other')}
       />
       {waiting && (
         <div className="video-loading" role="status">
@@ -303,7 +316,11 @@ export function VideoView({
             >
               {offered.map((m) => (
                 <option key={m.media_id} value={m.media_id}>
-                  {m.is_origin ? t('viewer.original') : m.need_more_quota ? t('viewer.premiumOption', { quality: m.resolution_name }) : m.resolution_name}
+                  {m.is_origin
+                    ? t('viewer.original')
+                    : m.need_more_quota
+                      ? t('viewer.premiumOption', { quality: m.resolution_name })
+                      : m.resolution_name}
                 </option>
               ))}
             </select>
@@ -317,7 +334,11 @@ export function VideoView({
         <PreviewEndPrompt shareId={source.access.shareId} onReplay={replay} onUpgrade={() => upgrade('limit_view')} />
       )}
       {asking && (
-        <PremiumQualityPrompt quality={asking.resolution_name} onCancel={() => setAsking(null)} onUpgrade={() => upgrade('hd_quality', asking)} />
+        <PremiumQualityPrompt
+          quality={asking.resolution_name}
+          onCancel={() => setAsking(null)}
+          onUpgrade={() => upgrade('hd_quality', asking)}
+        />
       )}
     </div>
   );

@@ -21,6 +21,19 @@ export function withPreview(search: string, id: string | null): string {
   return qs ? `?${qs}` : '';
 }
 
+/** Set in Haul's own player window: the viewer shows the player alone (no header, no strip). */
+export const WINDOW_PARAM = 'window';
+
+/** Whether this page is Haul's player window. */
+export const inPlayerWindow = (search: string) => new URLSearchParams(search).get(WINDOW_PARAM) === 'player';
+
+/** The address of a player window on `id`, over the same page (so the same list) as this one. */
+export function playerWindowAddress(pathname: string, search: string, id: string): string {
+  const params = new URLSearchParams(withPreview(search, id));
+  params.set(WINDOW_PARAM, 'player');
+  return `${pathname}?${params}`;
+}
+
 /** The page under the viewer: its path and query without the file. */
 export const placeOf = (pathname: string, search: string) => pathname + withPreview(search, null);
 

@@ -7,6 +7,7 @@ import { mediaTypeOf } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 import { shareFileInfo } from '../shares/shares-api';
 import type { ViewerSource } from './viewer-store';
+import type { Probe } from './viewer-errors';
 
 const MAX = 30;
 const cache = new Map<string, Promise<DriveFile>>();
@@ -20,7 +21,10 @@ function fetchDetail(file: DriveFile, source: ViewerSource): Promise<DriveFile> 
     // for anything else.
     return shareFileInfo(source.access, file.id, play).then((f) => ({ ...f, medias: f.medias ?? originOnly(f) }));
   }
-  const detail = haul.call('getFile', { params: { id: file.id }, query: { usage: play ? 'PLAY' : undefined, thumbnail_size: 'SIZE_LARGE' } });
+  const detail = haul.call('getFile', {
+    params: { id: file.id },
+    query: { usage: play ? 'PLAY' : undefined, thumbnail_size: 'SIZE_LARGE' },
+  });
   return detail;
 }
 
@@ -95,4 +99,23 @@ export async function readHead(link: string, size: number, cap: number, signal: 
   }
   void reader.cancel().catch(() => undefined);
   return { bytes: bytes.subarray(0, filled), cut: size > filled };
+}
+
+/**
+ * Asks a link that failed to play why (seed 001 §7–§8): the first byte only, never cached. Status -1 when it cannot be
+ * reached at all; an error answer's name, code and description when the server sent its error object.
+ */
+export async function probeLink(link: string): Promise<Probe> {
+  let res: Response;
+  try {
+    res = await fetch(link, { headers: { Range: 'bytes=0-0' }, cache: 'no-store' });
+  } catch {
+    return { status: -1 };
+  }
+  if (res.ok) {
+    void res.body?.cancel().catch(() => undefined);
+    return { status: res.status };
+  }
+  const body = (await res.json().catch(() => null)) as { error?: string; error_code?: number; error_description?: string } | null;
+  return { status: res.status, error: body?.error, errorCode: body?.error_code, description: body?.error_description };
 }

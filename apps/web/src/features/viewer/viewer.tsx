@@ -5,17 +5,19 @@
  * ahead when the browser is idle.
  */
 import './viewer.css';
-import { useCallback, useEffect, useRef, useState, type TouchEvent } from 'react';
+import './viewer-popups.css';
+import { useCallback, useEffect, useMemo, useRef, useState, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { toast } from 'sonner';
 import type { DriveFile } from '@haul/shared';
-import { isApiError } from '../../lib/api-error';
-import { errorMessage } from '../../lib/error-message';
 import { useDialog } from '../files/dialog-store';
 import { clickDownload, setStar } from '../files/file-mutations';
 import { Icon } from '../layout/icon';
 import { useIsMobile } from '../layout/use-media';
 import { AudioView } from './audio-view';
+import { ErrorPopup } from './error-popup';
+import { diagnose } from './failure-diagnosis';
 import { ImageView } from './image-view';
 import { PdfView } from './pdf-view';
 import { PreviewBar } from './preview-bar';
@@ -25,7 +27,10 @@ import { VideoView } from './video-view';
 import { viewKindOf } from './view-kind';
 import { ViewerMenu } from './viewer-menu';
 import { forgetDetail, viewerDetail } from './viewer-api';
+import { inPlayerWindow } from './viewer-address';
+import { failureOfCall, failureOfDetail, type MediaFault, type ViewerFailure } from './viewer-errors';
 import { useViewer } from './viewer-store';
+import { ARROW_DEBOUNCE_MS, debounce, swipeOutcome } from './viewer-rules';
 import { PREVIEW_BAR_KEY, saveSetting } from '../settings/settings-sync';
 
 const PREFETCH = 3;
@@ -38,11 +43,18 @@ export default function Viewer() {
   const { files, index, scene, source, close, go, show, replace } = useViewer();
   const file = files[index];
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [mediaError, setMediaError] = useState(false);
+  const [fault, setFault] = useState<ViewerFailure | null>(null);
+  const shownId = useRef('');
+  shownId.current = file?.id ?? '';
   const [bar, setBar] = useState(() => localStorage.getItem(PREVIEW_BAR_KEY) !== '0');
   const [drag, setDrag] = useState(0);
   const touch = useRef<{ x: number; y: number } | null>(null);
   const dialogOpen = useDialog((s) => s.dialog !== null);
+  // An external player takes over: what plays here pauses (seed 001 §4).
+  const handedOff = useDialog((s) => s.dialog?.type === 'external-player');
+  const playerWindow = inPlayerWindow(useLocation().search);
+  // Haul's player window closes as a whole.
+  const shut = useCallback(() => (playerWindow ? window.close() : close()), [playerWindow, close]);
   const inDrive = source.kind === 'drive';
 
   const load = useCallback(
@@ -59,7 +71,7 @@ export default function Viewer() {
   useEffect(() => {
     if (!file) return;
     setLoaded({ file });
-    setMediaError(false);
+    setFault(null);
     load(file);
     const idle = (window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 200))) as (cb: () => void) => number;
     const handle = idle(() => {
@@ -77,7 +89,23 @@ export default function Viewer() {
     wasOpen.current = dialogOpen;
   }, [dialogOpen, file, load]);
 
+  // Full screen collapses the strip; leaving it brings back the stored choice (seed 001 §4). E in full screen
+  // opens it for the moment only.
+  const [fullscreenOn, setFullscreenOn] = useState(false);
+  const [barInFullscreen, setBarInFullscreen] = useState(false);
+  useEffect(() => {
+    const onChange = () => {
+      setFullscreenOn(!!document.fullscreenElement);
+      setBarInFullscreen(false);
+    };
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+  const goByArrow = useMemo(() => debounce((d: -1 | 1) => useViewer.getState().go(d), ARROW_DEBOUNCE_MS), []);
+  useEffect(() => goByArrow.cancel, [goByArrow]);
+
   const toggleBar = useCallback(() => {
+    if (document.fullscreenElement) return setBarInFullscreen((b) => !b);
     setBar((b) => {
       localStorage.setItem(PREVIEW_BAR_KEY, b ? '0' : '1');
       saveSetting('preview_bar_visible', !b);
@@ -87,6 +115,19 @@ export default function Viewer() {
 
   const detail = loaded?.file.id === file?.id ? loaded?.detail : undefined;
   const kind = file ? viewKindOf(file) : null;
+  const err = file && loaded?.file.id === file.id ? loaded.error : undefined;
+  const failure = (err !== undefined ? failureOfCall(err) : detail ? failureOfDetail(kind, detail) : null) ?? fault;
+
+  /** A player or the photo failed: without a fault, a format it cannot show; with one, find out why (seed 001 §8). */
+  const onError = useCallback(
+    (f?: MediaFault) => {
+      const at = file;
+      if (!at) return;
+      if (!f) return setFault({ cause: 'unsupported', code: null });
+      void diagnose(at, source, f).then((r) => shownId.current === at.id && setFault(r));
+    },
+    [file, source],
+  );
   // Players keep plain arrows for seeking; everything else switches files with them.
   const player = kind === 'video' || kind === 'audio';
 
@@ -95,19 +136,19 @@ export default function Viewer() {
       if (useDialog.getState().dialog || keyTakenByFocus(e)) return;
       const mod = e.ctrlKey || e.metaKey || e.altKey;
       if (e.key === 'Escape') {
-        if (!document.fullscreenElement) close();
+        if (!document.fullscreenElement) shut();
       } else if (e.key === 'e' || e.key === 'E') {
         if (!mod) toggleBar();
       } else if (e.key === 'PageUp') go(-1);
       else if (e.key === 'PageDown') go(1);
-      else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && (mod || !player || mediaError || !detail))
-        go(e.key === 'ArrowLeft' ? -1 : 1);
+      else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && (mod || !player || failure !== null || !detail))
+        goByArrow(e.key === 'ArrowLeft' ? -1 : 1);
       else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [close, go, toggleBar, player, mediaError, detail]);
+  }, [shut, go, goByArrow, toggleBar, player, failure, detail]);
 
   if (!file) return null;
 
@@ -143,24 +184,20 @@ export default function Viewer() {
     setDrag(0);
     if (!start) return;
     const p = e.changedTouches[0]!;
-    const dx = p.clientX - start.x;
-    const dy = p.clientY - start.y;
-    if (dy > window.innerHeight / 4 && Math.abs(dy) > Math.abs(dx)) return close();
-    if (Math.abs(dx) > window.innerWidth * (mobile ? 0.25 : 0.33) && Math.abs(dx) > Math.abs(dy)) go(dx > 0 ? -1 : 1);
+    const outcome = swipeOutcome({
+      dx: p.clientX - start.x,
+      dy: p.clientY - start.y,
+      width: window.innerWidth,
+      height: window.innerHeight,
+      mobile,
+    });
+    if (outcome === 'close') close();
+    else if (outcome) go(outcome === 'previous' ? -1 : 1);
   };
-
-  const err = loaded?.file.id === file.id ? loaded.error : undefined;
-  const failed = err !== undefined || mediaError;
-  const errorTitle =
-    isApiError(err, 'file_in_recycle_bin') || isApiError(err, 'file_not_found')
-      ? t('viewer.deleted')
-      : err
-        ? errorMessage(err)
-        : t(`viewer.unsupported.${kind ?? 'file'}`);
 
   return (
     <div
-      className={`viewer${mobile ? ' mobile' : ''}`}
+      className={`viewer${mobile ? ' mobile' : ''}${playerWindow ? ' player-window' : ''}`}
       role="dialog"
       aria-modal="true"
       aria-label={file.name}
@@ -193,7 +230,11 @@ export default function Viewer() {
             </button>
           )}
           {inDrive && !mobile && (
-            <button className="icon-btn" aria-label={t('actions.share')} onClick={() => useDialog.getState().open({ type: 'share', files: [detail ?? file] })}>
+            <button
+              className="icon-btn"
+              aria-label={t('actions.share')}
+              onClick={() => useDialog.getState().open({ type: 'share', files: [detail ?? file] })}
+            >
               <Icon name="shared" />
             </button>
           )}
@@ -216,49 +257,43 @@ export default function Viewer() {
           </button>
         )}
         <div className="viewer-content" key={file.id}>
-          {failed ? (
-            <div className="viewer-error" role="alert">
-              <Icon name={player || kind === 'image' ? kind! : 'file'} size={56} />
-              <h2>{errorTitle}</h2>
-              <p className="muted">{err ? '' : t('viewer.unsupportedHint')}</p>
-              <div className="viewer-error-actions">
-                <button
-                  className="btn"
-                  onClick={() => {
-                    setMediaError(false);
-                    setLoaded({ file });
-                    setTimeout(() => load(file, true), 500);
-                  }}
-                >
-                  {t('viewer.retry')}
-                </button>
-                {index < files.length - 1 && (
-                  <button className="btn primary" onClick={() => go(1)}>
-                    {t('viewer.next')}
-                  </button>
-                )}
-              </div>
-            </div>
+          {failure ? (
+            <ErrorPopup
+              failure={failure}
+              kind={kind}
+              file={detail ?? file}
+              mobile={mobile}
+              hasNext={index < files.length - 1}
+              onRetry={() => {
+                setFault(null);
+                setLoaded({ file });
+                setTimeout(() => load(file, true), 500);
+              }}
+              onNext={() => go(1)}
+              onExternal={() => detail && useDialog.getState().open({ type: 'external-player', file: detail })}
+              onDownload={download}
+            />
           ) : !detail ? (
             <div className="viewer-spinner" role="status" aria-label={t('common.loading')} />
           ) : kind === 'image' ? (
-            <ImageView file={detail} onError={() => setMediaError(true)} />
+            <ImageView file={detail} onError={onError} />
           ) : kind === 'text' ? (
-            <TextView file={detail} onError={() => setMediaError(true)} />
+            <TextView file={detail} onError={onError} />
           ) : kind === 'pdf' ? (
-            <PdfView file={detail} onError={() => setMediaError(true)} />
+            <PdfView file={detail} onError={onError} />
           ) : kind === 'video' ? (
             <VideoView
               file={detail}
               active={!dialogOpen}
+              hold={handedOff}
               report={inDrive}
-              onError={() => setMediaError(true)}
+              onError={onError}
               onGo={go}
               onReload={() => load(file, true)}
               source={source}
             />
           ) : (
-            <AudioView file={detail} active={!dialogOpen} report={inDrive} onError={() => setMediaError(true)} onGo={go} />
+            <AudioView file={detail} active={!dialogOpen} hold={handedOff} report={inDrive} onError={onError} onGo={go} />
           )}
         </div>
         {index < files.length - 1 && (
@@ -267,7 +302,7 @@ export default function Viewer() {
           </button>
         )}
       </main>
-      <PreviewBar files={files} index={index} open={bar} onToggle={toggleBar} onShow={show} />
+      <PreviewBar files={files} index={index} open={fullscreenOn ? barInFullscreen : bar} onToggle={toggleBar} onShow={show} />
     </div>
   );
 }
