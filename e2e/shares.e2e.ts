@@ -25,8 +25,8 @@ describe('share links', () => {
     await listView(owner);
     await expect.poll(() => rowNames(owner)).toContain('Trip');
 
-    await owner.getByRole('row', { name: 'Trip' }).click({ button: 'right' });
-    await owner.getByRole('menuitem', { name: 'Share' }).click();
+    await owner.getByRole('row', { name: 'Trip' }).click();
+    await owner.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Share', exact: true }).click();
     await expect.poll(() => owner.getByRole('radio', { name: 'People with the link and the pass code' }).isChecked()).toBe(true);
     await owner.getByLabel('Valid for').selectOption('7');
     await owner.getByRole('button', { name: 'Create link' }).click();

@@ -45,8 +45,8 @@ describe('undo from the toast', () => {
     await expect.poll(() => rowNames(page)).toEqual(['Box', 'keep.txt']);
 
     // Star, then undo.
-    await row('keep.txt').click({ button: 'right' });
-    await page.getByRole('menuitem', { name: 'Star' }).click();
+    await row('keep.txt').click();
+    await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Star', exact: true }).click();
     // The toast comes once the star is saved.
     await page.locator('[data-sonner-toast][data-front="true"]').filter({ hasText: 'Starred' }).waitFor();
     expect((await e2e.haul.ctx.db.selectFrom('files').select('star').where('name', '=', 'keep.txt').executeTakeFirstOrThrow()).star).toBe(1);

@@ -1,4 +1,4 @@
-// Starts Haul on the embedded default: builds the web app when it has not been built yet, then runs the server.
+// Starts Haul (`npm start [-- serve|worker]`): builds the web app when it has not been built yet, then runs the server.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -6,11 +6,13 @@ if (!existsSync('node_modules')) {
   console.error('Dependencies are missing: run "npm install" first.');
   process.exit(1);
 }
-if (existsSync('apps/web/package.json') && !existsSync('apps/web/dist/index.html')) {
+// A worker serves no pages: it needs no web build.
+const role = process.argv[2] ?? process.env.HAUL_ROLE ?? 'all';
+if (role !== 'worker' && existsSync('apps/web/package.json') && !existsSync('apps/web/dist/index.html')) {
   console.log('Building the web app (first start only)…');
   const built = spawnSync('npm', ['run', 'build', '-w', '@haul/web'], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { stdio: 'inherit' });
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', ...process.argv.slice(2)], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

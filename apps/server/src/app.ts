@@ -28,11 +28,17 @@ import { installResponseCheck } from './http/contract.js';
 import { installApiReference } from './http/openapi.js';
 import { installLinkBase } from './http/public-url.js';
 import { installValidators } from './http/validation.js';
+import { healthRoutes } from './ops/health.routes.js';
+import { HaulMetrics } from './ops/metrics.js';
+import { metricsRoutes } from './ops/metrics.routes.js';
+import { installRequestId, requestIdOptions } from './ops/request-id.js';
+import { timedBlobStore } from './storage/timed-blob-store.js';
 import { loadSecrets } from './lib/secrets.js';
 import { createMailer } from './mail/mailer.js';
 import { createSms } from './sms/sms.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
+import { S3BlobStore } from './storage/s3-blob-store.js';
 import { stopHashThread } from './storage/threaded-hasher.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { providersRoutes } from './providers/providers.routes.js';
@@ -40,6 +46,7 @@ import { MediaWorker } from './media/media.worker.js';
 import { ArchiveWorker } from './archives/archives.worker.js';
 import { archivesRoutes } from './archives/archives.routes.js';
 import { logRequest } from './http/log-redaction.js';
+import { createJobSignals } from './tasks/job-signals.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { HashingFileStore } from './uploads/hashing-file-store.js';
 import { tusRoutes } from './uploads/tus.routes.js';
@@ -80,16 +87,20 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel, serializers: { req: logRequest }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     bodyLimit: 1024 * 1024,
+    // X-Request-Id from a proxy or client when it is plain and short, else a new one (ops/request-id.ts).
+    ...requestIdOptions,
     trustProxy: config.trustProxy.split(',').map((s) => s.trim()).filter(Boolean),
     // A path the router cannot read (bad percent-encoding, an overlong id) is bad input like any other.
     frameworkErrors: (err, _req, reply) => (reply as unknown as FastifyReply).status(400).send(errorBody('invalid_argument', `The address is not valid: ${err.message}`)),
   });
   const clock = opts.clock ?? systemClock;
+  const metrics = new HaulMetrics(db, app.log);
   const ctx: AppContext = {
     config,
     db,
     dialect,
-    blobs: new LocalBlobStore(join(config.dataDir, 'blobs')),
+    // Timed whichever store it is, for /metrics.
+    blobs: timedBlobStore(config.s3 ? new S3BlobStore(config.s3) : new LocalBlobStore(join(config.dataDir, 'blobs')), metrics.blobSeconds),
     uploads: new HashingFileStore(join(config.dataDir, 'uploads')),
     clock,
     secrets: await loadSecrets(db),
@@ -100,6 +111,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: r.schema as RouteEntry['schema'], contract: r.config?.contract });
   });
+  installRequestId(app);
+  metrics.installHttpHooks(app);
   installValidators(app);
   installErrorHandlers(app);
   installSecurityHeaders(app, { indexHtml: join(config.webDir, 'index.html'), config });
@@ -116,12 +129,16 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     return reply.status(404).send(errorBody('not_found', `No such endpoint: ${req.method} ${path}`));
   });
 
-  const offline = new OfflineWorker(ctx, app.log);
+  // Wake-ups between processes (LISTEN/NOTIFY on PostgreSQL): a task queued here starts at once on any worker.
+  const signals = createJobSignals({ databaseUrl: config.databaseUrl, db, log: app.log });
+  const offline = new OfflineWorker(ctx, app.log, signals);
   const kick = () => offline.kick();
-  const media = new MediaWorker(ctx, app.log);
-  const archives = new ArchiveWorker(ctx, app.log);
+  const media = new MediaWorker(ctx, app.log, signals);
+  const archives = new ArchiveWorker(ctx, app.log, signals);
   const erasure = new AccountEraser(ctx, app.log);
 
+  await healthRoutes(app, ctx);
+  await metricsRoutes(app, ctx, metrics);
   await accountsRoutes(app, ctx, erasure);
   await providersRoutes(app, ctx);
   await devicesRoutes(app, ctx);
@@ -144,7 +161,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     await eventsRoutes(scope, ctx);
     await aboutRoutes(scope, ctx);
     await uploadsRoutes(scope, ctx);
-    await tasksRoutes(scope, ctx, kick);
+    await tasksRoutes(scope, ctx, kick, (ids) => ids.length && signals.stopped(ids));
     await offlineRoutes(scope, ctx, offline);
   });
   await archivesRoutes(app, ctx, archives);
@@ -161,6 +178,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     async close() {
       // Requests in flight finish while the jobs park.
       await Promise.all([offline.stop(), media.stop(), archives.stop(), erasure.stop(), app.close()]);
+      await signals.close();
       // Mail still being sent (a code requested just before the stop) goes out before the database closes.
       await Promise.all([ctx.mailer.close(), ctx.sms.close()]);
       await stopHashThread();

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { isTimeZone, processTimeZone } from './lib/zoned-time.js';
 import { paymentConfig, type PaypalConfig, type StripeConfig } from './payments/payment-config.js';
 import { parseOidcProviders, type OidcProviderConfig } from './providers/provider-config.js';
+import { blobStoreConfig, type S3Config } from './storage/s3-config.js';
 
 export interface Config {
   port: number;
@@ -11,6 +12,9 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL when set; otherwise SQLite at dataDir/haul.db. */
   databaseUrl: string | null;
+  /** Where blobs live (HAUL_BLOB_STORE, storage/s3-config.ts): the data folder, or an S3 bucket described by `s3`. */
+  blobStore: 'local' | 's3';
+  s3: S3Config | null;
   /** Base of absolute links when no request names one (background work), and of every link when pinned. */
   publicUrl: string;
   /** HAUL_PUBLIC_URL was set: links use it whatever address a request came to (see http/public-url.ts). */
@@ -112,6 +116,8 @@ export interface Config {
   archiveConcurrency: number;
   // --- end archives ---
   logLevel: string;
+  /** Bearer token /metrics asks for (HAUL_METRICS_TOKEN); null: /metrics answers only on loopback (ops/metrics.routes.ts). */
+  metricsToken: string | null;
   /**
    * Which connecting addresses may name the client in X-Forwarded-For (a reverse proxy). Only those: otherwise anyone
    * could pick a new address per request and walk past the sign-in and pass-code limits.
@@ -234,7 +240,9 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     dataDir: resolve(get('HAUL_DATA_DIR') ?? './data'),
-    databaseUrl: get('DATABASE_URL') || null,
+    // HAUL_DATABASE_URL, like every other setting; DATABASE_URL (the common name hosting platforms set) still works.
+    databaseUrl: get('HAUL_DATABASE_URL') || get('DATABASE_URL') || null,
+    ...blobStoreConfig(get, bool),
     publicUrl,
     publicUrlPinned: !!get('HAUL_PUBLIC_URL'),
     registrationOpen: get('HAUL_REGISTRATION') ? get('HAUL_REGISTRATION') === 'open' : true,
@@ -278,6 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
     archiveMaxRatio: Math.max(1, int(get('HAUL_ARCHIVE_MAX_RATIO'), 1000, 'HAUL_ARCHIVE_MAX_RATIO')),
     archiveConcurrency: Math.max(1, int(get('HAUL_ARCHIVE_CONCURRENCY'), 1, 'HAUL_ARCHIVE_CONCURRENCY')),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
+    metricsToken: get('HAUL_METRICS_TOKEN') || null,
     trustProxy: get('HAUL_TRUST_PROXY') ?? 'loopback',
     checkResponses: bool(get('HAUL_CHECK_RESPONSES'), false),
     // Read raw: in a HAUL_CONFIG file it may be the array itself, which get() would turn into "[object Object]".

@@ -1,15 +1,27 @@
-/** Starts Haul on the configured database and port. */
+/** Starts Haul on the configured database and port, in the role given as the first argument or HAUL_ROLE (roles.ts). */
 import { buildHaul } from './app.js';
 import { loadConfig } from './config.js';
 import { reachableUrls } from './http/reachable-urls.js';
 import { startJobs } from './jobs.js';
+import { parseRole, roleRuns, type Role } from './roles.js';
 
+let role: Role;
+try {
+  role = parseRole(process.argv.slice(2));
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(2);
+}
+const runs = roleRuns(role);
 const config = loadConfig();
 const haul = await buildHaul(config);
-const stopJobs = startJobs(haul.ctx, haul.app.log);
-haul.offline.start();
-haul.media.start();
-haul.archives.start();
+// An API process (serve) queues work and signals the workers; it runs none of it, nor the periodic jobs.
+const stopJobs = runs.jobs ? startJobs(haul.ctx, haul.app.log) : () => undefined;
+if (runs.jobs) {
+  haul.offline.start();
+  haul.media.start();
+  haul.archives.start();
+}
 
 // A graceful stop: no new connections; requests in flight finish and running jobs park (back in the queue, so the next
 // start takes them up at once instead of after their lease), within HAUL_STOP_TIMEOUT; then the process exits.
@@ -26,9 +38,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-await haul.app.listen({ port: config.port, host: config.host });
 const where = config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`;
-// Without SMTP, codes (sign-up, a forgotten password) are read by whoever runs the server.
-const mail = config.smtpUrl ? 'sent through HAUL_SMTP_URL' : 'kept in the outbox: haul-admin outbox';
-// Every address, so a phone or another computer on the network can be pointed at one (links follow the one used).
-console.log(`Haul is running (metadata: ${where}; mail: ${mail}); open it at:\n${reachableUrls(config).map((u) => `  ${u}`).join('\n')}`);
+if (runs.http) {
+  await haul.app.listen({ port: config.port, host: config.host });
+  // Without SMTP, codes (sign-up, a forgotten password) are read by whoever runs the server.
+  const mail = config.smtpUrl ? 'sent through HAUL_SMTP_URL' : 'kept in the outbox: haul-admin outbox';
+  const jobs = runs.jobs ? '' : '; background jobs: left to worker processes';
+  // Every address, so a phone or another computer on the network can be pointed at one (links follow the one used).
+  console.log(`Haul is running (metadata: ${where}; mail: ${mail}${jobs}); open it at:\n${reachableUrls(config).map((u) => `  ${u}`).join('\n')}`);
+} else {
+  // A worker listens on no port: it only claims work through the database.
+  const c = config;
+  // Its timers do not hold the process open (they must not delay a stop); this does, until a signal ends it.
+  setInterval(() => undefined, 3_600_000);
+  console.log(`Haul worker is running (metadata: ${where}; cloud downloads ×${c.offlineConcurrency}, transcodes ×${c.mediaConcurrency}, unpacking ×${c.archiveConcurrency}).`);
+}

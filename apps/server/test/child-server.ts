@@ -10,6 +10,7 @@ import { Transform } from 'node:stream';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { newId } from '../src/lib/ids.js';
+import { s3ConfigFor, testBucket, testS3 } from './s3-server.js';
 
 const repoRoot = new URL('../../../', import.meta.url).pathname;
 
@@ -53,28 +54,58 @@ export async function database(): Promise<{ url: string | null; drop: () => Prom
 export class HaulProcess {
   child: ChildProcess | null = null;
   readonly base: string;
+  /** With `keepLog`: every line the process wrote to standard output (its JSON log), across its lives. */
+  readonly log: string[] = [];
   constructor(
     private readonly port: number,
     readonly env: Record<string, string>,
+    /** `role`: the first argument of main.ts (serve, worker, all); `keepLog`: collect its log lines. */
+    private readonly opts: { role?: string; keepLog?: boolean } = {},
   ) {
     this.base = `http://127.0.0.1:${port}`;
   }
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    // HAUL_TEST_BLOB_STORE=s3: a bucket of its own, kept across restarts like the data directory.
+    if (process.env.HAUL_TEST_BLOB_STORE === 's3' && !this.env.HAUL_S3_BUCKET) {
+      const s3 = await s3ConfigFor(await testS3(), testBucket());
+      Object.assign(this.env, { HAUL_BLOB_STORE: 's3', HAUL_S3_ENDPOINT: s3.endpoint!, HAUL_S3_BUCKET: s3.bucket, HAUL_S3_REGION: s3.region, HAUL_S3_ACCESS_KEY_ID: s3.accessKeyId!, HAUL_S3_SECRET_ACCESS_KEY: s3.secretAccessKey! });
+    }
+    const worker = this.opts.role === 'worker';
+    const piped = worker || !!this.opts.keepLog;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', ...(this.opts.role ? [this.opts.role] : [])], {
       cwd: repoRoot,
       // The test's own env wins (a public URL through a proxy, say).
       env: { ...process.env, PORT: String(this.port), HAUL_HOST: '127.0.0.1', HAUL_PUBLIC_URL: this.base, ...this.env },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', piped ? 'pipe' : 'ignore', 'pipe'],
     });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    let ready = false;
+    if (piped) {
+      let rest = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        const lines = (rest + d.toString()).split('\n');
+        rest = lines.pop()!;
+        for (const line of lines) {
+          if (line.startsWith('Haul worker is running')) ready = true;
+          if (this.opts.keepLog) this.log.push(line);
+        }
+      });
+    }
     this.child = child;
     const end = Date.now() + 60_000;
-    while (!(await fetch(`${this.base}/drive/v1/about`).then(() => true, () => false))) {
+    // A worker answers on no port: it is up once it says so.
+    const up = () => (worker ? Promise.resolve(ready) : fetch(`${this.base}/drive/v1/about`).then(() => true, () => false));
+    while (!(await up())) {
       if (child.exitCode !== null || Date.now() > end) throw new Error(`the server did not start: ${stderr}`);
       await sleep(100);
     }
+  }
+
+  /** The log lines (parsed) whose message is `msg`. */
+  logged(msg: string): Record<string, unknown>[] {
+    return this.log.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === msg);
   }
 
   /** kill -9: no shutdown hook runs, the task stays RUNNING in the database. */

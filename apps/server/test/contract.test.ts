@@ -16,6 +16,10 @@ import { startTestHaul, type TestHaul } from './helper.js';
 const NOT_API: Record<string, string> = {
   'GET /': 'redirect to the web app',
   'GET /api/openapi.json': 'the document itself',
+  // Operations (ops/): plain probes and Prometheus's text format, for machines rather than API clients.
+  'GET /healthz': 'liveness probe',
+  'GET /readyz': 'readiness probe',
+  'GET /metrics': 'Prometheus metrics',
 };
 const isDocs = (url: string) => url === '/api/docs' || url.startsWith('/api/docs/');
 /** WebDAV (RFC 4918) at /dav/: not JSON calls, so outside the contract; test/webdav*.test.ts cover it with real clients. */

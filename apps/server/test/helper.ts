@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { newId } from '../src/lib/ids.js';
 import type { Clock } from '../src/lib/time.js';
 import { placeFile } from '../src/files/files.service.js';
+import { s3ConfigFor, testBucket, testS3 } from './s3-server.js';
 
 export interface TestHaul extends Haul {
   dataDir: string;
@@ -68,6 +69,8 @@ export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clo
     torrentDht: false,
     logLevel: 'silent',
     checkResponses: true,
+    // HAUL_TEST_BLOB_STORE=s3: every byte goes to a bucket of its own on the test S3 server.
+    ...(process.env.HAUL_TEST_BLOB_STORE === 's3' ? { blobStore: 's3' as const, s3: await s3ConfigFor(await testS3(), testBucket()) } : {}),
     ...overrides,
   };
   const haul = await buildHaul(config, { clock, logger: !!opts.logStream, logStream: opts.logStream });

@@ -17,6 +17,8 @@ describe('route walk: isolation', () => {
   const bEmail = `walker${randomBytes(4).toString('hex')}@example.com`;
   beforeAll(async () => {
     h = await startTestHaul();
+    // The walk's cloud download must run to its end here (a process that only serves would leave it queued).
+    h.offline.start();
     [a, b, tusUser, other] = [await h.signUp(), await h.signUp(bEmail), await h.signUp(), await h.signUp()];
   });
   afterAll(() => h.destroy());

@@ -53,6 +53,9 @@ export const PUBLIC: Record<string, string> = {
   'GET /api/docs/static/index.html': 'the API reference page',
   'GET /api/docs/static/swagger-initializer.js': 'the API reference page',
   'GET /api/docs/static/*': "the reference page's scripts and styles",
+  'GET /healthz': 'liveness for load balancers and orchestrators: says nothing but "ok"',
+  'GET /readyz': 'readiness for load balancers: names a failing dependency, nothing more',
+  'GET /metrics': 'Prometheus: HAUL_METRICS_TOKEN when set, else this machine only (test/ops.test.ts covers both)',
 };
 
 /** Values the server needs that a schema cannot say (a plain string that must be one of a few words). */

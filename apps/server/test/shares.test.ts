@@ -337,8 +337,9 @@ describe('share links', () => {
     expect((await h.api('GET', link.pathname + link.search)).raw.toString()).toBe('deep bytes');
 
     expect(blobFiles(h).sort()).toEqual(blobsBefore);
-    // Nothing private of the owner's travels with the copies (where a download came from, for one).
-    expect(got.body.params).toEqual({});
+    // Nothing private of the owner's travels with the copies (where a download came from, for one): only that it was
+    // saved from a share.
+    expect(got.body.params).toEqual({ platform: 'share', platform_icon: 'share' });
     const about = await h.api('GET', '/drive/v1/about', visitor.access_token);
     expect(Number(about.body.quota.usage)).toBe('alpha bytes'.length + 'deep bytes'.length);
     const listed = await h.api('GET', `/drive/v1/share/list?filters=${encodeURIComponent(JSON.stringify({ id: { in: s.share_id } }))}`, tok);

@@ -202,6 +202,7 @@ export const ShareEntrySchema = Type.Object({
   share_url: Type.String({ description: "The share's page: <server>/s/<share_id>." }),
   share_to: StringEnum(SHARE_KINDS, { description: 'publiclink: anyone with the link; encryptedlink: the link and its pass code.' }),
   pass_code: Type.String({ description: "The code visitors must give ('' for a public link). Only the owner is ever sent it." }),
+  phrase: Type.String({ description: "Words a person can type instead of the link (GET share/code); '' when none. Only the owner is sent it." }),
   title: Type.String(),
   file_kind: FileKindSchema,
   file_size: DecimalString('Bytes of the shared files, those inside shared folders included (counted when the share was made).'),

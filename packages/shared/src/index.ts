@@ -9,6 +9,7 @@ export * from './rules/grants.js';
 export * from './rules/limit-details.js';
 export * from './rules/names.js';
 export * from './rules/search.js';
+export * from './rules/platforms.js';
 export * from './rules/validate.js';
 export * from './rules/phone.js';
 export * from './rules/profile.js';

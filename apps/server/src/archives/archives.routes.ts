@@ -60,7 +60,7 @@ export async function archivesRoutes(app: FastifyInstance, ctx: AppContext, work
         encoding: b.encoding,
         paths: b.paths,
         parentId: b.parent_id,
-      });
+      }, req.id);
       worker.kick();
       return { task: presentTask(task) };
     });

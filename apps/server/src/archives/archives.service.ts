@@ -8,6 +8,12 @@ import type { FileRow, TaskRow } from '../db/schema.js';
 import { planLimits } from '../accounts/plan-limits.js';
 import { freeSpace, requireFile, requireTargetFolder, spaceNotEnough } from '../files/files.repository.js';
 import { badInput, HttpError } from '../http/errors.js';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { mediaDir } from '../media/media-blobs.js';
+import { newId } from '../lib/ids.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
 import { createLimiter } from '../media/limiter.js';
 import { insertTask } from '../tasks/tasks.repository.js';
@@ -44,10 +50,33 @@ async function requireArchive(ctx: AppContext, userId: string, req: ArchiveReque
   return file;
 }
 
-/** Where the archive's bytes are: the store's own file, read in place. */
-export function archiveSource(ctx: AppContext, hash: string, name: string): ArchiveSource {
-  if (!(ctx.blobs instanceof LocalBlobStore)) throw new HttpError(500, 'internal', 'Cloud decompression needs the local blob store.');
-  return { path: ctx.blobs.pathOf(hash), name };
+/**
+ * Runs `fn` with the archive's bytes on disk, as 7zz needs them (it seeks): the local store's own file, read in place,
+ * or a scratch copy of an object in S3, removed afterwards.
+ */
+export async function withArchiveSource<T>(ctx: AppContext, hash: string, name: string, fn: (src: ArchiveSource) => Promise<T>): Promise<T> {
+  const { src, release } = await openArchiveSource(ctx, hash, name);
+  try {
+    return await fn(src);
+  } finally {
+    await release();
+  }
+}
+
+/** The same as a pair: the source, and what to call once done with it. */
+export async function openArchiveSource(ctx: AppContext, hash: string, name: string): Promise<{ src: ArchiveSource; release: () => Promise<void> }> {
+  if (ctx.blobs instanceof LocalBlobStore) return { src: { path: ctx.blobs.pathOf(hash), name }, release: async () => undefined };
+  const dir = mediaDir(ctx, 'tmp');
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${newId()}.archive`);
+  const release = () => rm(path, { force: true });
+  try {
+    await pipeline(ctx.blobs.read(hash), createWriteStream(path));
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  return { src: { path, name }, release };
 }
 
 /** 7zz's errors as the API's: a wrong password and a file that is no archive are the caller's. */
@@ -71,18 +100,19 @@ export async function openArchive(ctx: AppContext, userId: string, req: ArchiveR
   const file = await requireArchive(ctx, userId, req);
   const opts = { bin: sevenZipPath(ctx.config.sevenZipPath), password: req.password ?? '', timeoutMs: LIST_TIMEOUT_MS };
   const encoding = (req.encoding ?? '').toLowerCase();
-  const src = archiveSource(ctx, file.hash, file.name);
-  let listing: RawListing;
-  let encryptedHeaders = false;
-  try {
-    listing = await requestRuns(() => listArchive(src, { ...opts, password: '' }, ctx.config.archiveMaxEntries, encoding));
-  } catch (err) {
-    if (!(err instanceof SevenZipError && err.kind === 'password')) throw asHttpError(err);
-    encryptedHeaders = true;
-    if (!req.password) throw asHttpError(err);
-    listing = await requestRuns(() => listArchive(src, opts, ctx.config.archiveMaxEntries, encoding)).catch((e: unknown) => Promise.reject(asHttpError(e)));
-  }
-  return { file, listing, entries: planEntries(listing.entries), encryptedHeaders };
+  return withArchiveSource(ctx, file.hash, file.name, async (src) => {
+    let listing: RawListing;
+    let encryptedHeaders = false;
+    try {
+      listing = await requestRuns(() => listArchive(src, { ...opts, password: '' }, ctx.config.archiveMaxEntries, encoding));
+    } catch (err) {
+      if (!(err instanceof SevenZipError && err.kind === 'password')) throw asHttpError(err);
+      encryptedHeaders = true;
+      if (!req.password) throw asHttpError(err);
+      listing = await requestRuns(() => listArchive(src, opts, ctx.config.archiveMaxEntries, encoding)).catch((e: unknown) => Promise.reject(asHttpError(e)));
+    }
+    return { file, listing, entries: planEntries(listing.entries), encryptedHeaders };
+  });
 }
 
 /**
@@ -96,8 +126,8 @@ async function checkPassword(ctx: AppContext, file: FileRow, chosen: PlannedEntr
   if (!locked) return;
   if (!req.password) throw asHttpError(new SevenZipError('', 'password'));
   const bin = sevenZipPath(ctx.config.sevenZipPath);
-  await requestRuns(async () => {
-    const run = streamEntry(archiveSource(ctx, file.hash, file.name), locked.selector, { bin, password: req.password!, wildcards: locked.wildcard, timeoutMs: LIST_TIMEOUT_MS });
+  await withArchiveSource(ctx, file.hash, file.name, (src) => requestRuns(async () => {
+    const run = streamEntry(src, locked.selector, { bin, password: req.password!, wildcards: locked.wildcard, timeoutMs: LIST_TIMEOUT_MS });
     let seen = 0;
     const enough = new Promise<void>((resolve) => {
       run.stdout.on('data', (c: Buffer) => {
@@ -107,7 +137,7 @@ async function checkPassword(ctx: AppContext, file: FileRow, chosen: PlannedEntr
     });
     await Promise.race([run.done, enough]);
     run.kill();
-  }).catch((e: unknown) => Promise.reject(asHttpError(e)));
+  })).catch((e: unknown) => Promise.reject(asHttpError(e)));
 }
 
 export interface DecompressRequest extends ArchiveRequest {
@@ -116,8 +146,11 @@ export interface DecompressRequest extends ArchiveRequest {
   parentId?: string;
 }
 
-/** Starts an unpacking task, once the password, the limits and the space have been checked. */
-export async function createDecompressTask(ctx: AppContext, userId: string, req: DecompressRequest): Promise<TaskRow> {
+/**
+ * Starts an unpacking task, once the password, the limits and the space have been checked. `requestId`: the creating
+ * request's, logged with the worker's lines for this task.
+ */
+export async function createDecompressTask(ctx: AppContext, userId: string, req: DecompressRequest, requestId?: string): Promise<TaskRow> {
   const { file, entries, encryptedHeaders } = await openArchive(ctx, userId, req);
   const { chosen, unknown } = chooseEntries(entries, req.paths);
   if (unknown.length) throw badInput(`The archive has no entry "${unknown[0]!.slice(0, 200)}".`);
@@ -136,7 +169,7 @@ export async function createDecompressTask(ctx: AppContext, userId: string, req:
   return ctx.db.transaction().execute(async (trx) => {
     await requireTargetFolder(trx, userId, parentId);
     const params = { file_id: file.id, parent_id: parentId, size: String(total), entries: String(chosen.filter((e) => !e.folder).length) };
-    const id = await insertTask(trx, { userId, type: DECOMPRESS, phase: PHASE.PENDING, name: file.name, params, size: 0 }, now);
+    const id = await insertTask(trx, { userId, type: DECOMPRESS, phase: PHASE.PENDING, name: file.name, params, size: 0, requestId }, now);
     await trx
       .insertInto('archive_jobs')
       .values({

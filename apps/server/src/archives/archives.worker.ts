@@ -14,10 +14,11 @@ import { freeSpace } from '../files/files.repository.js';
 import { HttpError } from '../http/errors.js';
 import { jobDone, jobEntries, placeUnpacked, type DoneMap, type JobEntry } from './archive-placement.js';
 import { streamEntry, type ArchiveSource } from './archive-reader.js';
-import { archiveSource, DECOMPRESS } from './archives.service.js';
+import { DECOMPRESS, openArchiveSource } from './archives.service.js';
 import { openPassword } from './password-seal.js';
 import { SevenZipError, sevenZipPath } from './seven-zip.js';
 import { TaskQueue } from '../tasks/task-queue.js';
+import type { JobSignals } from '../tasks/job-signals.js';
 
 const SAVE_EVERY_MS = 1000;
 
@@ -30,9 +31,17 @@ export class ArchiveWorker {
   constructor(
     private readonly ctx: AppContext,
     private readonly log: FastifyBaseLogger,
+    signals?: JobSignals,
   ) {
     const spec = { type: DECOMPRESS, name: 'unpacking', concurrency: () => ctx.config.archiveConcurrency, kickOnlyWhenStarted: true };
-    this.queue = new TaskQueue(ctx, log, { ...spec, run: (task, signal) => this.run(task, signal) });
+    const onStopped = (id: string) => void this.stopIfDeleted(id);
+    this.queue = new TaskQueue(ctx, log, { ...spec, onStopped, run: (task, signal, taskLog) => this.run(task, signal, taskLog) }, signals);
+  }
+
+  /** A task deleted through some process stops now rather than at its next save. */
+  private async stopIfDeleted(taskId: string): Promise<void> {
+    const row = await this.ctx.db.selectFrom('tasks').select('id').where('id', '=', taskId).executeTakeFirst().catch(() => ({ id: taskId }));
+    if (!row) this.queue.abort(taskId);
   }
 
   start(): void {
@@ -68,14 +77,14 @@ export class ArchiveWorker {
     });
   }
 
-  private async run(task: TaskRow, signal: AbortSignal): Promise<void> {
+  private async run(task: TaskRow, signal: AbortSignal, log: FastifyBaseLogger): Promise<void> {
     const job = await this.ctx.db.selectFrom('archive_jobs').selectAll().where('task_id', '=', task.id).executeTakeFirst();
     if (!job) return this.fail(task.id, 'The task lost what it was to unpack.');
     try {
       const done = await this.unpack(task, job, signal);
       if (!done) return;
       const top = await placeUnpacked(this.ctx, task.id, job, done);
-      if (top !== null) this.log.info({ task: task.id, entries: Object.keys(done).length }, 'archive unpacked');
+      if (top !== null) log.info({ entries: Object.keys(done).length }, 'archive unpacked');
     } catch (err) {
       if (signal.aborted) {
         // Shutting down: back in the queue, to go on from what is saved.
@@ -84,7 +93,7 @@ export class ArchiveWorker {
       }
       if (err instanceof StopTask || err instanceof SevenZipError) return this.fail(task.id, err.message);
       if (err instanceof HttpError) return this.fail(task.id, err.message, err.error);
-      this.log.error(err, 'unpacking failed');
+      log.error(err, 'unpacking failed');
       await this.fail(task.id, 'Unpacking failed on the server.');
     }
   }
@@ -101,7 +110,6 @@ export class ArchiveWorker {
       throw new StopTask('What the archive unpacks to no longer fits in the space left in your drive.');
     }
     if (!(await this.ctx.blobs.has(job.archive_hash))) throw new StopTask('The archive is no longer stored.');
-    const src = archiveSource(this.ctx, job.archive_hash, job.archive_name);
     const opts = { bin: sevenZipPath(this.ctx.config.sevenZipPath), password: openPassword(this.ctx.secrets.linkKey, job.password), signal };
     let streamed = doneBytes();
     const progress = () => (total ? Math.min(99, Math.floor((streamed * 100) / total)) : 0);
@@ -118,6 +126,8 @@ export class ArchiveWorker {
         })
         .catch(() => undefined);
     }, SAVE_EVERY_MS);
+    // 7zz reads a file on disk: the store's own, or a scratch copy of an object elsewhere, for the whole run.
+    const { src, release } = await openArchiveSource(this.ctx, job.archive_hash, job.archive_name);
     try {
       for (const [i, e] of entries.entries()) {
         if (gone) return null;
@@ -130,6 +140,7 @@ export class ArchiveWorker {
       }
     } finally {
       clearInterval(beat);
+      await release();
     }
     if (gone || !(await this.save(task.id, 99, done))) return null;
     return done;

@@ -28,6 +28,8 @@ import * as stats from './migrations/2026-12-01-0022-stats.js';
 import * as userSettings from './migrations/2026-12-01-0023-user-settings.js';
 import * as archives from './migrations/2026-12-01-0020-archives.js';
 import * as webdav from './migrations/2026-12-01-0021-webdav.js';
+import * as taskRequestId from './migrations/2026-12-02-0024-task-request-id.js';
+import * as sharePhrases from './migrations/2026-12-02-0025-share-phrases.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -84,6 +86,8 @@ const migrations: Record<string, Migration> = {
   '2026-12-01-0021-webdav': webdav,
   '2026-12-01-0022-stats': stats,
   '2026-12-01-0023-user-settings': userSettings,
+  '2026-12-02-0024-task-request-id': taskRequestId,
+  '2026-12-02-0025-share-phrases': sharePhrases,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -180,6 +180,8 @@ export interface TasksTable {
   size: number;
   created_time: number;
   updated_time: number;
+  /** X-Request-Id of the request that created it (null before 0024 or when none): the worker logs it as reqId. */
+  request_id: string | null;
 }
 
 export interface UploadsTable {
@@ -229,6 +231,8 @@ export interface SharesTable {
   expires_at: number | null;
   /** OK, or DELETED once the owner cancelled it (kept so visitors learn why the link stopped). */
   status: string;
+  /** Words a person can type to find the share (lower case, single spaces); null when none. See the 0025 migration. */
+  phrase: string | null;
   view_count: number;
   restore_count: number;
   created_time: number;

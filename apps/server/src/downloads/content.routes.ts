@@ -8,6 +8,8 @@ import type { FileRow } from '../db/schema.js';
 import { findFile } from '../files/files.repository.js';
 import { serve } from '../http/contract.js';
 import type { Charge } from '../accounts/traffic.js';
+import { accessKind, noteFileAccess } from '../events/access-events.js';
+import { S3BlobStore } from '../storage/s3-blob-store.js';
 import { verifyDownloadLink } from './download-links.js';
 import { chargeForDownload, metered } from './download-meter.js';
 
@@ -19,7 +21,10 @@ export async function contentRoutes(app: FastifyInstance, ctx: AppContext): Prom
     if (!(await verifyDownloadLink(ctx, req.params.id, req.query))) return sendGone(reply);
     const file = await findFile(ctx.db, req.query.u!, req.params.id);
     if (!file || file.trashed || file.kind !== FILE_KIND || file.phase !== PHASE.COMPLETE || !file.hash) return sendGone(reply);
+    // Recent shows it (once per file in a few minutes, however many ranges a player asks for).
+    await noteFileAccess(ctx, req, req.query.u!, file, accessKind(req));
     // The link was made for its account (the owner, signed in): that account's download allowance pays.
+    if (ctx.config.s3?.presignedDownloads && ctx.blobs instanceof S3BlobStore && req.method === 'GET') return redirectToObject(ctx, ctx.blobs, req, reply, file, req.query.u!);
     return sendFileBytes(ctx, req, reply, file, req.query.u!);
   });
 }
@@ -63,6 +68,25 @@ export async function sendFileBytes(ctx: AppContext, req: FastifyRequest, reply:
   reply.header('Content-Length', size);
   if (size === 0) return reply.send('');
   return reply.send(metered(ctx, reply, ctx.blobs.read(file.hash), charge));
+}
+
+/** How long a presigned GET works: enough to start the download, too short to pass around. */
+export const PRESIGNED_TTL_SECONDS = 300;
+
+/**
+ * HAUL_S3_PRESIGNED_DOWNLOADS: after the link's checks, a 302 to a short-lived presigned GET of the object, answering
+ * with the same disposition and type as Haul would. The bytes leave the bucket directly, so the allowance is charged
+ * up front for what is asked (the range, else the whole file) and nothing is given back for a download cut short.
+ */
+async function redirectToObject(ctx: AppContext, store: S3BlobStore, req: FastifyRequest, reply: FastifyReply, file: FileRow, payerId: string) {
+  const ranges = req.headers.range && file.size > 0 ? rangeParser(file.size, req.headers.range, { combine: true }) : -2;
+  const bytes = Array.isArray(ranges) && ranges.type === 'bytes' && ranges.length === 1 ? ranges[0]!.end - ranges[0]!.start + 1 : file.size;
+  await chargeForDownload(ctx, payerId, bytes);
+  const url = await store.presignedGet(file.hash, PRESIGNED_TTL_SECONDS, {
+    contentDisposition: contentDisposition(file.name, { type: 'attachment' }),
+    contentType: ACTIVE.test(file.mime_type) ? 'application/octet-stream' : file.mime_type || 'application/octet-stream',
+  });
+  return reply.status(302).header('Cache-Control', 'no-store').header('Location', url).send();
 }
 
 /** A HEAD sends no body, so nothing is counted. */

@@ -36,6 +36,36 @@ export async function recordEvent(
     .execute();
 }
 
+/**
+ * How often opening or downloading the same file counts again. A video's player asks for many ranges and playlists
+ * while it plays and seeks, and a resumed download asks again: within this window they are the same visit.
+ */
+export const ACCESS_EVENT_WINDOW_MS = 5 * 60_000;
+
+/**
+ * TYPE_VIEW or TYPE_DOWNLOAD when a file's bytes or playback are fetched: at most one write per (user, file, type) and
+ * window. The read comes first so the many requests of one visit cost an indexed read each, never a write.
+ */
+export async function recordAccessEvent(
+  db: Db,
+  userId: string,
+  type: 'TYPE_VIEW' | 'TYPE_DOWNLOAD',
+  file: Pick<FileRow, 'id' | 'name' | 'mime_type'>,
+  now: number,
+  windowMs = ACCESS_EVENT_WINDOW_MS,
+): Promise<boolean> {
+  const last = await db
+    .selectFrom('events')
+    .select('updated_time')
+    .where('user_id', '=', userId)
+    .where('file_id', '=', file.id)
+    .where('type', '=', type)
+    .executeTakeFirst();
+  if (last && Number(last.updated_time) > now - windowMs) return false;
+  await recordEvent(db, userId, type, file, now);
+  return true;
+}
+
 /** Events of files that no longer exist are of no use to anyone. */
 export async function deleteEventsOfFiles(db: Db, userId: string, fileIds: string[]): Promise<void> {
   if (fileIds.length) await db.deleteFrom('events').where('user_id', '=', userId).where('file_id', 'in', fileIds).execute();

@@ -91,6 +91,8 @@ export async function copyFiles(ctx: AppContext, userId: string, ids: string[], 
   });
 }
 
+const SAVED_FROM_SHARE = JSON.stringify({ platform: 'share' });
+
 /**
  * Writes copies of `rows` (the live subtrees of `roots`, from any account) into `toUserId`'s folder `targetId`, and
  * counts the shared blobs once more: metadata only, no byte is copied. Refuses when the copy would pass the quota.
@@ -115,8 +117,9 @@ export async function insertCopies(
       id: newIds.get(r.id)!,
       user_id: userId,
       parent_id: isRoot ? targetId : newIds.get(r.parent_id)!,
-      // Another account's copy carries nothing private of the owner's (where a download came from, for one).
-      params: r.user_id === userId ? r.params : '{}',
+      // Another account's copy carries nothing private of the owner's (where a download came from, for one): only that
+      // it was saved from a share.
+      params: r.user_id === userId ? r.params : r.kind === FOLDER_KIND ? '{}' : SAVED_FROM_SHARE,
       name: isRoot ? (input.rootName ?? (await freeName(trx, userId, targetId, r.name))) : r.name,
       file_extension: isRoot && input.rootName && r.kind !== FOLDER_KIND ? (extensionOf(input.rootName) ? `.${extensionOf(input.rootName)}` : '') : r.file_extension,
       star: 0,

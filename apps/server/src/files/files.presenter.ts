@@ -1,5 +1,5 @@
 /** Turns file rows into the wire shape; storage details (trash group, change clock) stay inside. */
-import { FOLDER_TYPE_NORMAL, STAR_TAG, type Breadcrumb, type DriveFile, type FileKind, type Phase } from '@haul/shared';
+import { FOLDER_TYPE_NORMAL, STAR_TAG, platformIcon, type Breadcrumb, type DriveFile, type FileKind, type Phase } from '@haul/shared';
 import type { FileRow } from '../db/schema.js';
 import { toRfc3339 } from '../lib/time.js';
 
@@ -20,6 +20,11 @@ export function parseParams(json: string): Record<string, string> {
   }
 }
 
+/** Adds the tag icon (`platform_icon`, seed 000 §3) of a recorded platform: derived here, so nothing is stored twice. */
+function withPlatformIcon(params: Record<string, string>): Record<string, string> {
+  return typeof params.platform === 'string' && params.platform ? { ...params, platform_icon: platformIcon(params.platform) } : params;
+}
+
 export function presentFile(row: FileRow, opts: PresentOptions): DriveFile {
   return {
     kind: row.kind as FileKind,
@@ -38,7 +43,7 @@ export function presentFile(row: FileRow, opts: PresentOptions): DriveFile {
     tags: row.star ? [{ id: 'STAR', name: STAR_TAG.name, type: STAR_TAG.type, time: toRfc3339(row.star_time) }] : [],
     sensitive: row.sensitive ? 1 : 0,
     audit: row.sensitive ? { status: 'STATUS_SENSITIVE_RESOURCE', message: 'sensitive resource', title: '' } : null,
-    params: parseParams(row.params),
+    params: withPlatformIcon(parseParams(row.params)),
     folder_type: FOLDER_TYPE_NORMAL,
     phase: row.phase as Phase,
     trashed: row.trashed === 1,

@@ -88,7 +88,7 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
         fileIds: req.body.params?.file_ids,
         parentId: req.body.parent_id ?? '',
         name: req.body.name || undefined,
-      });
+      }, { requestId: req.id });
       onTaskCreated();
       const presented = tasks.map((t) => presentTask(t));
       return { upload_type: 'UPLOAD_TYPE_URL', file: null, task: presented[0], tasks: presented };

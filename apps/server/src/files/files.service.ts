@@ -101,7 +101,8 @@ export async function placeFileIn(trx: Db, userId: string, input: PlaceInput, no
     mime_type: input.mimeType || mime.lookup(name) || 'application/octet-stream',
     file_extension: extensionOf(name) ? `.${extensionOf(name)}` : '',
     hash: input.hash,
-    params: JSON.stringify(input.params ?? {}),
+    // Where it came from (the search's platform filter and tag icon): an upload unless the caller says otherwise.
+    params: JSON.stringify({ platform: 'upload', ...input.params }),
   };
   await insertFile(trx, row);
   await addBlobRefs(trx, input.hash, input.size, 1, now);

@@ -14,6 +14,8 @@ export interface FileFilters {
   mimePrefix?: string;
   platform?: string;
   ids?: string[];
+  /** Search inside this folder and everything below it (see search-scope.ts). */
+  folderId?: string;
 }
 
 type Ops = Record<string, unknown>;
@@ -111,6 +113,12 @@ export function parseFilters(raw: string | undefined): FileFilters {
       case 'id': {
         const [, v] = only(ops, key, ['in']);
         f.ids = list(v, key);
+        break;
+      }
+      case 'folder_id': {
+        const [, v] = only(ops, key, ['eq']);
+        f.folderId = str(v, key);
+        if (!f.folderId) throw badInput('filters.folder_id.eq needs a folder id.');
         break;
       }
       default:

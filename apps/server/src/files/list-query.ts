@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import type { Database, FileRow } from '../db/schema.js';
 import { decodePageToken, encodePageToken, type CursorType } from '../lib/page-token.js';
 import type { FileFilters } from './list-filters.js';
+import { searchScopeFolders } from './search-scope.js';
 
 type Col = 'modified_time' | 'name' | 'size' | 'file_extension' | 'id';
 type Dir = 'asc' | 'desc';
@@ -80,6 +81,7 @@ export async function listFilesPage(ctx: AppContext, req: ListRequest): Promise<
     q = q.where('trashed', '=', 0);
     if (!wholeDrive) q = q.where('parent_id', '=', req.parentId);
   }
+  if (f.folderId) q = q.where('parent_id', 'in', await searchScopeFolders(ctx.db, req.userId, f.folderId));
   if (f.phases) q = q.where('phase', 'in', f.phases);
   if (f.star) q = q.where('star', '=', 1);
   if (f.ids) q = q.where('id', 'in', f.ids.length ? f.ids : ['']);

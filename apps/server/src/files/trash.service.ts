@@ -73,7 +73,6 @@ async function destroy(db: Db, userId: string, roots: string[], now: number): Pr
   const hashes = new Map<string, number>();
   await inChunks(ids, CHUNK, async (chunk) => {
     const rows = await db.selectFrom('files').select(['id', 'parent_id', 'kind', 'hash']).where('user_id', '=', userId).where('id', 'in', chunk).execute();
-    for (const r of rows) if (r.hash) hashes.set(r.hash, (hashes.get(r.hash) ?? 0) + 1);
     if (rows.length) {
       await db
         .insertInto('file_tombstones')
@@ -82,7 +81,10 @@ async function destroy(db: Db, userId: string, roots: string[], now: number): Pr
         .execute();
     }
     await deleteEventsOfFiles(db, userId, chunk);
-    await db.deleteFrom('files').where('user_id', '=', userId).where('id', 'in', chunk).execute();
+    // References are released for the rows this transaction deleted: two processes purging the same expired files at
+    // once (the hourly job of two workers) must not release one twice.
+    const deleted = await db.deleteFrom('files').where('user_id', '=', userId).where('id', 'in', chunk).returning('hash').execute();
+    for (const r of deleted) if (r.hash) hashes.set(r.hash, (hashes.get(r.hash) ?? 0) + 1);
   });
   await releaseBlobRefs(db, hashes, now);
   return ids.length;

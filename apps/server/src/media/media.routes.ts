@@ -10,6 +10,7 @@ import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
 import type { FileRow, MediaRenditionRow } from '../db/schema.js';
 import { findFile } from '../files/files.repository.js';
+import { noteFileAccess } from '../events/access-events.js';
 import { serve } from '../http/contract.js';
 import { renderPlaylist, SEGMENT_NAME } from './hls-playlist.js';
 import { sendBytes } from './media-blobs.js';
@@ -64,6 +65,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
   serve(app, C.getMediaOrigin, async (req, reply) => {
     const file = await signedFile('media', req.params.fileId, req.query, ['video', 'audio']);
     if (!file) return gone(reply);
+    await noteFileAccess(ctx, req, req.query.u!, file, 'TYPE_VIEW');
     reply
       .header('Content-Type', originContentType(file.name, mediaTypeOf(file.name, file.mime_type) as 'video' | 'audio'))
       .header('Content-Disposition', contentDisposition(file.name, { type: 'inline' }))
@@ -90,6 +92,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const r = RENDITION.test(req.params.mediaId) ? await findRendition(ctx.db, file.hash, req.params.mediaId) : undefined;
     if (!r) return gone(reply, 'This quality is not available.');
     if (await locked(r, req.query.u!)) return premiumOnly(reply);
+    await noteFileAccess(ctx, req, req.query.u!, file, 'TYPE_VIEW');
     const found = await renditionPlaylist(ctx, r);
     if ('missing' in found) return gone(reply, found.missing);
     return playlistHeaders(reply, found.growing).send(renderPlaylist(found.playlist, sameQuery(req.query)));

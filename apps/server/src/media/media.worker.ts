@@ -20,6 +20,10 @@ import type { VideoProbe } from './media-probe.js';
 import { dropOrphanedMedia, enqueueJob, listRenditions, planRenditions, type SegmentBlob } from './media.repository.js';
 import { renditionPlan } from './playback.policy.js';
 import { probeContent } from './probe.service.js';
+import { createJobSignals, type JobSignals } from '../tasks/job-signals.js';
+
+/** The kind transcode wake-ups carry (tasks/job-signals.ts). */
+export const MEDIA_JOBS = 'media';
 
 /** A job claimed this many times without finishing (the process died each time) is given up. */
 const MAX_ATTEMPTS = 3;
@@ -38,11 +42,18 @@ export class MediaWorker {
   private scannedUntil = 0;
   private lastScan = 0;
   private lastCleanup = 0;
+  private tickAgain = false;
+  private unsubscribe: (() => void) | null = null;
+  private readonly signals: JobSignals;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    /** Wake-ups shared with the other processes; this process only when left out. */
+    signals?: JobSignals,
+  ) {
+    this.signals = signals ?? createJobSignals({ databaseUrl: null, db: ctx.db, log });
+  }
 
   /** Starts polling for work (every 2 s) and the hourly clean-up. */
   start(): void {
@@ -51,17 +62,20 @@ export class MediaWorker {
     this.scannedUntil = this.ctx.clock.now() - 10 * 60_000;
     this.timer = setInterval(() => void this.tick(), 2000);
     this.timer.unref();
+    this.unsubscribe = this.signals.onWake(MEDIA_JOBS, () => void this.tick());
     void this.tick();
   }
 
-  /** Looks for work now (after a job was queued). */
+  /** Looks for work now (after a job was queued), here and in every process that runs transcodes. */
   kick(): void {
-    if (this.timer) void this.tick();
+    this.signals.wake(MEDIA_JOBS);
   }
 
   /** Stops the running ffmpeg processes and puts their jobs back in the queue for the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     for (const c of this.running.values()) c.abort();
@@ -69,8 +83,14 @@ export class MediaWorker {
   }
 
   private async tick(): Promise<void> {
-    if (this.stopped || this.ticking) return;
+    if (this.stopped) return;
+    // A wake-up during a look asks for another right after it.
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
     this.ticking = true;
+    this.tickAgain = false;
     try {
       const now = Date.now();
       if (now - this.lastCleanup >= CLEANUP_EVERY_MS) {
@@ -87,6 +107,7 @@ export class MediaWorker {
         if (!job) break;
         const ctrl = new AbortController();
         this.running.set(job.hash, ctrl);
+        this.log.info({ hash: job.hash, attempt: job.attempts }, 'transcode started');
         void this.run(job, ctrl.signal)
           // A job whose end could not be written (the database is away) is taken up again after its lease.
           .catch((err) => this.log.error(err, 'transcode stopped without its end being recorded'))
@@ -96,6 +117,7 @@ export class MediaWorker {
       this.log.error(err, 'media worker tick failed');
     } finally {
       this.ticking = false;
+      if (this.tickAgain) void this.tick();
     }
   }
 
@@ -137,7 +159,7 @@ export class MediaWorker {
     let queued = 0;
     for (const r of rows) if (isVideo(r.name, r.mime_type) && (await enqueueJob(this.ctx.db, r.hash, now))) queued++;
     this.scannedUntil = now;
-    if (queued) void this.tick();
+    if (queued) this.kick();
   }
 
   private async claim(): Promise<MediaJobRow | undefined> {

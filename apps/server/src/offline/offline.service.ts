@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import parseTorrent from 'parse-torrent';
-import { PHASE } from '@haul/shared';
+import { PHASE, platformOfHost } from '@haul/shared';
 import { planLimits } from '../accounts/plan-limits.js';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
@@ -35,15 +35,7 @@ export async function dropOfflineBytes(dataDir: string, taskId: string): Promise
 
 /** Where a link comes from, for the platform filter and icons. */
 export function platformOf(url: URL): string {
-  const host = url.hostname.replace(/^www\./, '');
-  const known: [RegExp, string][] = [
-    [/(^|\.)(youtube\.com|youtu\.be)$/, 'youtube'],
-    [/(^|\.)(twitter\.com|x\.com)$/, 'twitter'],
-    [/(^|\.)tiktok\.com$/, 'tiktok'],
-    [/(^|\.)(t\.me|telegram\.org)$/, 'telegram'],
-    [/(^|\.)facebook\.com$/, 'facebook'],
-  ];
-  return known.find(([re]) => re.test(host))?.[1] ?? 'other';
+  return platformOfHost(url.hostname);
 }
 
 /** Magnet links name their torrent by info hash: 40 hex digits or 32 base32 ones. */
@@ -108,8 +100,8 @@ export async function createOfflineTasks(
   ctx: AppContext,
   userId: string,
   input: { text: string; parentId: string; name?: string; torrent?: string; fileIds?: string },
-  /** A failed download started again: it replaces its task, so it does not count against today's allowance again. */
-  opts: { retry?: boolean } = {},
+  /** retry: a failed download started again replaces its task, so it does not count against today's allowance again. */
+  opts: { retry?: boolean; requestId?: string } = {},
 ): Promise<TaskRow[]> {
   const links = input.text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
   if (links.length === 0 && !input.torrent) throw badInput('Paste at least one link, or give a torrent file.');
@@ -128,7 +120,7 @@ export async function createOfflineTasks(
     for (const t of made) {
       const named = made.length === 1 && input.name ? input.name : undefined;
       const params = { ...t.params, parent_id: input.parentId, ...(named ? { name: named } : {}), ...(fileIds ? { file_ids: fileIds } : {}) };
-      ids.push(await insertTask(trx, { userId, type: OFFLINE, phase: PHASE.PENDING, name: named ?? t.name, params }, now));
+      ids.push(await insertTask(trx, { userId, type: OFFLINE, phase: PHASE.PENDING, name: named ?? t.name, params, requestId: opts.requestId }, now));
     }
     const rows = await trx.selectFrom('tasks').selectAll().where('id', 'in', ids).execute();
     return ids.map((id) => rows.find((r) => r.id === id)!);
@@ -136,7 +128,7 @@ export async function createOfflineTasks(
 }
 
 /** POST task {id, create_type: RETRY}: a failed download starts again as a new task. */
-export async function retryTask(ctx: AppContext, userId: string, id: string): Promise<TaskRow> {
+export async function retryTask(ctx: AppContext, userId: string, id: string, requestId?: string): Promise<TaskRow> {
   const old = await requireTask(ctx.db, userId, id);
   if (old.type !== OFFLINE) throw badInput('Only cloud downloads can be retried.');
   if (old.phase !== PHASE.ERROR) throw badInput('Only a failed task can be retried.');
@@ -147,7 +139,7 @@ export async function retryTask(ctx: AppContext, userId: string, id: string): Pr
     fileIds: params.file_ids,
     parentId: params.parent_id ?? '',
     name: params.name,
-  }, { retry: true });
+  }, { retry: true, requestId });
   await ctx.db.deleteFrom('tasks').where('id', '=', old.id).execute();
   return task!;
 }

@@ -25,6 +25,7 @@ import { createContentHasher } from '../storage/content-hash.js';
 import { badInput, diskFull, HttpError, isDiskFull } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { TaskQueue } from '../tasks/task-queue.js';
+import type { JobSignals } from '../tasks/job-signals.js';
 
 const MAX_ATTEMPTS = 5;
 const PROGRESS_EVERY_MS = 1000;
@@ -32,13 +33,29 @@ const PROGRESS_EVERY_MS = 1000;
 export class OfflineWorker {
   private readonly torrents: TorrentEngine;
   private readonly queue: TaskQueue;
+  /** Per running task: look at its row now (it was paused or deleted through some process). */
+  private readonly rechecks = new Map<string, () => void>();
   constructor(
     private readonly ctx: AppContext,
     private readonly log: FastifyBaseLogger,
+    signals?: JobSignals,
   ) {
     mkdirSync(join(ctx.config.dataDir, 'offline'), { recursive: true });
     this.torrents = createTorrentEngine(ctx.config);
-    this.queue = new TaskQueue(ctx, log, { type: OFFLINE, name: 'offline', concurrency: () => ctx.config.offlineConcurrency, run: (task, signal) => this.run(task, signal) });
+    this.queue = new TaskQueue(
+      ctx,
+      log,
+      {
+        type: OFFLINE,
+        name: 'offline',
+        concurrency: () => ctx.config.offlineConcurrency,
+        run: (task, signal, taskLog) => this.run(task, signal, taskLog).finally(() => this.rechecks.delete(task.id)),
+        // A process that only serves requests queues downloads for the workers; it runs none itself.
+        kickOnlyWhenStarted: true,
+        onStopped: (id) => this.rechecks.get(id)?.(),
+      },
+      signals,
+    );
   }
 
   start(): void {
@@ -104,7 +121,7 @@ export class OfflineWorker {
       .execute();
   }
 
-  private async run(task: TaskRow, signal: AbortSignal): Promise<void> {
+  private async run(task: TaskRow, signal: AbortSignal, log: FastifyBaseLogger): Promise<void> {
     const params = parseParams(task.params);
     const torrent = params.kind === 'bt';
     let lastReport = 0;
@@ -122,15 +139,18 @@ export class OfflineWorker {
       lastBytes = received;
       const progress = total ? Math.min(99, Math.floor((received * 100) / total)) : 0;
       void this.report(task, { progress, params: { received: String(received), size: total === null ? '' : String(total), speed: String(rate) } })
-        .then((state) => {
-          if (state === 'running') return;
-          gone = state === 'gone';
-          stopped = true;
-          this.queue.abort(task.id);
-        })
+        .then(heard)
         // Not recorded (the database is away): the next report tries again, and the lease covers a long absence.
         .catch(() => undefined);
     };
+    const heard = (state: 'running' | 'paused' | 'gone') => {
+      if (state === 'running') return;
+      gone = state === 'gone';
+      stopped = true;
+      this.queue.abort(task.id);
+    };
+    // Paused or deleted through any process: known at once, not at the next report (a silent origin sends none).
+    this.rechecks.set(task.id, () => void this.report(task, {}).then(heard).catch(() => undefined));
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !stopped; attempt++) {
       let room: Room | null = null;
       watch = new StallWatch(signal, this.ctx.config.stallTimeoutSeconds * 1000);
@@ -151,6 +171,7 @@ export class OfflineWorker {
         };
         if (torrent) await this.runTorrent(task, params, room, watch.signal, onProgress);
         else await this.runHttp(task, params, room, watch.signal, onProgress);
+        log.info({ attempt }, 'cloud download complete');
         return;
       } catch (err) {
         if (signal.aborted || stopped) break;
@@ -163,8 +184,10 @@ export class OfflineWorker {
           // Bytes first: on a full disk the database may need that space to record the failure.
           await dropOfflineBytes(this.ctx.config.dataDir, task.id);
           await this.fail(task, message, err instanceof HttpError ? err.error : message === room?.tooLarge ? room.error : undefined);
+          log.warn({ attempt, reason: message }, 'cloud download failed');
           return;
         }
+        log.info({ attempt, reason: message }, 'cloud download attempt failed; trying again');
         const state = await this.report(task, { message });
         if (state !== 'running') {
           gone = state === 'gone';

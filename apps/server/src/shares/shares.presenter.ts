@@ -22,6 +22,7 @@ export function presentShareEntry(share: ShareRow, fileIds: string[], status: Sh
     share_url: shareUrl(base, share.id),
     share_to: share.kind as ShareKind,
     pass_code: share.pass_code,
+    phrase: share.phrase ?? '',
     title: share.title,
     file_kind: share.file_kind as FileKind,
     file_size: String(share.file_size),

@@ -15,6 +15,15 @@ import { requireInShare } from './share-scope.js';
 import { openShare, restoreFromShare, shareFileInfo, viewShare, type ShareAccess } from './share-visits.service.js';
 import { cancelShares, createShare, listShares, shareStatusOfFiles, updateShare } from './shares.service.js';
 import { findShare, shareNotFound } from './shares.repository.js';
+import { shareIdByPhrase } from './share-phrases.js';
+
+/** The items of a share request: file_ids and the seeds' ids together, each once, in the order given. */
+function shareItems(body: { file_ids?: string[]; ids?: string[] }): string[] {
+  const items = [...new Set([...(body.file_ids ?? []), ...(body.ids ?? [])])];
+  if (!items.length) throw badInput('Name the items to share in file_ids (or ids).');
+  if (items.length > LIMITS.batchMaxIds) throw badInput(`At most ${LIMITS.batchMaxIds} items can be shared at once.`);
+  return items;
+}
 
 /** `filters={"id":{"in":"a,b"}}` of the share list: at most 100 ids. */
 function idFilter(raw: string | undefined): string[] | undefined {
@@ -85,10 +94,12 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext, onMedi
       .trim()
       .toLowerCase();
     const id = /\/s\/([a-z0-9]+)/.exec(code)?.[1] ?? code;
-    if (!/^[a-z0-9]{1,64}$/.test(id)) throw shareNotFound();
-    const share = await findShare(ctx.db, id);
-    if (!share || share.status === SHARE_STATUS.DELETED) throw shareNotFound();
-    return { data: [{ content: share.id }] };
+    const share = /^[a-z0-9]{1,64}$/.test(id) ? await findShare(ctx.db, id) : undefined;
+    if (share && share.status !== SHARE_STATUS.DELETED) return { data: [{ content: share.id }] };
+    // Not an id: words its owner chose for it.
+    const byPhrase = await shareIdByPhrase(ctx.db, code);
+    if (!byPhrase) throw shareNotFound();
+    return { data: [{ content: byPhrase }] };
   });
 
   // The owner's calls, and saving into one's own drive.
@@ -97,11 +108,12 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext, onMedi
 
     serve(scope, C.createShare, async (req) =>
       createShare(ctx, req.userId, {
-        fileIds: req.body.file_ids,
-        kind: req.body.share_to,
-        expirationDays: req.body.expiration_days,
+        fileIds: shareItems(req.body),
+        kind: req.body.share_to ?? 'encryptedlink',
+        expirationDays: req.body.expiration_days ?? 7,
         passCode: req.body.pass_code,
         title: req.body.title,
+        phrase: req.body.phrase,
       }),
     );
 
@@ -112,6 +124,7 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext, onMedi
         expirationDays: req.body.expiration_days,
         passCode: req.body.pass_code,
         title: req.body.title,
+        phrase: req.body.phrase,
       }),
     );
 

@@ -10,6 +10,14 @@ import { newPassCode, newShareId, PASS_CODE_PATTERN } from './share-secrets.js';
 import { linkStatus, visible } from './share-scope.js';
 import { presentShareEntry } from './shares.presenter.js';
 import { liveShareRoots, requireOwnShares, subtreeSummary } from './shares.repository.js';
+import { checkPhrase, claimPhrase } from './share-phrases.js';
+
+/** A phrase (or none for '' / absent) for a link of `kind`: only a link with a pass code may be found by words. */
+function phraseFor(kind: ShareKind, raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  if (kind !== 'encryptedlink') throw badInput('Only a link with a pass code can have a phrase: a phrase is easy to guess.');
+  return checkPhrase(raw);
+}
 
 const DAY_MS = 86_400_000;
 const LISTING = 'shares';
@@ -21,6 +29,8 @@ export interface NewShare {
   /** Chosen by the owner; generated when absent for a link with a pass code. */
   passCode?: string;
   title?: string;
+  /** Words a person can type to find the share (links with a pass code only). */
+  phrase?: string;
 }
 
 function checkKind(kind: string): ShareKind {
@@ -67,6 +77,7 @@ export async function createShare(ctx: AppContext, userId: string, input: NewSha
   const kind = checkKind(input.kind);
   const days = checkDays(input.expirationDays);
   const passCode = passCodeFor(kind, input.passCode);
+  const phrase = phraseFor(kind, input.phrase);
   const title = (input.title ?? '').trim();
   if (title.length > 255) throw badInput('The title must have at most 255 characters.');
   const share = await ctx.db.transaction().execute(async (trx) => {
@@ -85,8 +96,10 @@ export async function createShare(ctx: AppContext, userId: string, input: NewSha
     }
     const now = ctx.clock.now();
     const first = roots[0]!;
+    const id = newShareId();
+    if (phrase) await claimPhrase(trx, phrase, id, now);
     const row: ShareRow = {
-      id: newShareId(),
+      id,
       user_id: userId,
       kind,
       pass_code: passCode,
@@ -97,6 +110,7 @@ export async function createShare(ctx: AppContext, userId: string, input: NewSha
       expiration_days: days,
       expires_at: expiresAt(days, now),
       status: SHARE_STATUS.OK,
+      phrase,
       view_count: 0,
       restore_count: 0,
       created_time: now,
@@ -119,9 +133,11 @@ export interface ShareChange {
   expirationDays?: number;
   passCode?: string;
   title?: string;
+  /** '' takes the phrase away. */
+  phrase?: string;
 }
 
-/** Changes a share's kind, pass code, validity or title. A new pass code ends every visitor's access. */
+/** Changes a share's kind, pass code, validity, title or phrase. A new pass code ends every visitor's access. */
 export async function updateShare(ctx: AppContext, userId: string, change: ShareChange): Promise<ShareEntry> {
   const [share] = await requireOwnShares(ctx.db, userId, [change.shareId]);
   const now = ctx.clock.now();
@@ -138,7 +154,13 @@ export async function updateShare(ctx: AppContext, userId: string, change: Share
     if (!title || title.length > 255) throw badInput('The title must have 1 to 255 characters.');
     next.title = title;
   }
-  await ctx.db.updateTable('shares').set(next).where('id', '=', share!.id).execute();
+  if (change.phrase !== undefined) next.phrase = phraseFor(kind, change.phrase);
+  // A link made public loses its phrase: anyone could then open it by guessing words.
+  else if (kind !== 'encryptedlink') next.phrase = null;
+  await ctx.db.transaction().execute(async (trx) => {
+    if (next.phrase) await claimPhrase(trx, next.phrase, share!.id, now);
+    await trx.updateTable('shares').set(next).where('id', '=', share!.id).execute();
+  });
   return entryOf(ctx, { ...share!, ...next });
 }
 
@@ -176,7 +198,8 @@ export async function cancelShares(ctx: AppContext, userId: string, ids: string[
     await requireOwnShares(trx, userId, ids);
     await trx
       .updateTable('shares')
-      .set({ status: SHARE_STATUS.DELETED, updated_time: ctx.clock.now() })
+      // A cancelled share gives its phrase back.
+      .set({ status: SHARE_STATUS.DELETED, phrase: null, updated_time: ctx.clock.now() })
       .where('user_id', '=', userId)
       .where('id', 'in', ids)
       .execute();

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import type { AppContext } from '../context.js';
 import { isContentHash } from './blob-store.js';
 import { LocalBlobStore } from './local-blob-store.js';
+import { S3BlobStore } from './s3-blob-store.js';
+import { reconcileS3 } from './s3-reconcile.js';
 
 export interface Reconciled {
   /** Upload files (bytes, hasher state, tus metadata) of uploads that no longer exist. */
@@ -90,6 +92,17 @@ export async function reconcileOrphans(ctx: AppContext, graceMs = HOUR): Promise
     if (!owned && (await removeIfOld(join(offlineDir, f), now, graceMs))) out.offline++;
   }
 
+  // A bucket: tmp/<id> and blobs/ab/cd/<hash>, aged by their Last-Modified.
+  if (ctx.blobs instanceof S3BlobStore) {
+    const unkept = async (hashes: string[]) => {
+      const known = await existing(ctx, { table: 'blobs', column: 'hash' }, hashes);
+      const rowless = hashes.filter((h) => !known.has(h));
+      const kept = await keptOtherwise(ctx, rowless);
+      return rowless.filter((h) => !kept.has(h));
+    };
+    const { parts, blobs } = await reconcileS3(ctx.blobs, now, graceMs, unkept);
+    return { ...out, parts, blobs };
+  }
   // blobs/tmp/*.part, then blobs/ab/cd/<hash> (the local store's layout)
   if (!(ctx.blobs instanceof LocalBlobStore)) return out;
   const store = ctx.blobs;

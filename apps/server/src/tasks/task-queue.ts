@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
+import { createJobSignals, type JobSignals } from './job-signals.js';
 
 export interface TaskQueueSpec {
   /** The tasks' `type`. */
@@ -14,21 +15,32 @@ export interface TaskQueueSpec {
   /** For the log: "offline", "unpacking". */
   name: string;
   concurrency: () => number;
-  run: (task: TaskRow, signal: AbortSignal) => Promise<void>;
+  /** `log` carries the task's id and, when a request created it, that request's id as reqId. */
+  run: (task: TaskRow, signal: AbortSignal, log: FastifyBaseLogger) => Promise<void>;
   /** A kick before start() runs nothing (a process that only serves requests). */
   kickOnlyWhenStarted?: boolean;
+  /** A task running here was paused or deleted through some process: look at its row now. */
+  onStopped?: (taskId: string) => void;
 }
 
 export class TaskQueue {
   private running = new Map<string, AbortController>();
   private timer: NodeJS.Timeout | null = null;
   private stopping = false;
+  private ticking = false;
+  private tickAgain = false;
+  private unsubscribe: (() => void)[] = [];
+  private readonly signals: JobSignals;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly log: FastifyBaseLogger,
     private readonly spec: TaskQueueSpec,
-  ) {}
+    /** Wake-ups shared with the other processes (tasks/job-signals.ts); this process only when left out. */
+    signals?: JobSignals,
+  ) {
+    this.signals = signals ?? createJobSignals({ databaseUrl: null, db: ctx.db, log });
+  }
 
   /** Whether stop() was called: a task ending now is being shut down, not finished. */
   get stopped(): boolean {
@@ -38,12 +50,15 @@ export class TaskQueue {
   start(): void {
     this.timer = setInterval(() => void this.tick(), 1000);
     this.timer.unref();
+    this.unsubscribe.push(this.signals.onWake(this.spec.type, () => void this.tick()));
+    this.unsubscribe.push(this.signals.onStopped((id) => this.running.has(id) && this.spec.onStopped?.(id)));
     void this.tick();
   }
 
-  /** Looks for work now (after a task was created). */
+  /** Looks for work now (after a task was created), here and in every process that runs this kind of task. */
   kick(): void {
-    if (!this.spec.kickOnlyWhenStarted || this.timer) void this.tick();
+    this.signals.wake(this.spec.type);
+    if (!this.spec.kickOnlyWhenStarted && !this.timer) void this.tick();
   }
 
   /** Stops one running task of this process (its owner paused or deleted it). */
@@ -53,13 +68,31 @@ export class TaskQueue {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    for (const off of this.unsubscribe.splice(0)) off();
     if (this.timer) clearInterval(this.timer);
     for (const c of this.running.values()) c.abort();
     while (this.running.size) await new Promise((r) => setTimeout(r, 20));
   }
 
+  /** One look at a time: a wake-up during a look asks for another right after it (claims may have freed up). */
   private async tick(): Promise<void> {
     if (this.stopping) return;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
+    this.ticking = true;
+    try {
+      do {
+        this.tickAgain = false;
+        await this.look();
+      } while (this.tickAgain && !this.stopping);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async look(): Promise<void> {
     try {
       await this.reclaimStale();
       while (this.running.size < this.spec.concurrency()) {
@@ -67,10 +100,13 @@ export class TaskQueue {
         if (!task) break;
         const ctrl = new AbortController();
         this.running.set(task.id, ctrl);
+        const log = taskLogger(this.log, task);
+        log.info(`${this.spec.name} task started`);
         void this.spec
-          .run(task, ctrl.signal)
+          .run(task, ctrl.signal, log)
+          .then(() => log.info(`${this.spec.name} task ended`))
           // A task whose end could not be written (the database is away) stays RUNNING and is taken up after its lease.
-          .catch((err) => this.log.error(err, `${this.spec.name} task stopped without its end being recorded`))
+          .catch((err) => log.error(err, `${this.spec.name} task stopped without its end being recorded`))
           .finally(() => this.running.delete(task.id));
       }
     } catch (err) {
@@ -97,4 +133,9 @@ export class TaskQueue {
       .returningAll()
       .executeTakeFirst();
   }
+}
+
+/** A child logger for one task's lines: its id, and the id of the request that created it (so a job can be followed). */
+export function taskLogger(log: FastifyBaseLogger, task: Pick<TaskRow, 'id' | 'request_id'>): FastifyBaseLogger {
+  return log.child(task.request_id ? { reqId: task.request_id, task: task.id } : { task: task.id });
 }

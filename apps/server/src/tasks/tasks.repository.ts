@@ -12,6 +12,8 @@ export interface NewTask {
   params?: Record<string, string>;
   fileId?: string;
   size?: number;
+  /** The creating request's id, logged with the worker's lines for this task. */
+  requestId?: string;
 }
 
 /** Inserts a task row and returns its id; a complete task starts at 100 %. */
@@ -32,6 +34,7 @@ export async function insertTask(db: Db, t: NewTask, now: number): Promise<strin
       size: t.size ?? 0,
       created_time: now,
       updated_time: now,
+      request_id: t.requestId ?? null,
     })
     .execute();
   return id;

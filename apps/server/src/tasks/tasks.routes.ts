@@ -35,7 +35,8 @@ function parseTaskFilters(raw: string | undefined): { phases?: string[]; ids?: s
   }
   return out;
 }
-export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreated: () => void): Promise<void> {
+/** `onCreated` wakes the workers; `onStopped` tells whichever process runs a task that it was paused or deleted. */
+export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreated: () => void, onStopped: (taskIds: string[]) => void = () => undefined): Promise<void> {
   const retentionMs = ctx.config.trashRetentionDays * 86_400_000;
 
   serve(app, C.listTasks, async (req) => {
@@ -75,7 +76,7 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreat
   });
 
   serve(app, C.retryTask, async (req) => {
-    const task = await retryTask(ctx, req.userId, req.body.id);
+    const task = await retryTask(ctx, req.userId, req.body.id, req.id);
     onCreated();
     return { task: presentTask(task) };
   });
@@ -84,6 +85,7 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreat
   serve(app, C.updateTask, async (req) => {
     const task = await setOfflinePhase(ctx, req.userId, req.params.id, req.body.phase);
     if (task.phase === PHASE.PENDING) onCreated();
+    if (task.phase === PHASE.PAUSED) onStopped([task.id]);
     return presentTask(task);
   });
 
@@ -101,6 +103,8 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreat
       if (fileIds.length) await deleteFiles(ctx, userId, fileIds);
     }
     await ctx.db.deleteFrom('tasks').where('user_id', '=', userId).where('id', 'in', ids).execute();
+    // Read as pending, it may have been claimed since: both are told.
+    onStopped(tasks.filter((t) => t.phase === PHASE.RUNNING || t.phase === PHASE.PENDING).map((t) => t.id));
   }
 
   serve(app, C.deleteTasks, async (req) => {

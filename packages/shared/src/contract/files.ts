@@ -85,13 +85,16 @@ export const filesRoutes = {
       parent_id: Type.Optional(ParentId),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.listMax })),
       page_token: Type.Optional(Type.String({ maxLength: 2000 })),
-      filters: Type.Optional(Type.String({ maxLength: 20000, description: 'JSON: {"trashed":{"eq":true}}, {"starred":{"eq":true}}, {"name":{"includes":"…"}}, {"modified_time":{"gt":"…"}}, {"kind":{"eq":"drive#folder"}}…' })),
+      filters: Type.Optional(Type.String({ maxLength: 20000, description: 'JSON: {"trashed":{"eq":true}}, {"system_tag":{"in":"STAR"}}, {"name":{"contains":"…"}}, {"modified_time":{"gt":"…"}}, {"kind":{"eq":"drive#folder"}}, {"mime_type":{"prefix":"video/"}}, {"platform":{"eq":"youtube"}}, {"folder_id":{"eq":"<folder id>"}} (a search inside that folder and every folder below it, up to 10,000 folders)…' })),
       order: Type.Optional(Type.String({ maxLength: 40, description: `One of ${SORT_ORDERS.join(', ')}.` })),
       thumbnail_size: ThumbnailSize,
       with_audit: Type.Optional(Type.String({ maxLength: 10 })),
     }),
     response: FileListSchema,
-    errors: { file_not_found: 'The folder does not exist or is not yours.' },
+    errors: {
+      file_not_found: 'The folder (parent_id or filters.folder_id) does not exist or is not yours.',
+      invalid_argument: 'filters or order is not valid, filters.folder_id is a file or a trashed folder, or holds more than 10,000 folders.',
+    },
   }),
   getFile: route({
     method: 'GET',

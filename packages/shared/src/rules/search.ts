@@ -6,6 +6,8 @@ export interface SearchFilter {
   kind?: string;
   mimeType?: string;
   platform?: string;
+  /** Keep the search to this folder and everything below it (the server walks the subtree). */
+  folderId?: string;
 }
 
 interface Searchable {
@@ -26,6 +28,7 @@ export function matchesSearch(file: Searchable, f: SearchFilter): boolean {
   return true;
 }
 
+/** A scope alone is not a search: it says where to look, not what for. */
 export function isEmptySearch(f: SearchFilter): boolean {
   return !f.name && !f.star && !f.kind && !f.mimeType && !f.platform;
 }

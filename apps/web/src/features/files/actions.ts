@@ -152,6 +152,15 @@ export const FILE_ACTIONS: FileAction[] = [
 
 export const visibleActions = (c: ActionContext) => FILE_ACTIONS.filter((a) => a.visible(c));
 
+/**
+ * Seed 000 §2: the file context menu offers share and star only on a phone. On a desktop they stay on the selection
+ * bar (and the viewer), one click away, and the menu keeps to the rest.
+ */
+const PHONE_MENU_ONLY = ['share', 'star', 'unstar'];
+
+/** The actions of a file's context menu. */
+export const menuActions = (c: ActionContext, mobile: boolean) => visibleActions(c).filter((a) => mobile || !PHONE_MENU_ONLY.includes(a.id));
+
 /** The action a key press runs for the current selection, if any. */
 export function actionForKey(key: string, c: ActionContext): FileAction | undefined {
   return FILE_ACTIONS.find((a) => a.shortcut === key && a.visible(c));

@@ -17,6 +17,7 @@ import { isFolder } from './files-api';
 import { formatTime } from './format-time';
 import { LocationPath } from './item-location';
 import { FormError } from '../../components/form-error';
+import { PlatformIcon, platformName } from '../search/platform-icon';
 
 function NameDialog({
   title,
@@ -128,6 +129,16 @@ function DetailsDialog({ d }: { d: Extract<DialogState, { type: 'details' }> }) 
     [t('files.modified'), formatTime(f.modified_time, i18n.language)],
     ...(f.hash ? ([[t('files.hash'), f.hash]] as [string, string][]) : []),
   ];
+  // Where it came from (params.platform, with its tag icon): an upload, a share, a site, a torrent, an archive.
+  const platform = f.params?.platform;
+  if (platform)
+    rows.push([
+      t('search.platformLabel'),
+      <span className="platform-badge" data-testid="details-platform">
+        <PlatformIcon platform={platform} />
+        {platformName(t, platform, 'file')}
+      </span>,
+    ]);
   if (source)
     rows.push([
       t('files.source'),

@@ -29,6 +29,11 @@ export function DisplayControls({ modeKey, mode }: { modeKey: string; mode: Disp
               </Menu.RadioItem>
             )),
           )}
+          {/* The seeds' one type order: by extension, Z to A, then by name. */}
+          <Menu.RadioItem value="TYPE_DESC" className="menu-item">
+            <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
+            {t('sort.type_desc')}
+          </Menu.RadioItem>
         </Menu.RadioGroup>
         <Menu.Separator className="menu-sep" />
         <Menu.CheckboxItem

@@ -1,7 +1,7 @@
 /** One file or folder as a list row or a grid card. */
 import { memo } from 'react';
 import i18n from 'i18next';
-import { categoryOf, formatSize, mediaTypeOf, type DriveFile } from '@haul/shared';
+import { categoryOf, formatSize, mediaTypeOf, type DriveFile, type EventType } from '@haul/shared';
 import { Icon, type IconName } from '../layout/icon';
 import { highlightParts } from '../search/search-state';
 import { isFolder } from './files-api';
@@ -30,6 +30,19 @@ export interface ItemProps {
   locale: string;
   /** Search results say which folder each is in. */
   location?: boolean;
+  /** Recent rows say what last happened to the file and when, instead of its modified time. */
+  activity?: FileActivity;
+}
+
+/** The last event of a file (Recent): its type and time. */
+export interface FileActivity {
+  type: EventType;
+  time: string;
+}
+
+/** "Viewed · 10:32": the event's words (recent.event_view…) and its time. */
+export function activityText(a: FileActivity, locale: string): string {
+  return `${i18n.t(`recent.event_${a.type.replace(/^TYPE_/, '').toLowerCase()}`)} · ${formatTime(a.time, locale)}`;
 }
 
 function timeLeftText(iso: string): string {
@@ -38,7 +51,7 @@ function timeLeftText(iso: string): string {
   return 'days' in left ? i18n.t('trash.daysLeft', { count: left.days }) : i18n.t('trash.hoursLeft', { count: left.hours });
 }
 
-export const FileRow = memo(function FileRow({ file, selected, keyword, showTimeLeft, locale, location }: ItemProps) {
+export const FileRow = memo(function FileRow({ file, selected, keyword, showTimeLeft, locale, location, activity }: ItemProps) {
   const folder = isFolder(file);
   return (
     <>
@@ -53,11 +66,13 @@ export const FileRow = memo(function FileRow({ file, selected, keyword, showTime
         {file.star === 1 && <Icon name="star" size={14} className="star-badge" />}
         <small className="only-mobile fsub">
           {folder ? '' : `${formatSize(file.size, 1, locale)} · `}
-          {location ? <ItemLocation file={file} /> : formatTime(file.modified_time, locale)}
+          {location ? <ItemLocation file={file} /> : activity ? activityText(activity, locale) : formatTime(file.modified_time, locale)}
         </small>
       </span>
       <span className="fsize hide-mobile" role="gridcell">{folder ? '-' : formatSize(file.size, 1, locale)}</span>
-      <span className="ftime hide-mobile" role="gridcell">{showTimeLeft ? timeLeftText(file.delete_time) : formatTime(file.modified_time, locale)}</span>
+      <span className="ftime hide-mobile" role="gridcell">
+        {showTimeLeft ? timeLeftText(file.delete_time) : activity ? activityText(activity, locale) : formatTime(file.modified_time, locale)}
+      </span>
       {/* Last, so a click in the middle of a row lands on the row rather than on the link. */}
       {location && (
         <span className="floc hide-mobile" role="gridcell">

@@ -19,9 +19,9 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import type { DriveFile } from '@haul/shared';
 import { useIsMobile } from '../layout/use-media';
-import { actionForKey, openFile, visibleActions, type ActionContext, type View } from './actions';
+import { actionForKey, menuActions, openFile, type ActionContext, type View } from './actions';
 import { useDialog } from './dialog-store';
-import { FileCard, FileRow } from './file-item';
+import { FileCard, FileRow, type FileActivity } from './file-item';
 import { isFolder } from './files-api';
 import { contextMenuOn, isMenuKey } from './menu-key';
 import { idTest, pickSelected, useSelection } from './selection-store';
@@ -43,6 +43,8 @@ export interface FileViewProps {
   showTimeLeft?: boolean;
   /** Each item says which folder it is in (search results). */
   showLocation?: boolean;
+  /** Recent: what last happened to each file, by id (the rows show it instead of the modified time). */
+  activity?: ReadonlyMap<string, FileActivity>;
   /** Items to drop onto a folder (drag to move). */
   onDropInto?: (files: DriveFile[], folder: DriveFile) => void;
   /** Context menu items for a right click on empty space. */
@@ -60,7 +62,7 @@ interface Box {
 }
 
 export function FileView(props: FileViewProps) {
-  const { files, viewType, view, keyword, showTimeLeft, showLocation, onDropInto, backgroundMenu, onEndReached, label } = props;
+  const { files, viewType, view, keyword, showTimeLeft, showLocation, activity, onDropInto, backgroundMenu, onEndReached, label } = props;
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const mobile = useIsMobile();
@@ -302,14 +304,14 @@ export function FileView(props: FileViewProps) {
         style={grid ? { width: `${100 / cols}%` } : undefined}
         draggable={!mobile && view !== 'trash'}
       >
-        {grid ? <FileCard file={f} {...shared} /> : <FileRow file={f} showTimeLeft={showTimeLeft} {...shared} />}
+        {grid ? <FileCard file={f} {...shared} /> : <FileRow file={f} showTimeLeft={showTimeLeft} activity={activity?.get(f.id)} {...shared} />}
       </div>
     );
   };
 
   // Only while the menu is open: filtering 100,000 items on every scroll frame would show.
   const menuFiles = menuOnItem ? selectedFiles() : [];
-  const actions = menuOnItem ? visibleActions(ctx(menuFiles)) : [];
+  const actions = menuOnItem ? menuActions(ctx(menuFiles), mobile) : [];
 
   return (
     <>
@@ -319,7 +321,7 @@ export function FileView(props: FileViewProps) {
           <span />
           <span>{t('files.name')}</span>
           <span>{t('files.size')}</span>
-          <span>{showTimeLeft ? t('trash.timeLeft') : t('files.modified')}</span>
+          <span>{showTimeLeft ? t('trash.timeLeft') : activity ? t('recent.activity') : t('files.modified')}</span>
           {showLocation && <span>{t('files.location')}</span>}
         </div>
       )}

@@ -10,6 +10,7 @@ import { LIMITS, matchesSearch, type DriveEvent, type DriveFile } from '@haul/sh
 import { haul } from '../../lib/api-client';
 import { errorMessage } from '../../lib/error-message';
 import { EmptyState, Skeleton } from '../files/file-manager-page';
+import type { FileActivity } from '../files/file-item';
 import { FileView } from '../files/file-view';
 import { SelectionBar } from '../files/selection-bar';
 import { pickSelected, useSelection } from '../files/selection-store';
@@ -21,17 +22,20 @@ export const RECENT_POLL_MS = [10_000, 5_000, 5_000];
 const listEvents = (signal?: AbortSignal) =>
   haul.call('listEvents', { query: { limit: LIMITS.eventsDefault, thumbnail_size: 'SIZE_MEDIUM' }, signal });
 
-/** One entry per file, the newest event first; files gone since are left out. */
-export function recentFiles(events: DriveEvent[]): DriveFile[] {
-  const seen = new Set<string>();
-  const out: DriveFile[] = [];
+/**
+ * The files of Recent, one entry per file, the newest event first (files gone since are left out), and for each its
+ * newest event: what the row says happened (viewed, downloaded…).
+ */
+export function recentActivity(events: DriveEvent[]): { files: DriveFile[]; activity: Map<string, FileActivity> } {
+  const activity = new Map<string, FileActivity>();
+  const files: DriveFile[] = [];
   for (const e of events) {
     const f = e.reference_resource;
-    if (!f || f.trashed || seen.has(f.id)) continue;
-    seen.add(f.id);
-    out.push(f);
+    if (!f || f.trashed || activity.has(f.id)) continue;
+    activity.set(f.id, { type: e.type, time: e.updated_time });
+    files.push(f);
   }
-  return out;
+  return { files, activity };
 }
 
 export function RecentPage() {
@@ -46,11 +50,9 @@ export function RecentPage() {
     const timers = RECENT_POLL_MS.map((ms) => setTimeout(() => void refetch(), (elapsed += ms)));
     return () => timers.forEach(clearTimeout);
   }, [refetch]);
-  const files = useMemo(() => {
-    if (!q.data) return undefined;
-    const all = recentFiles(q.data.events);
-    return search ? all.filter((f) => matchesSearch(f, search)) : all;
-  }, [q.data, search]);
+  const recent = useMemo(() => (q.data ? recentActivity(q.data.events) : undefined), [q.data]);
+  // A search here filters Recent itself (seed 000 §2 lists recent among the searchable views).
+  const files = useMemo(() => (recent && search ? recent.files.filter((f) => matchesSearch(f, search)) : recent?.files), [recent, search]);
 
   return (
     <section className="page">
@@ -70,7 +72,7 @@ export function RecentPage() {
           hint={search ? undefined : t('recent.emptyHint')}
         />
       ) : (
-        <FileView files={files} viewType="list" view="recent" keyword={search?.name} label={t('nav.recent')} />
+        <FileView files={files} viewType="list" view="recent" keyword={search?.name} activity={recent?.activity} label={t('nav.recent')} />
       )}
     </section>
   );

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Icon } from '../layout/icon';
-import { loadHistory, pushHistory, readSearch, saveHistory, SEARCHABLE_VIEWS, writeSearch } from './search-state';
+import { entryFolderOf, loadHistory, pushHistory, readSearch, saveHistory, SEARCHABLE_VIEWS, writeSearch } from './search-state';
 
 export function SearchBox() {
   const { t } = useTranslation();
@@ -24,7 +24,11 @@ export function SearchBox() {
     const searchable = (SEARCHABLE_VIEWS as readonly string[]).includes(view);
     const base = searchable ? location.pathname : '/all';
     const folderId = view === 'all' ? location.pathname.split('/')[2] : undefined;
-    const next = writeSearch(searchable ? params : new URLSearchParams(), { ...(current ?? {}), name: text.trim() || undefined }, folderId);
+    // A search started inside a folder looks in that folder (and below) until the person picks "All files", as hosted
+    // drives do; a search already under way keeps the scope it has.
+    const entry = current ? entryFolderOf(params) : folderId;
+    const scope = current ? current.folderId : folderId;
+    const next = writeSearch(searchable ? params : new URLSearchParams(), { ...(current ?? {}), name: text.trim() || undefined, folderId: scope }, entry);
     const qs = next.toString();
     navigate(qs ? `${base}?${qs}` : base, { replace: typing && !!current });
   };

@@ -16,10 +16,19 @@ export function readSearch(params: URLSearchParams): SearchFilter | null {
     mimeType: params.get('mime_type') || undefined,
     platform: params.get('platform') || undefined,
   };
-  return isEmptySearch(f) ? null : f;
+  if (isEmptySearch(f)) return null;
+  // Only a scope the search started in (or under) is taken from the address.
+  const folderId = params.get('folder_id');
+  return folderId ? { ...f, folderId } : f;
 }
 
-/** The query string for a search; an empty filter leaves search mode (back to the folder listing). */
+/** The folder a search was started in, when it was started inside one (it offers "This folder"). */
+export const entryFolderOf = (params: URLSearchParams): string | undefined => params.get('entry_folder_id') || undefined;
+
+/**
+ * The query string for a search; an empty filter leaves search mode (back to the folder listing). `folderId` in the
+ * filter is the scope ("This folder"); its absence with an entry folder is "All files".
+ */
 export function writeSearch(params: URLSearchParams, f: SearchFilter, entryFolderId?: string): URLSearchParams {
   const next = new URLSearchParams(params);
   for (const k of ['action', 'name', 'star', 'kind', 'mime_type', 'platform', 'entry_folder_id', 'folder_id']) next.delete(k);
@@ -31,6 +40,7 @@ export function writeSearch(params: URLSearchParams, f: SearchFilter, entryFolde
   if (f.mimeType) next.set('mime_type', f.mimeType);
   if (f.platform) next.set('platform', f.platform);
   if (entryFolderId) next.set('entry_folder_id', entryFolderId);
+  if (f.folderId) next.set('folder_id', f.folderId);
   return next;
 }
 

@@ -10,7 +10,7 @@ import { Frame } from '../files/dialog-frame';
 import type { DialogState } from '../files/dialog-store';
 import { settleShares } from './use-shares';
 import { copyText, expiryLeft, shareMessage } from './share-format';
-import { createShare, existingShare, updateShare } from './shares-api';
+import { createShare, shareStatusFor, updateShare } from './shares-api';
 import { FormError } from '../../components/form-error';
 
 /** "7 days", "Forever": the validity choices. */
@@ -44,15 +44,23 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
   // Items shared before show their link (and code) first; a second link is made only when asked for.
   const [looking, setLooking] = useState(d.type === 'share');
   const [fresh, setFresh] = useState(false);
+  // Some of the items are on other links already: said before a new link is made.
+  const [sharedCount, setSharedCount] = useState(0);
+  const [previousId, setPreviousId] = useState<string | null>(null);
   useEffect(() => {
     if (d.type !== 'share') return;
     const ctrl = new AbortController();
-    existingShare(
+    shareStatusFor(
       d.files.map((f) => f.id),
       ctrl.signal,
     )
       .then((found) => {
-        if (found && !ctrl.signal.aborted) setEntry(found);
+        if (ctrl.signal.aborted) return;
+        if (found.entry) {
+          setEntry(found.entry);
+          setPreviousId(found.entry.share_id);
+        }
+        setSharedCount(found.sharedCount);
       })
       .catch(() => undefined)
       .finally(() => setLooking(false));
@@ -60,6 +68,7 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
   }, [d]);
   const [kind, setKind] = useState<ShareKind>('encryptedlink');
   const [days, setDays] = useState(7);
+  const [phrase, setPhrase] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
 
@@ -84,6 +93,7 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
           d.files.map((f) => f.id),
           kind,
           days,
+          kind === 'encryptedlink' ? phrase : '',
         );
         setFresh(false);
         return made;
@@ -98,12 +108,18 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
       ) : entry && !fresh ? (
         <ShareResult
           entry={entry}
+          before={entry.share_id === previousId}
           busy={busy}
           onChange={(change) => run(() => updateShare(entry.share_id, change))}
           onNewLink={d.type === 'share' ? () => setFresh(true) : undefined}
         />
       ) : (
         <form onSubmit={create}>
+          {sharedCount > 0 && (
+            <p className="muted" role="status">
+              {t('share.someShared', { count: sharedCount })}
+            </p>
+          )}
           <fieldset className="field radio-group">
             <legend>{t('share.kind')}</legend>
             <label className="check-field">
@@ -121,6 +137,15 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
               <ValidityOptions />
             </select>
           </label>
+          {kind === 'encryptedlink' && (
+            <label className="field">
+              <span>{t('share.phrase')}</span>
+              <input value={phrase} maxLength={64} autoComplete="off" onChange={(e) => setPhrase(e.target.value)} aria-describedby="share-phrase-hint" />
+              <small id="share-phrase-hint" className="muted">
+                {t('share.phraseHint')}
+              </small>
+            </label>
+          )}
           <FormError error={error} />
           <div className="dialog-actions">
             <Dialog.Close className="btn" type="button">
@@ -140,11 +165,14 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
 /** The link, its pass code and validity, with copy and the changes an owner makes later. */
 function ShareResult({
   entry,
+  before,
   busy,
   onChange,
   onNewLink,
 }: {
   entry: ShareEntry;
+  /** The link was made before (the items are shared already): said first. */
+  before?: boolean;
   busy: boolean;
   onChange: (change: { kind?: ShareKind; expirationDays?: number; passCode?: string }) => void;
   /** Offered when the link shown was made before: make another one instead. */
@@ -159,6 +187,11 @@ function ShareResult({
   };
   return (
     <div className="share-result">
+      {before && (
+        <p className="muted" role="status">
+          {t('share.alreadyShared')}
+        </p>
+      )}
       <label className="field">
         <span>{t('share.link')}</span>
         <input readOnly value={entry.share_url} onFocus={(e) => e.currentTarget.select()} />
@@ -170,6 +203,12 @@ function ShareResult({
           <button type="button" className="link" disabled={busy} onClick={() => onChange({ passCode: '' })}>
             {t('share.newCode')}
           </button>
+        </div>
+      )}
+      {entry.phrase && (
+        <div className="share-code">
+          <span className="muted">{t('share.phrase')}</span>
+          <strong data-testid="share-phrase">{entry.phrase}</strong>
         </div>
       )}
       <label className="field">

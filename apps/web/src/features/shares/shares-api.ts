@@ -2,8 +2,9 @@
 import type { ShareEntry, ShareKind, SortOrder } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 
-export const createShare = (fileIds: string[], kind: ShareKind, expirationDays: number) =>
-  haul.call('createShare', { body: { file_ids: fileIds, share_to: kind, expiration_days: expirationDays } });
+/** `phrase`: words a person can type to find the share (a link with a pass code only); '' for none. */
+export const createShare = (fileIds: string[], kind: ShareKind, expirationDays: number, phrase = '') =>
+  haul.call('createShare', { body: { file_ids: fileIds, share_to: kind, expiration_days: expirationDays, ...(phrase.trim() ? { phrase } : {}) } });
 
 /** `expirationDays` 0 keeps the validity; `passCode` '' asks for a new code. */
 export const updateShare = (shareId: string, change: { kind?: ShareKind; expirationDays?: number; passCode?: string }) =>
@@ -24,18 +25,22 @@ export async function getShareEntry(shareId: string, signal?: AbortSignal): Prom
   return page.data[0] ?? null;
 }
 
-/** The live share link that exposes exactly these items, if the owner made one before (share/status/files). */
-export async function existingShare(fileIds: string[], signal?: AbortSignal): Promise<ShareEntry | null> {
+/**
+ * The live share link that exposes exactly these items, if the owner made one before, and how many of the items some
+ * link shares already (share/status/files).
+ */
+export async function shareStatusFor(fileIds: string[], signal?: AbortSignal): Promise<{ entry: ShareEntry | null; sharedCount: number }> {
   const { file_statuses } = await haul.call('shareStatusOfFiles', { body: { file_ids: fileIds } });
+  const sharedCount = new Set(file_statuses.map((s) => s.file_id)).size;
   const wanted = new Set(fileIds);
   const candidates = [...new Set(file_statuses.map((s) => s.share_id))].filter((id) =>
     fileIds.every((f) => file_statuses.some((s) => s.share_id === id && s.file_id === f)),
   );
   for (const id of candidates) {
     const entry = await getShareEntry(id, signal);
-    if (entry && entry.file_ids.length === wanted.size && entry.file_ids.every((f) => wanted.has(f))) return entry;
+    if (entry && entry.file_ids.length === wanted.size && entry.file_ids.every((f) => wanted.has(f))) return { entry, sharedCount };
   }
-  return null;
+  return { entry: null, sharedCount };
 }
 
 export const cancelShares = (ids: string[]) => haul.call('cancelShares', { body: { ids } });
