@@ -29,8 +29,10 @@ const vitest = ['vitest', 'run'];
 // The contract's types reach the server, the web app, the client and the command line: the compiler checks them all.
 step('typecheck', 'npm', ['run', 'typecheck']);
 step('shared rules', 'npx', [...vitest, '--root', 'packages/shared']);
-// multi-process.test.ts starts API and worker processes on one PostgreSQL: it runs in the PostgreSQL pass only.
-step('server on SQLite', 'npx', [...vitest, '--root', 'apps/server', '--exclude', 'test/multi-process.test.ts'], { HAUL_TEST_DATABASE_URL: '' });
+// multi-process.test.ts starts API and worker processes on one PostgreSQL: it runs in the PostgreSQL pass only. The
+// store's own tests (s3-*) run once, in the S3 pass below, against the run's one S3 server.
+const S3_ONLY = ['--exclude', 'test/s3-*.test.ts'];
+step('server on SQLite', 'npx', [...vitest, '--root', 'apps/server', '--exclude', 'test/multi-process.test.ts', ...S3_ONLY], { HAUL_TEST_DATABASE_URL: '' });
 
 let pg = null;
 let pgUrl = process.env.HAUL_TEST_DATABASE_URL;
@@ -39,7 +41,7 @@ try {
     pg = await startPgCluster();
     pgUrl = pg.url;
   }
-  step('server on PostgreSQL', 'npx', [...vitest, '--root', 'apps/server'], { HAUL_TEST_DATABASE_URL: pgUrl });
+  step('server on PostgreSQL', 'npx', [...vitest, '--root', 'apps/server', ...S3_ONLY], { HAUL_TEST_DATABASE_URL: pgUrl });
 } catch (err) {
   console.error(`\n${err.message}`);
   results.push({ name: 'server on PostgreSQL', ok: false });
