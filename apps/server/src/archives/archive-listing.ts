@@ -4,17 +4,17 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { decodeEntryName, wildcardFor } from './entry-names.js';
+import { decodeEntryName } from './entry-names.js';
 
 /** One entry as 7-Zip lists it. */
 export interface RawEntry {
   /** The path as a person reads it (a zip's non-UTF-8 name decoded with the encoding asked for). */
   path: string;
-  /** What 7zz is asked for to extract it: the path itself, or a wildcard pattern for a name that is not UTF-8. */
+  /** What 7zz is asked for to extract it: the path itself, or for a name that is not UTF-8 its stored bytes in hex. */
   selector: string;
-  /** `selector` is a pattern (7zz runs with wildcards on, and the listing proved it names this entry alone). */
-  wildcard: boolean;
-  /** The name's bytes as stored, for checking that a pattern names one entry only. */
+  /** `selector` is the stored bytes in hex, handed to 7zz in a list file. */
+  rawName: boolean;
+  /** The name's bytes as stored. */
   raw: Buffer;
   folder: boolean;
   size: number;
@@ -55,8 +55,8 @@ function toEntry(p: Map<string, string>, encoding: string): RawEntry {
   const decoded = decodeEntryName(raw, encoding);
   return {
     path: decoded.name,
-    selector: decoded.utf8 ? decoded.name : wildcardFor(raw),
-    wildcard: !decoded.utf8,
+    selector: decoded.utf8 ? decoded.name : raw.toString('hex'),
+    rawName: !decoded.utf8,
     raw,
     folder,
     size: Number(p.get('Size') || 0) || 0,

@@ -12,8 +12,9 @@ import { makeFolderIn, placeFileIn } from '../files/files.service.js';
 
 /** One entry of a job: what 7zz is asked for, target segments, declared size, flags. */
 export interface JobEntry {
-  /** The entry's path, or with `w` a pattern naming it alone. */
+  /** The entry's path; with `x` its stored name's bytes in hex; with `w` a pattern (tasks created before `x`). */
   p: string;
+  x?: 0 | 1;
   w?: 0 | 1;
   t: string[];
   s: number;

@@ -5,7 +5,7 @@ import { bombReason, chooseEntries, planEntries, safeEntryPath } from './archive
 const entry = (path: string, more: Partial<RawEntry> = {}): RawEntry => ({
   path,
   selector: path,
-  wildcard: false,
+  rawName: false,
   raw: Buffer.from(path),
   folder: false,
   size: 10,
@@ -41,10 +41,12 @@ describe(planEntries.name, () => {
     ]);
   });
 
-  it('skips a pattern that would also pick another entry', () => {
-    const a = entry('Caf\u00e9.txt', { selector: 'Caf?.txt', wildcard: true, raw: Buffer.from([0x43, 0x61, 0x66, 0x82, 0x2e, 0x74, 0x78, 0x74]) });
-    const b = entry('Cafe.txt');
-    expect(planEntries([a, b]).map((p) => p.skipped)).toEqual(['duplicate', '']);
+  it('keeps stored names that differ only in bytes past ASCII, and skips one 7zz would read trimmed', () => {
+    const raw = (bytes: number[]) => ({ rawName: true, raw: Buffer.from(bytes), selector: Buffer.from(bytes).toString('hex') });
+    const a = entry('\u7b2c\u4e00\u7ae0.txt', raw([0xb5, 0xda, 0xd2, 0xbb, 0xd5, 0xc2, 0x2e, 0x74, 0x78, 0x74]));
+    const b = entry('\u7b2c\u4e8c\u7ae0.txt', raw([0xb5, 0xda, 0xb6, 0xfe, 0xd5, 0xc2, 0x2e, 0x74, 0x78, 0x74]));
+    const c = entry('\u7b2c ', raw([0xb5, 0xda, 0x20]));
+    expect(planEntries([a, b, c]).map((p) => p.skipped)).toEqual(['', '', 'duplicate']);
   });
 });
 

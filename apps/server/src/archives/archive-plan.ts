@@ -7,16 +7,16 @@
  */
 import { checkName, cleanName } from '@haul/shared';
 import type { RawEntry } from './archive-listing.js';
-import { patternMatches } from './entry-names.js';
+import { listFileSafe } from './entry-names.js';
 
 export type SkipReason = '' | 'link' | 'unsafe_path' | 'duplicate';
 
 export interface PlannedEntry {
   /** The path as listed. */
   path: string;
-  /** What 7zz is asked for (the path, or a pattern: `wildcard`). */
+  /** What 7zz is asked for (the path, or the stored name's bytes in hex: `rawName`). */
   selector: string;
-  wildcard: boolean;
+  rawName: boolean;
   /** Where it lands, as drive names under the target folder. */
   target: string[];
   folder: boolean;
@@ -48,10 +48,10 @@ export function planEntries(raw: RawEntry[]): PlannedEntry[] {
   const seen = new Map<string, PlannedEntry>();
   for (const e of raw) {
     const target = safeEntryPath(e.path);
-    const planned: PlannedEntry = { path: e.path, selector: e.selector, wildcard: e.wildcard, target: target ?? [], folder: e.folder, size: e.folder ? 0 : e.size, modified: e.modified, encrypted: e.encrypted, skipped: '' };
+    const planned: PlannedEntry = { path: e.path, selector: e.selector, rawName: e.rawName, target: target ?? [], folder: e.folder, size: e.folder ? 0 : e.size, modified: e.modified, encrypted: e.encrypted, skipped: '' };
     if (e.link) planned.skipped = 'link';
-    // A pattern that would also pick another entry cannot single this one out.
-    else if (e.wildcard && raw.some((o) => o !== e && patternMatches(e.selector, o.raw))) planned.skipped = 'duplicate';
+    // A stored name 7zz would read trimmed cannot be told apart from another (or found at all).
+    else if (e.rawName && !listFileSafe(e.raw)) planned.skipped = 'duplicate';
     else if (!target) planned.skipped = 'unsafe_path';
     else {
       const key = target.join('/').toLowerCase();
@@ -68,7 +68,7 @@ export function planEntries(raw: RawEntry[]): PlannedEntry[] {
     for (let i = 1; i < e.target.length; i++) {
       const key = e.target.slice(0, i).join('/').toLowerCase();
       if (seen.has(key)) continue;
-      const implied: PlannedEntry = { path: e.target.slice(0, i).join('/'), selector: '', wildcard: false, target: e.target.slice(0, i), folder: true, size: 0, modified: null, encrypted: false, skipped: '' };
+      const implied: PlannedEntry = { path: e.target.slice(0, i).join('/'), selector: '', rawName: false, target: e.target.slice(0, i), folder: true, size: 0, modified: null, encrypted: false, skipped: '' };
       seen.set(key, implied);
       out.push(implied);
     }

@@ -2,6 +2,10 @@
  * Lists an archive and streams one entry out of it, straight from the stored blob's path (the archive is not copied).
  * A compressed tar is two runs piped together: the stream decompressed by one 7zz, the tar read by another.
  */
+import { randomUUID } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isCompressedTar } from '@haul/shared';
 import { parseListing, type RawListing } from './archive-listing.js';
 import { run7z, SevenZipError, type Run, type RunOptions } from './seven-zip.js';
@@ -42,11 +46,29 @@ export async function listArchive(src: ArchiveSource, opts: Opts, maxEntries: nu
 
 /**
  * One entry's bytes on standard output; `done` settles when 7zz has checked them (CRC, password). `selector` is the
- * entry's path, or with `opts.wildcards` the pattern that names it alone.
+ * entry's path; with `rawName` its stored bytes in hex (a name that is not UTF-8), written to a list file for 7zz,
+ * since Node hands arguments over as UTF-8; with `opts.wildcards` a pattern (tasks created before list files).
  */
-export function streamEntry(src: ArchiveSource, selector: string, opts: Opts): Run {
+export function streamEntry(src: ArchiveSource, selector: string, opts: Opts, rawName = false): Run {
+  if (!rawName) return startEntry(src, ['--', selector], opts);
+  const list = join(tmpdir(), `haul-7z-${randomUUID()}.lst`);
+  writeFileSync(list, Buffer.concat([Buffer.from(selector, 'hex'), Buffer.from('\n')]), { mode: 0o600, flag: 'wx' });
+  // `--` would make 7zz read `@…` as a name; nothing here comes from the archive (both paths are Haul's own).
+  let run: Run;
+  try {
+    run = startEntry(src, [`@${list}`], { ...opts, wildcards: false, listFile: true });
+  } catch (err) {
+    rmSync(list, { force: true });
+    throw err;
+  }
+  const drop = () => rmSync(list, { force: true });
+  run.done.then(drop, drop);
+  return run;
+}
+
+function startEntry(src: ArchiveSource, operands: string[], opts: Opts): Run {
   const outer = innerTar(src, opts);
-  const run = outer ? run7z(['e', '-so', '-si', '-ttar', '--', selector], { ...opts, input: outer.stdout }) : run7z(['e', '-so', src.path, '--', selector], opts);
+  const run = outer ? run7z(['e', '-so', '-si', '-ttar', ...operands], { ...opts, input: outer.stdout }) : run7z(['e', '-so', src.path, ...operands], opts);
   if (!outer) return run;
   // The outer run may end early (the inner one stops reading once its entry is out): only its real failures count.
   const done = Promise.all([run.done, outer.done.catch((err: unknown) => (err instanceof SevenZipError && err.kind !== 'failed' ? Promise.reject(err) : undefined))]).then(() => undefined);

@@ -127,7 +127,7 @@ async function checkPassword(ctx: AppContext, file: FileRow, chosen: PlannedEntr
   if (!req.password) throw asHttpError(new SevenZipError('', 'password'));
   const bin = sevenZipPath(ctx.config.sevenZipPath);
   await withArchiveSource(ctx, file.hash, file.name, (src) => requestRuns(async () => {
-    const run = streamEntry(src, locked.selector, { bin, password: req.password!, wildcards: locked.wildcard, timeoutMs: LIST_TIMEOUT_MS });
+    const run = streamEntry(src, locked.selector, { bin, password: req.password!, timeoutMs: LIST_TIMEOUT_MS }, locked.rawName);
     let seen = 0;
     const enough = new Promise<void>((resolve) => {
       run.stdout.on('data', (c: Buffer) => {
@@ -182,7 +182,7 @@ export async function createDecompressTask(ctx: AppContext, userId: string, req:
         encoding: (req.encoding ?? '').toLowerCase(),
         parent_id: parentId,
         folder_name: intoNew ? archiveFolderName(file.name) : '',
-        entries: JSON.stringify(chosen.map((e) => ({ p: e.selector, w: e.wildcard ? 1 : 0, t: e.target, s: e.size, d: e.folder ? 1 : 0, e: e.encrypted ? 1 : 0 }))),
+        entries: JSON.stringify(chosen.map((e) => ({ p: e.selector, x: e.rawName ? 1 : 0, t: e.target, s: e.size, d: e.folder ? 1 : 0, e: e.encrypted ? 1 : 0 }))),
         done: '{}',
         created_at: now,
       })

@@ -170,7 +170,7 @@ export class ArchiveWorker {
       return;
     }
     // A generous wall clock per entry: 60 s plus 2 MB a second.
-    const run = streamEntry(src, e.p, { ...opts, wildcards: e.w === 1, timeoutMs: 60_000 + Math.ceil(e.s / 2_000) });
+    const run = streamEntry(src, e.p, { ...opts, wildcards: e.w === 1, timeoutMs: 60_000 + Math.ceil(e.s / 2_000) }, e.x === 1);
     running(run);
     let got = 0;
     // An entry may not be larger than it said: a lying header is cut off here, whatever 7-Zip believes.

@@ -2,7 +2,7 @@
  * Entry names that are not UTF-8: a zip written without the UTF-8 flag keeps its names in the code page of the machine
  * that made it (CP437 by the format's rule; Shift-JIS, GBK, Big5… in practice). 7zz on Linux hands those bytes back
  * untouched, so they are decoded here with the encoding the person picks; and since such bytes cannot travel in a
- * process's arguments, 7zz is asked for the entry by a pattern with `?` for each byte that is not ASCII.
+ * process's arguments (Node passes them as UTF-8), 7zz is handed them in a list file (archive-reader.ts).
  */
 
 /** The 128 upper characters of IBM code page 437 (not among the encodings TextDecoder knows). */
@@ -41,14 +41,10 @@ export function decodeEntryName(raw: Buffer, encoding: string): { name: string; 
   return { name: [...raw].map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_HIGH[b - 0x80])).join(''), utf8: false };
 }
 
-/** A 7-Zip pattern for a name that is not UTF-8: its ASCII bytes as they are, `?` for each other byte. */
-export function wildcardFor(raw: Buffer): string {
-  return [...raw].map((b) => (b < 0x80 && b !== 0x3f && b !== 0x2a ? String.fromCharCode(b) : '?')).join('');
-}
-
-/** Whether `pattern` (as wildcardFor makes: `?` one byte) matches the stored bytes `raw`. */
-export function patternMatches(pattern: string, raw: Buffer): boolean {
-  if (pattern.length !== raw.length) return false;
-  for (let i = 0; i < raw.length; i++) if (pattern[i] !== '?' && pattern.charCodeAt(i) !== raw[i]) return false;
-  return true;
+/**
+ * Whether 7zz can be asked for a stored name through a list file: it trims the lines it reads, so a name that starts
+ * or ends with white space would name another entry, or none.
+ */
+export function listFileSafe(raw: Buffer): boolean {
+  return raw.length > 0 && !/^[ \t]|[ \t]$/.test(raw.toString('latin1'));
 }

@@ -36,8 +36,10 @@ export interface RunOptions {
   /** 7zz's path. */
   bin: string;
   password: string;
-  /** The operand is a pattern (see entry-names.ts), not a literal name. */
+  /** The operand is a pattern with `?` for each non-ASCII byte (how tasks created before list files named entries). */
   wildcards?: boolean;
+  /** The operand is `@file`, a list file of stored name bytes, read byte for byte (`-scsWIN`), names literal. */
+  listFile?: boolean;
   timeoutMs: number;
   signal?: AbortSignal;
   /** Bytes for `-si` (the tar inside a compressed tar) instead of the password on standard input. */
@@ -46,7 +48,8 @@ export interface RunOptions {
 
 /** The switches every run shares: no prompts, names literal (or a pattern matched at one level only), UTF-8 output. */
 function commonArgs(opts: RunOptions): string[] {
-  return ['-bd', '-y', opts.wildcards ? '-r-' : '-spd', '-sccUTF-8', '-scsUTF-8'];
+  // With -scsWIN on Linux a list file's bytes pass through as they are, and match a zip's non-UTF-8 names exactly.
+  return ['-bd', '-y', opts.wildcards ? '-r-' : '-spd', '-sccUTF-8', opts.listFile ? '-scsWIN' : '-scsUTF-8'];
 }
 
 /** A 7zz run: its standard output, and how it ended (rejects with a SevenZipError). */

@@ -11,6 +11,7 @@ import { ProviderCallbackPage } from '../features/providers/provider-callback-pa
 import { DevicesPage } from '../features/devices/devices-page';
 import { TwoFactorPage } from '../features/two-factor/two-factor-page';
 import { QrLoginPage } from '../features/devices/qr-login-page';
+import { StandaloneArchiveLayout } from '../features/archives/standalone-archive-layout';
 import { QrSignInPage } from '../features/devices/qr-sign-in-page';
 import { ForgetPasswordPage } from '../features/auth/forget-password-page';
 import { LoginPage } from '../features/auth/login-page';
@@ -87,6 +88,15 @@ export const createDriveRouter = () =>
         { path: 'qr-login', element: <QrLoginPage /> },
         // A third-party app's consent screen: a page of its own, like the one above.
         { path: 'authorize', element: <ConsentPage /> },
+        // The seeds' separate web-decompression page: the archive page alone, for links from outside the drive.
+        {
+          path: 'web-decompression/:fileId',
+          element: <StandaloneArchiveLayout />,
+          children: [
+            { index: true, element: <DecompressionPage /> },
+            { path: 'result', element: <DecompressionResultPage /> },
+          ],
+        },
         {
           element: <Drive />,
           children: [

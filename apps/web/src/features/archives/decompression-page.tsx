@@ -1,7 +1,7 @@
 /**
  * /decompression/:fileId: an archive's entries as a tree (sizes, dates, a lock on encrypted ones), without unpacking
  * anything; a password prompt when the archive needs one; the entries to unpack and where; then the task runs in the
- * transfer list and the result page follows it.
+ * transfer list and the result page follows it. The same page stands alone at /web-decompression/:fileId.
  */
 import { useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -16,22 +16,31 @@ import { getFile } from '../files/files-api';
 import { useUploads } from '../uploads/upload-store';
 import { buildTree, filePaths } from './archive-tree';
 import { listArchive, NAME_ENCODINGS, startDecompress } from './archives-api';
+import { useArchiveBase } from './archive-base';
 import { ArchiveTreeView } from './archive-tree-view';
+import { defaultNameEncoding } from './name-encodings';
+import { DecompressPremiumPrompt } from './premium-prompt';
 import './archives.css';
 
 const wrongPassword = (err: unknown) => isApiError(err) && err.code === 'archive_password_wrong';
+/** The server keeps cloud decompression for premium accounts. */
+const premiumOnly = (err: unknown) => isApiError(err) && err.code === 'permission_denied';
+
 
 export function DecompressionPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { fileId = '' } = useParams();
   const navigate = useNavigate();
+  const base = useArchiveBase();
   // The password the listing was asked with; the field keeps what is being typed.
   const [password, setPassword] = useState('');
   const [typed, setTyped] = useState('');
   const [selected, setSelected] = useState<Set<string> | null>(null);
   const [intoNew, setIntoNew] = useState(true);
-  const [encoding, setEncoding] = useState('');
+  // Names not in UTF-8 are read first in the code page zips get on a computer in the interface's language.
+  const [encoding, setEncoding] = useState(() => defaultNameEncoding(i18n.language));
   const [error, setError] = useState('');
+  const [needsPremium, setNeedsPremium] = useState(false);
   const [busy, setBusy] = useState(false);
   // Unpacking refused the password (a zip's listing is open, its entries are not): asked again. null: not refused.
   const [rejected, setRejected] = useState<string | null>(null);
@@ -60,13 +69,14 @@ export function DecompressionPage() {
       const { task } = await startDecompress(fileId, password, encoding, paths, parentId);
       useUploads.getState().setTab('cloud');
       useUploads.getState().setPanelOpen(true);
-      navigate(`/decompression/${fileId}/result?task=${encodeURIComponent(task.id)}`);
+      navigate(`${base}/${fileId}/result?task=${encodeURIComponent(task.id)}`);
     } catch (err) {
       if (wrongPassword(err)) {
         setRejected(password);
         setPassword('');
         setTyped('');
-      } else setError(errorMessage(err));
+      } else if (premiumOnly(err)) setNeedsPremium(true);
+      else setError(errorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -79,7 +89,8 @@ export function DecompressionPage() {
         <h1 className="crumb current">{name || t('archives.title')}</h1>
       </div>
       {listing.isPending && <p className="muted">{t('archives.reading')}</p>}
-      {listing.isError && !wrongPassword(listing.error) && <FormError error={errorMessage(listing.error)} />}
+      {(needsPremium || premiumOnly(listing.error)) && <DecompressPremiumPrompt />}
+      {listing.isError && !wrongPassword(listing.error) && !premiumOnly(listing.error) && <FormError error={errorMessage(listing.error)} />}
       {needsPassword && (
         <form className="archive-password" onSubmit={submitPassword}>
           <p role={wasWrong ? 'alert' : undefined}>{wasWrong ? t('archives.wrongPassword') : t('archives.needsPassword')}</p>
@@ -92,7 +103,7 @@ export function DecompressionPage() {
           </button>
         </form>
       )}
-      {listing.data && (
+      {listing.data && !needsPremium && (
         <>
           <p className="muted">
             {t('archives.summary', { count: all.length, size: formatSize(Number(listing.data.total_size)) })}

@@ -1,5 +1,5 @@
 /**
- * /decompression/:fileId/result?task=…: follows the unpacking task (every second while it runs; it goes on with the
+ * /decompression/:fileId/result?task=… (or under /web-decompression): follows the unpacking task (every second while it runs; it goes on with the
  * tab closed), then shows what landed and opens the folder.
  */
 import { useEffect, useRef } from 'react';
@@ -14,6 +14,7 @@ import { settleFileChanges } from '../files/file-mutations';
 import { isFolder, listFiles, LIVE_FILTERS } from '../files/files-api';
 import { Icon } from '../layout/icon';
 import { decompressProgress } from './archives-api';
+import { useArchiveBase } from './archive-base';
 import './archives.css';
 
 const POLL_MS = 1000;
@@ -22,6 +23,7 @@ const ended = (phase?: string) => phase === PHASE.COMPLETE || phase === PHASE.ER
 export function DecompressionResultPage() {
   const { t, i18n } = useTranslation();
   const { fileId = '' } = useParams();
+  const base = useArchiveBase();
   const [params] = useSearchParams();
   const taskId = params.get('task') ?? '';
   const progress = useQuery({
@@ -65,7 +67,7 @@ export function DecompressionResultPage() {
       {task?.phase === PHASE.ERROR && (
         <>
           <FormError error={task.message || t('archives.failed')} />
-          <Link className="btn" to={`/decompression/${fileId}`}>
+          <Link className="btn" to={`${base}/${fileId}`}>
             {t('archives.tryAgain')}
           </Link>
         </>

@@ -3,7 +3,7 @@
  * another tab), among the same neighbours the page would give it: the list last closed on this page (Forward), else
  * the page's own list (a folder or the starred items from the local database, a search from the server), else the
  * file alone until that list holds it. A file that cannot be found (gone, in the trash, someone else's) or cannot be
- * previewed leaves the page as it is, without the parameter, and says so in a toast.
+ * previewed leaves the page as it is, without the parameter, and says so in a toast; an archive opens its archive page.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,7 @@ import { useSearchListing } from '../files/use-listing';
 import { useLocalFiles, type LocalSlice } from '../files/use-local-files';
 import { readSearch } from '../search/search-state';
 import { closedListFor, placeOf, sceneOf, withPreview } from './viewer-address';
+import { archivePageOf } from './view-kind';
 import { previewable, useViewer, type Scene } from './viewer-store';
 
 interface Props {
@@ -84,13 +85,17 @@ function Among({ id, list, scene, onSettled }: Props & { list: DriveFile[] | und
       live.current = false;
     };
   }, []);
-  const hit = list?.some((f) => f.id === id);
+  const found = list?.find((f) => f.id === id);
+  const hit = !!found;
+  const archivePage = found ? archivePageOf(found) : null;
 
   useEffect(() => {
     if (!hit) return;
-    useViewer.getState().open(list!, id, scene);
+    // An archive named as the file to preview opens where archives open.
+    if (archivePage) navigate(archivePage, { replace: true });
+    else useViewer.getState().open(list!, id, scene);
     onSettled();
-  }, [hit, list, id, scene, onSettled]);
+  }, [hit, archivePage, list, id, scene, onSettled, navigate]);
 
   useEffect(() => {
     if (hit || asked.current) return;
@@ -103,8 +108,12 @@ function Among({ id, list, scene, onSettled }: Props & { list: DriveFile[] | und
     getFile(id).then(
       (file) => {
         if (!live.current) return;
+        const archive = archivePageOf(file);
         if (file.trashed) drop(t('viewer.notFound'));
-        else if (!previewable(file)) drop(t('viewer.unsupported.file'));
+        else if (archive) {
+          navigate(archive, { replace: true });
+          onSettled();
+        } else if (!previewable(file)) drop(t('viewer.unsupported.file'));
         // The list may have come meanwhile; if not, the file shows alone until it does.
         else if (!useViewer.getState().files.some((f) => f.id === id)) useViewer.getState().open([file], id, scene);
       },

@@ -2,7 +2,7 @@
  * What the viewer can show: the seeds' media (image, video, audio), plus plain text and PDF. Text is read as text and
  * shown in a <pre>, never rendered as markup (HTML, SVG and Markdown are shown as their source).
  */
-import { extensionOf, mediaTypeOf, type DriveFile } from '@haul/shared';
+import { canDecompress, extensionOf, mediaTypeOf, type DriveFile } from '@haul/shared';
 
 export type ViewKind = 'image' | 'video' | 'audio' | 'text' | 'pdf';
 
@@ -26,4 +26,9 @@ export function viewKindOf(file: Pick<DriveFile, 'name' | 'mime_type'>): ViewKin
   if (ext === 'pdf' || file.mime_type === 'application/pdf') return 'pdf';
   if (TEXT_EXT.has(ext) || TEXT_MIME.test(file.mime_type) || (!ext && TEXT_NAMES.has(file.name.toLowerCase()))) return 'text';
   return null;
+}
+
+/** An archive (zip, 7z, rar, tar…) the viewer cannot show: it opens on its archive page instead. */
+export function archivePageOf(file: Pick<DriveFile, 'id' | 'kind' | 'name' | 'mime_type'>): string | null {
+  return file.kind === 'drive#file' && canDecompress(file.name) && viewKindOf(file) === null ? `/decompression/${file.id}` : null;
 }
