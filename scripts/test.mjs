@@ -50,11 +50,13 @@ try {
 }
 
 // The tests that move bytes, again with every blob in S3 (a Swift server with its S3 layer on loopback, started once
-// for the run). Left out: tests that look into the local blob folder itself (purge, shares, webdav, upload-recovery:
-// s3-reconcile covers reconciliation in a bucket), and the ones whose bytes never reach the store.
+// for the run). Tests ask the store whether it holds a blob (test/helper.ts blobExists, storedBlobs), so the same files
+// run on both; a test about the local folder itself starts a local store of its own. Left out: the ones whose bytes
+// never reach the store.
 const S3_TESTS = [
   's3-blob-store', 's3-presigned-downloads', 's3-reconcile', 'uploads', 'downloads', 'quotas', 'archives', 'archives-jobs', 'archives-rar',
-  'media', 'offline', 'offline-quota', 'uploads-race', 'traffic', 'files',
+  'media', 'offline', 'offline-quota', 'uploads-race', 'traffic', 'files', 'purge', 'shares', 'upload-recovery', 'webdav', 'webdav-props-locks',
+  'webdav-clients',
 ].map((t) => `test/${t}.test.ts`);
 let s3 = null;
 try {

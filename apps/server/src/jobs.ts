@@ -11,6 +11,7 @@ import { forgetOldAttempts } from './limits/attempt-limiter.js';
 import { purgeVerifications } from './accounts/verification.service.js';
 import { purgeOutbox } from './mail/outbox.js';
 import { renewSandbox } from './payments/sandbox-provider.js';
+import { sweepExpiredLocks } from './webdav/locks.js';
 
 /** Hours between two reconciliation passes (they walk the whole blob folder). */
 const RECONCILE_EVERY = 6;
@@ -18,7 +19,7 @@ const RECONCILE_EVERY = 6;
 /**
  * At start: finishes uploads whose last byte arrived before a crash, then reconciles the data folder. Then hourly:
  * expires abandoned uploads, finishes erasing deleted accounts (an erasure a crash or a stop cut short), expires ended
- * sessions, old attempt counts, verification codes and outbox mail, renews sandbox subscriptions, purges the trash (and the blobs erased accounts
+ * sessions, old attempt counts, verification codes, outbox mail and WebDAV locks, renews sandbox subscriptions, purges the trash (and the blobs erased accounts
  * released), and every few hours reconciles again. Returns a stop function.
  */
 export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
@@ -49,6 +50,7 @@ export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
       await purgeVerifications(ctx);
       await purgeDeviceLogins(ctx);
       await purgeOutbox(ctx.db, ctx.clock.now());
+      await sweepExpiredLocks(ctx.db, ctx.clock.now());
       if (ctx.config.paySandbox) {
         const renewed = await renewSandbox(ctx);
         if (renewed) log.info({ renewed }, 'renewed or ended sandbox subscriptions');

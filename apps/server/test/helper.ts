@@ -1,6 +1,6 @@
 /** Test harness: a real Haul on a fresh SQLite file, or a fresh PostgreSQL database when HAUL_TEST_DATABASE_URL is set. */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,6 +11,8 @@ import { loadConfig, type Config } from '../src/config.js';
 import { newId } from '../src/lib/ids.js';
 import type { Clock } from '../src/lib/time.js';
 import { placeFile } from '../src/files/files.service.js';
+import { isContentHash } from '../src/storage/blob-store.js';
+import { BLOB_PREFIX, S3BlobStore, TMP_PREFIX } from '../src/storage/s3-blob-store.js';
 import { s3ConfigFor, testBucket, testS3 } from './s3-server.js';
 
 export interface TestHaul extends Haul {
@@ -130,4 +132,38 @@ export async function names(h: TestHaul, token: string, parentId = '', query = '
   const res = await h.api('GET', `/drive/v1/files?parent_id=${encodeURIComponent(parentId)}${query}`, token);
   if (res.status !== 200) throw new Error(`list: ${JSON.stringify(res.body)}`);
   return res.body.files.map((f: { name: string }) => f.name);
+}
+
+/** Whether the blob store holds the bytes of `hash`, whichever store the run uses (a local file, an object). */
+export const blobExists = (h: TestHaul, hash: string): Promise<boolean> => h.ctx.blobs.has(hash);
+
+/** Hashes of every blob the store holds: the local folder's `ab/cd/<hash>` files, or the bucket's blob keys. */
+export async function storedBlobs(h: TestHaul): Promise<string[]> {
+  if (h.ctx.blobs instanceof S3BlobStore) {
+    return (await s3Keys(h.ctx.blobs, BLOB_PREFIX)).map((k) => k.slice(k.lastIndexOf('/') + 1)).filter(isContentHash);
+  }
+  const root = join(h.dataDir, 'blobs');
+  const out: string[] = [];
+  for (const a of ls(root).filter((n) => /^[0-9a-f]{2}$/.test(n))) for (const b of ls(join(root, a))) out.push(...ls(join(root, a, b)).filter(isContentHash));
+  return out;
+}
+
+/** What unfinished blob writes left: files in the local `blobs/tmp`, or the bucket's `tmp/` keys. */
+export async function blobTemporaries(h: TestHaul): Promise<string[]> {
+  if (h.ctx.blobs instanceof S3BlobStore) return s3Keys(h.ctx.blobs, TMP_PREFIX);
+  return ls(join(h.dataDir, 'blobs', 'tmp')).filter((n) => !n.startsWith('.'));
+}
+
+const ls = (dir: string): string[] => {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+};
+
+async function s3Keys(store: S3BlobStore, prefix: typeof BLOB_PREFIX | typeof TMP_PREFIX): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const page of store.list(prefix)) keys.push(...page.map((e) => e.key));
+  return keys;
 }

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpired } from '../src/files/trash.service.js';
-import { LocalBlobStore } from '../src/storage/local-blob-store.js';
-import { ManualClock, mkdir, startTestHaul, type TestHaul } from './helper.js';
+import { blobExists, ManualClock, mkdir, startTestHaul, type TestHaul } from './helper.js';
 
 describe('trash retention', () => {
   let h: TestHaul;
@@ -19,7 +17,6 @@ describe('trash retention', () => {
     const shared = await h.putFile(t, folder, 'shared.bin', 's'.repeat(100));
     const keeper = await h.putFile(t, '', 'keeper.bin', 's'.repeat(100)); // same bytes as shared.bin
     await h.api('POST', '/drive/v1/files:batchTrash', t.access_token, { ids: [folder] });
-    const store = h.ctx.blobs as LocalBlobStore;
 
     clock.advance(6 * 86_400_000);
     expect((await purgeExpired(h.ctx)).files).toBe(0);
@@ -34,8 +31,8 @@ describe('trash retention', () => {
     clock.advance(11 * 60_000);
     const r = await purgeExpired(h.ctx);
     expect(r.blobs).toBe(1);
-    expect(existsSync(store.pathOf(doomed.hash))).toBe(false);
-    expect(existsSync(store.pathOf(shared.hash))).toBe(true);
+    expect(await blobExists(h, doomed.hash)).toBe(false);
+    expect(await blobExists(h, shared.hash)).toBe(true);
     expect(keeper.hash).toBe(shared.hash);
   });
 });

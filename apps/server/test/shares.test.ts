@@ -1,8 +1,6 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
-import { ManualClock, mkdir, names, startTestHaul, type TestHaul } from './helper.js';
+import { ManualClock, mkdir, names, startTestHaul, storedBlobs, type TestHaul } from './helper.js';
 
 /** Calls the API as a visitor from `address` (the test's loopback connection is a trusted proxy). */
 async function visit(h: TestHaul, url: string, opts: { address?: string; token?: string } = {}) {
@@ -18,19 +16,6 @@ const q = (params: Record<string, string | undefined>) =>
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${encodeURIComponent(v!)}`)
     .join('&');
-
-/** Every blob file on disk: sharing and saving must not add any. */
-function blobFiles(h: TestHaul): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(dir, e.name));
-      else out.push(e.name);
-    }
-  };
-  walk(join(h.dataDir, 'blobs'));
-  return out.filter((n) => !n.startsWith('.'));
-}
 
 describe('share links', () => {
   let h: TestHaul;
@@ -316,7 +301,8 @@ describe('share links', () => {
     const s = (await share({ file_ids: [shared], share_to: 'encryptedlink', expiration_days: -1, pass_code: 'save' })).body;
     const visitor = await h.signUp();
     const token = (await visit(h, `/drive/v1/share?${q({ share_id: s.share_id, pass_code: 'save' })}`)).body.pass_code_token;
-    const blobsBefore = blobFiles(h).sort();
+    const blobsBefore = (await storedBlobs(h)).sort();
+    expect(blobsBefore.length).toBeGreaterThan(0);
     const target = await mkdir(h, visitor.access_token, 'From friends');
 
     // Without the token the visitor gets nothing.
@@ -336,7 +322,7 @@ describe('share links', () => {
     const link = new URL(got.body.web_content_link);
     expect((await h.api('GET', link.pathname + link.search)).raw.toString()).toBe('deep bytes');
 
-    expect(blobFiles(h).sort()).toEqual(blobsBefore);
+    expect((await storedBlobs(h)).sort()).toEqual(blobsBefore);
     // Nothing private of the owner's travels with the copies (where a download came from, for one): only that it was
     // saved from a share.
     expect(got.body.params).toEqual({ platform: 'share', platform_icon: 'share' });

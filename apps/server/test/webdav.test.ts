@@ -3,13 +3,11 @@
  * works), paths that cannot climb out of the account, one account never seeing another's, and PUT going through the
  * drive's quota and content store like any upload.
  */
-import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
 import { contentHashOf } from '../src/storage/content-hash.js';
-import { names, startTestHaul, type TestHaul } from './helper.js';
+import { blobTemporaries, names, startTestHaul, type TestHaul } from './helper.js';
 import { appPassword, basic, dav, listen } from './webdav-helper.js';
 
 describe('WebDAV', () => {
@@ -134,7 +132,7 @@ describe('WebDAV', () => {
       expect(listed).not.toContain('big.bin');
       expect(listed).not.toContain('big2.bin');
       expect(await h.ctx.db.selectFrom('blobs').select('hash').where('hash', '=', await contentHashOf(big)).executeTakeFirst()).toBeUndefined();
-      expect(readdirSync(join(h.dataDir, 'blobs', 'tmp'))).toEqual([]);
+      expect(await blobTemporaries(h)).toEqual([]);
     });
 
     it('answers the quota (RFC 4331) and refuses depth infinity', async () => {

@@ -1,7 +1,8 @@
 /**
- * COPY and MOVE (RFC 4918 §9.8–9.9) through the drive's own copy and move: a copy shares blobs and counts against
- * the quota, a move keeps the item (and its dead properties). Overwrite: T sends what stands at the destination to
- * the trash first (204), F refuses with 412. MOVE leaves the source's locks behind.
+ * COPY and MOVE (RFC 4918 §9.8–9.9) through the drive's own copy and move: a copy shares blobs, counts against the
+ * quota and carries the dead properties of every member it copies; a move keeps the items (and so theirs). Overwrite:
+ * T sends what stands at the destination to the trash first (204), F refuses with 412. MOVE leaves the source's locks
+ * behind.
  */
 import { copyAs, moveAs } from '../files/copy-move.service.js';
 import { trashFiles } from '../files/trash.service.js';
@@ -40,8 +41,9 @@ export async function copyOrMove(d: DavRequest, move: boolean): Promise<void> {
     await moveAs(d.ctx, d.userId, source.id, parent.id, name);
     await dropLocksWithin(d.ctx.db, d.userId, src.key);
   } else {
-    const copyId = await copyAs(d.ctx, d.userId, source.id, parent.id, name, isFolder(source) && depthHeader === '0');
-    await copyDeadProps(d.ctx.db, d.userId, source.id, copyId);
+    const shallow = isFolder(source) && depthHeader === '0';
+    const copyId = await copyAs(d.ctx, d.userId, source.id, parent.id, name, shallow);
+    await copyDeadProps(d.ctx.db, d.userId, source.id, copyId, isFolder(source) && !shallow);
   }
   d.reply.status(existing ? 204 : 201).send();
 }

@@ -37,7 +37,15 @@ export async function lock(d: DavRequest): Promise<void> {
     if (!held) throw new DavError(412, 'lock-token-matches-request-uri');
     await requireIf(d, locks);
     const expires = d.now + timeoutS * 1000;
-    await d.ctx.db.updateTable('dav_locks').set({ timeout_s: timeoutS, expires_at: expires }).where('token', '=', held.token).where('user_id', '=', d.userId).execute();
+    // Only while still live: a lock that expired (and may be swept) since it was read is not brought back.
+    const refreshed = await d.ctx.db
+      .updateTable('dav_locks')
+      .set({ timeout_s: timeoutS, expires_at: expires })
+      .where('token', '=', held.token)
+      .where('user_id', '=', d.userId)
+      .where('expires_at', '>', d.now)
+      .executeTakeFirst();
+    if (!Number(refreshed.numUpdatedRows)) throw new DavError(412, 'lock-token-matches-request-uri');
     return sendLock(d, { ...held, timeout_s: timeoutS, expires_at: expires }, 200);
   }
   if (!is(body, DAV, 'lockinfo')) throw badXml('the root element must be DAV:lockinfo.');

@@ -1,7 +1,8 @@
 /**
  * WebDAV write locks (RFC 4918 §6–7), kept in the database so every process of a site sees the same ones, and the
  * If header (§10.4). A lock names a path, not a file: a lock on an unmapped path made an empty file there, a MOVE
- * leaves the locks of its source behind (they are dropped). Expired locks are ignored, and swept at the next LOCK.
+ * leaves the locks of its source behind (they are dropped). Every check reads only unexpired locks, so an expired one
+ * never blocks a write; the rows are swept at the account's next LOCK and by the periodic jobs.
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.js';
@@ -88,6 +89,15 @@ export async function insertLock(db: Db, userId: string, input: { key: string; d
   await db.deleteFrom('dav_locks').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
   await db.insertInto('dav_locks').values(lock).execute();
   return lock;
+}
+
+/**
+ * Deletes every expired lock, of every account (the periodic jobs). The condition is in the DELETE itself, so processes
+ * sweeping at once, or a refresh racing the sweep, never remove a lock that is still live. Returns how many went.
+ */
+export async function sweepExpiredLocks(db: Db, now: number): Promise<number> {
+  const r = await db.deleteFrom('dav_locks').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }
 
 /** Drops the locks at `key` and below it (the resource was deleted or moved away). */

@@ -4,6 +4,7 @@
  */
 import { FOLDER_KIND } from '@haul/shared';
 import type { Db } from '../db/database.js';
+import { subtreeRows } from '../files/files.repository.js';
 import { DAV, escapeXml } from './xml.js';
 import type { Lock } from './locks.js';
 import { hrefOf } from './paths.js';
@@ -96,8 +97,28 @@ export async function deadProps(db: Db, userId: string, fileIds: string[]): Prom
   return out;
 }
 
-/** Copies the dead properties of one file to another (COPY). */
-export async function copyDeadProps(db: Db, userId: string, fromId: string, toId: string): Promise<void> {
-  const rows = await db.selectFrom('dav_props').selectAll().where('user_id', '=', userId).where('file_id', '=', fromId).execute();
-  if (rows.length) await db.insertInto('dav_props').values(rows.map((r) => ({ ...r, file_id: toId }))).execute();
+/**
+ * Copies the dead properties of a copied item and, when `deep`, of every member below it (COPY). The drive's copy
+ * keeps names below the copied root, and names are unique within a folder, so each member's copy is found by its
+ * parent's copy and its name.
+ */
+export async function copyDeadProps(db: Db, userId: string, fromId: string, toId: string, deep: boolean): Promise<void> {
+  const copyOf = new Map([[fromId, toId]]);
+  if (deep) {
+    const [sources, copies] = await Promise.all([subtreeRows(db, userId, [fromId], true), subtreeRows(db, userId, [toId], true)]);
+    const byParentAndName = new Map(copies.map((r) => [`${r.parent_id}/${r.name}`, r.id]));
+    // subtreeRows walks level by level, so a member's parent is always matched before it.
+    for (const r of sources) {
+      const parentCopy = copyOf.get(r.parent_id);
+      const copy = parentCopy === undefined ? undefined : byParentAndName.get(`${parentCopy}/${r.name}`);
+      if (r.id !== fromId && copy !== undefined) copyOf.set(r.id, copy);
+    }
+  }
+  const ids = [...copyOf.keys()];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.selectFrom('dav_props').selectAll().where('user_id', '=', userId).where('file_id', 'in', ids.slice(i, i + 500)).execute();
+    for (let j = 0; j < rows.length; j += 200) {
+      await db.insertInto('dav_props').values(rows.slice(j, j + 200).map((r) => ({ ...r, file_id: copyOf.get(r.file_id)! }))).execute();
+    }
+  }
 }
