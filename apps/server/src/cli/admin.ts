@@ -1,4 +1,5 @@
 /** Administration from the command line: `npm run haul-admin -- <command> ...` (same configuration as the server). */
+import { join } from 'node:path';
 import { deletionEligibility, markAccountDeleted } from '../accounts/account-deletion.service.js';
 import { eraseAccount } from '../accounts/account-erasure.js';
 import { createUser, setDisabled, setPassword } from '../accounts/accounts.service.js';
@@ -10,6 +11,8 @@ import { purgeExpired } from '../files/trash.service.js';
 import { newestOutbox } from '../mail/outbox.js';
 import { OAUTH_CLIENT_USAGE, oauthClientCommand } from '../oauth/oauth-client.cli.js';
 import { PLANS_USAGE, plansCommand } from '../plans/plans.cli.js';
+import { describeReport, migrateBlobsToS3 } from '../storage/migrate-blobs.js';
+import { S3BlobStore } from '../storage/s3-blob-store.js';
 import { recentCounts } from '../stats/stat-counts.js';
 
 const USAGE = `usage: haul-admin <command>
@@ -22,6 +25,9 @@ const USAGE = `usage: haul-admin <command>
   set-premium <email> <days>                                premium for that many days from now (0 ends it)
   purge                                                     purge expired trash and unreferenced blobs now
   stats [--days N]                                          usage events the apps reported, per day, for the last N (7) days
+  migrate-blobs --to s3 [--verify] [--concurrency N]       copy every blob of the data folder into the HAUL_S3_* bucket,
+                                                            reading each back to check it; skips what is there (--verify:
+                                                            reads those back too); deletes nothing
   outbox [--limit N]                                        print the newest N (10) mails and text messages kept because
                                                             no SMTP server (HAUL_SMTP_URL) or SMS webhook (HAUL_SMS_WEBHOOK_URL) is set
 ${OAUTH_CLIENT_USAGE}
@@ -122,6 +128,24 @@ async function main(argv: string[]): Promise<number> {
         if (!rows.length) console.log(`no events reported in the last ${days} days`);
         for (const r of rows) console.log(`${r.day}  ${r.event.padEnd(36)} ${r.count}`);
         return 0;
+      }
+      case 'migrate-blobs': {
+        const to = args.indexOf('--to');
+        if (to < 0 || args[to + 1] !== 's3') throw new Error('migrate-blobs needs --to s3 (the only other store is the data folder itself)');
+        const at = args.indexOf('--concurrency');
+        const concurrency = at >= 0 ? Number(args[at + 1]) : 4;
+        if (!Number.isSafeInteger(concurrency) || concurrency < 1) throw new Error('--concurrency must be a whole number of 1 or more');
+        // The bucket is read from HAUL_S3_* whatever HAUL_BLOB_STORE says now (local before the switch, s3 after it).
+        const target = loadConfig({ ...process.env, HAUL_BLOB_STORE: 's3' }).s3!;
+        const s3 = new S3BlobStore(target);
+        const blobsDir = join(ctx.config.dataDir, 'blobs');
+        try {
+          const report = await migrateBlobsToS3(ctx.db, blobsDir, s3, { verify: args.includes('--verify'), concurrency, log: (l) => console.log(l) });
+          for (const line of describeReport(report, { blobsDir, bucket: target.bucket })) console.log(line);
+          return report.failed.length ? 1 : 0;
+        } finally {
+          s3.client.destroy();
+        }
       }
       case 'purge': {
         console.log(await purgeExpired(ctx));
