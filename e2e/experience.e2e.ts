@@ -120,7 +120,8 @@ describe('working in the drive', () => {
     await page.keyboard.press('Shift+F10');
     const menu = page.getByRole('menu', { name: 'File actions' });
     await menu.waitFor();
-    expect(await labels(menu)).toEqual(['Open', 'Share', 'Star', 'Details', 'Download', 'Move to…', 'Copy to…', 'Rename', 'Delete']);
+    // Share and star are on the selection bar on a desktop; the menu has them on a phone only.
+    expect(await labels(menu)).toEqual(['Open', 'Details', 'Download', 'Move to…', 'Copy to…', 'Rename', 'Delete']);
     expect(await selectedNames(page)).toEqual(['b.txt']);
     // At the item, not at the list's corner (rows are hidden from the accessibility tree while the menu is open).
     const row = (await page.locator('[data-item][aria-label="b.txt"]').boundingBox())!;
@@ -140,7 +141,7 @@ describe('working in the drive', () => {
     await page.keyboard.press('ContextMenu');
     await menu.waitFor();
     expect(await selectedNames(page)).toEqual(['Box']);
-    expect(await labels(menu)).toEqual(['Open', 'Share', 'Star', 'Details', 'Move to…', 'Copy to…', 'Rename', 'Delete']);
+    expect(await labels(menu)).toEqual(['Open', 'Details', 'Move to…', 'Copy to…', 'Rename', 'Delete']);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('file-view'))).toBe(true);
   });

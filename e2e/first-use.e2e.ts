@@ -106,8 +106,8 @@ describe('first use', () => {
     await page.reload();
     await listView(page);
     const share = async () => {
-      await page.getByRole('row', { name: 'plan.txt' }).click({ button: 'right' });
-      await page.getByRole('menuitem', { name: 'Share' }).click();
+      await page.getByRole('row', { name: 'plan.txt' }).click();
+      await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Share', exact: true }).click();
     };
     await share();
     await page.getByRole('button', { name: 'Create link' }).click();
