@@ -2,11 +2,11 @@
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { newId } from '../lib/ids.js';
 import { isContentHash, type BlobStore, type StoredBlob } from './blob-store.js';
-import { createContentHasher } from './content-hash.js';
+import { hashingTap } from './content-hash.js';
 
 export class LocalBlobStore implements BlobStore {
   private readonly tmpDir: string;
@@ -24,22 +24,14 @@ export class LocalBlobStore implements BlobStore {
 
   async put(source: Readable): Promise<StoredBlob> {
     const tmp = join(this.tmpDir, `${newId()}.part`);
-    const hasher = await createContentHasher();
-    let size = 0;
-    const tap = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        hasher.update(chunk);
-        size += chunk.length;
-        cb(null, chunk);
-      },
-    });
+    const { tap, result } = await hashingTap();
     const out = createWriteStream(tmp);
     try {
       await pipeline(source, tap, out);
       const fh = await open(tmp, 'r');
       await fh.sync();
       await fh.close();
-      const hash = hasher.digest();
+      const { hash, size } = result();
       const dest = this.pathOf(hash);
       await mkdir(join(dest, '..'), { recursive: true });
       // Same content already stored: keep the existing copy.

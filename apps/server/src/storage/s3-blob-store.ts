@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
@@ -24,7 +24,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { newId } from '../lib/ids.js';
 import { isContentHash, type BlobStore, type StoredBlob } from './blob-store.js';
-import { createContentHasher } from './content-hash.js';
+import { hashingTap } from './content-hash.js';
 import type { S3Config } from './s3-config.js';
 
 const MiB = 1024 * 1024;
@@ -50,7 +50,12 @@ export interface S3Entry {
 
 /** The SDK client for a configuration; checksums only where S3 requires them, which every compatible server accepts. */
 export function s3Client(cfg: S3Config): S3Client {
-  const opts: S3ClientConfig = {
+  return new S3Client(s3ClientConfig(cfg));
+}
+
+/** The SDK options s3Client builds its client from (the tus upload store builds its own client from them too). */
+export function s3ClientConfig(cfg: S3Config): S3ClientConfig {
+  return {
     region: cfg.region,
     forcePathStyle: cfg.forcePathStyle,
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -58,7 +63,6 @@ export function s3Client(cfg: S3Config): S3Client {
     ...(cfg.endpoint ? { endpoint: cfg.endpoint } : {}),
     ...(cfg.accessKeyId && cfg.secretAccessKey ? { credentials: { accessKeyId: cfg.accessKeyId, secretAccessKey: cfg.secretAccessKey } } : {}),
   };
-  return new S3Client(opts);
 }
 
 /** True for the SDK's "no such object" answers (HeadObject has no body, so only its status says so). */
@@ -92,15 +96,7 @@ export class S3BlobStore implements BlobStore {
 
   async put(source: Readable): Promise<StoredBlob> {
     const tmpKey = `${TMP_PREFIX}${newId()}`;
-    const hasher = await createContentHasher();
-    let size = 0;
-    const tap = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        hasher.update(chunk);
-        size += chunk.length;
-        cb(null, chunk);
-      },
-    });
+    const { tap, result } = await hashingTap();
     const upload = new Upload({ client: this.client, params: { Bucket: this.bucket, Key: tmpKey, Body: tap }, partSize: this.partSize, queueSize: this.queueSize });
     const flowing = pipeline(source, tap);
     try {
@@ -114,7 +110,7 @@ export class S3BlobStore implements BlobStore {
       await this.deleteKey(tmpKey).catch(() => undefined);
       throw err;
     }
-    const hash = hasher.digest();
+    const { hash, size } = result();
     try {
       // Same content already stored: keep the existing object.
       if (!(await this.has(hash))) await this.copy(tmpKey, this.keyOf(hash), size);
@@ -134,6 +130,15 @@ export class S3BlobStore implements BlobStore {
       await upload.done();
     }
     await rm(localPath, { force: true });
+  }
+
+  /**
+   * Takes over a complete object of this bucket (a finished tus upload) whose hash the server computed: copied
+   * server-side to its content key unless that is there already, then removed. No byte passes through Haul.
+   */
+  async adoptObject(key: string, hash: string, size: number): Promise<void> {
+    if (!(await this.has(hash))) await this.copy(key, this.keyOf(hash), size);
+    await this.deleteKey(key);
   }
 
   async has(hash: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,7 @@ import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBLAKE3 } from 'hash-wasm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resumeHasher, saveHasher } from './resumable-hash.js';
+import { forgetHasher, resumeHasher, saveHasher } from './resumable-hash.js';
 import { stopHashThread, ThreadedHasher } from './threaded-hasher.js';
 
 async function inProcess(...parts: Uint8Array[]): Promise<string> {
@@ -162,12 +162,13 @@ describe(ThreadedHasher.name, () => {
     sut.close();
   });
 
-  it('resumes a file from its saved state, reading from disk only the bytes past it', async () => {
+  it.each(['native', 'wasm'] as const)('resumes a file from its saved state (%s), reading from disk only the bytes past it', async (engine) => {
     const data = randomBytes(2 * 1024 * 1024 + 501);
-    const path = join(dir, 'upload');
-    const statePath = join(dir, 'upload.b3');
+    const path = join(dir, `upload-${engine}`);
+    const statePath = join(dir, `upload-${engine}.b3`);
     writeFileSync(path, data.subarray(0, 700_000));
-    const h1 = await resumeHasher(path, statePath, 700_000);
+    const h1 = await resumeHasher(path, statePath, 700_000, { engine });
+    expect(h1.engine).toBe(engine);
     await saveHasher(statePath, h1, 700_000);
     h1.close();
 
@@ -179,8 +180,115 @@ describe(ThreadedHasher.name, () => {
 
     // A state past the bytes wanted is ignored, and everything is read from disk.
     writeFileSync(path, data);
-    const h3 = await resumeHasher(path, statePath, 500_000);
+    const h3 = await resumeHasher(path, statePath, 500_000, { engine });
     expect(await h3.digest()).toBe(await inProcess(data.subarray(0, 500_000)));
     h3.close();
+    await forgetHasher(statePath);
+  });
+
+  describe('on the native engine', () => {
+    it('gives the digests of hash-wasm, and goes on after a digest only from init()', async () => {
+      const data = randomBytes(5 * 1024 * 1024 + 3);
+      const sut = new ThreadedHasher({ engine: 'native' });
+      expect(sut.engine).toBe('native');
+      expect(await sut.digest()).toBe(await inProcess(new Uint8Array()));
+      await expect(sut.update(Buffer.from('more'))).rejects.toThrow(/digest/);
+      await sut.init();
+      await feed(sut, data, [1, 1023, 1025, 65_535, 65_537, 1024 * 1024 + 1]);
+      expect(await sut.digest()).toBe(await inProcess(data));
+      sut.close();
+      await expect(sut.update(Buffer.from('late'))).rejects.toThrow(/closed/);
+    });
+
+    it('cannot save, but loads a hash-wasm state and goes on from it on hash-wasm', async () => {
+      const data = randomBytes(2 * 1024 * 1024 + 9);
+      const cut = 1024 * 1024 + 1;
+      const sut = new ThreadedHasher({ engine: 'native' });
+      await sut.update(data.subarray(0, 10));
+      expect(sut.canSave).toBe(false);
+      await expect(sut.save()).rejects.toThrow(/native/);
+      // A state that does not fit leaves it on the native engine, with its bytes.
+      await expect(sut.load(Buffer.from('not a hasher state'))).rejects.toThrow(/state/i);
+      expect(sut.engine).toBe('native');
+
+      const first = new ThreadedHasher();
+      await feed(first, data.subarray(0, cut), [4099]);
+      const state = await first.save();
+      first.close();
+      await sut.load(state);
+      expect(sut.engine).toBe('wasm');
+      await feed(sut, data.subarray(cut), [65_536]);
+      expect(await sut.digest()).toBe(await inProcess(data));
+      sut.close();
+    });
+
+    it('hands its progress over to a new hasher', async () => {
+      const data = randomBytes(300_001);
+      const sut = new ThreadedHasher({ engine: 'native' });
+      await sut.update(data.subarray(0, 100_000));
+      const next = await sut.handOver();
+      await expect(sut.update(Buffer.from('x'))).rejects.toThrow(/closed/);
+      sut.close();
+      await next.update(data.subarray(100_000));
+      expect(await next.digest()).toBe(await inProcess(data));
+      next.close();
+    });
+  });
+
+  it('resumes across engines: a saved hash-wasm state, and a native one this process no longer holds', async () => {
+    const data = randomBytes(3 * 1024 * 1024 + 11);
+    const path = join(dir, 'switch');
+    const statePath = join(dir, 'switch.b3');
+    writeFileSync(path, data);
+
+    // A state saved by hash-wasm (an older server, or the fallback) goes on on hash-wasm from its offset.
+    const w = await resumeHasher(path, statePath, 1_000_000, { engine: 'wasm' });
+    await saveHasher(statePath, w, 1_000_000);
+    w.close();
+    expect(JSON.parse(readFileSync(statePath, 'utf8'))).toMatchObject({ offset: 1_000_000, state: expect.any(String) });
+    const resumed = await resumeHasher(path, statePath, 2_000_000);
+    expect(resumed.engine).toBe('wasm');
+    await saveHasher(statePath, resumed, 2_000_000);
+    resumed.close();
+    const done = await resumeHasher(path, statePath, data.length);
+    expect(await done.digest()).toBe(await inProcess(data));
+    done.close();
+
+    // A native hasher parked by another process (or evicted) is not here: the file is read again from its start.
+    const n = await resumeHasher(path, statePath, 1_500_000, { engine: 'native' });
+    await saveHasher(statePath, n, 1_500_000);
+    n.close();
+    const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { offset: number; parked?: string; state?: string };
+    expect(saved).toMatchObject({ offset: 1_500_000, parked: expect.any(String) });
+    expect(saved.state).toBeUndefined();
+    writeFileSync(statePath, JSON.stringify({ offset: 1_500_000, parked: 'held-by-another-process' }));
+    const reread = await resumeHasher(path, statePath, data.length);
+    expect(reread.engine).toBe('native');
+    expect(await reread.digest()).toBe(await inProcess(data));
+    reread.close();
+
+    // Bytes that only need their digest (the finishing request, a repeated last PATCH) need neither the parked hasher
+    // nor the bytes, which may be moved away already.
+    const whole = await resumeHasher(path, statePath, data.length);
+    await saveHasher(statePath, whole, data.length);
+    whole.close();
+    writeFileSync(statePath, JSON.stringify({ ...JSON.parse(readFileSync(statePath, 'utf8')), parked: 'held-by-another-process' }));
+    rmSync(path);
+    const known = await resumeHasher(path, statePath, data.length);
+    await known.update(new Uint8Array(0));
+    await expect(known.update(Buffer.from('x'))).rejects.toThrow(/only knows the digest/);
+    await saveHasher(statePath, known, data.length);
+    known.close();
+    expect(JSON.parse(readFileSync(statePath, 'utf8'))).toMatchObject({ offset: data.length, digest: await inProcess(data) });
+    const finishing = await resumeHasher(path, statePath, data.length);
+    expect(await finishing.digest()).toBe(await inProcess(data));
+    finishing.close();
+    writeFileSync(path, data);
+
+    // The fallback process reads a native state file the same way: from the start, on hash-wasm.
+    const fallback = await resumeHasher(path, statePath, data.length, { engine: 'wasm' });
+    expect(await fallback.digest()).toBe(await inProcess(data));
+    fallback.close();
+    await forgetHasher(statePath);
   });
 });
