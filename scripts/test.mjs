@@ -55,7 +55,7 @@ try {
 // never reach the store.
 const S3_TESTS = [
   's3-blob-store', 's3-presigned-downloads', 's3-reconcile', 'uploads', 'downloads', 'quotas', 'archives', 'archives-jobs', 'archives-rar',
-  'media', 'offline', 'offline-quota', 'uploads-race', 'traffic', 'files', 'purge', 'shares', 'upload-recovery', 'webdav', 'webdav-props-locks',
+  'media', 'offline', 'offline-quota', 'uploads-race', 'traffic', 'files', 'purge', 'shares', 's3-uploads', 'webdav', 'webdav-props-locks',
   'webdav-clients',
 ].map((t) => `test/${t}.test.ts`);
 let s3 = null;

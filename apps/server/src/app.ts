@@ -49,6 +49,7 @@ import { logRequest } from './http/log-redaction.js';
 import { createJobSignals } from './tasks/job-signals.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { HashingFileStore } from './uploads/hashing-file-store.js';
+import { HashingS3Store } from './uploads/s3-upload-store.js';
 import { tusRoutes } from './uploads/tus.routes.js';
 import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { isAppRoute, webRoutes } from './web/web.routes.js';
@@ -70,6 +71,8 @@ export interface Haul {
   /** Every route of the server, in registration order (HEAD twins of GET routes left out). */
   routes: RouteEntry[];
   ctx: AppContext;
+  /** This process's Prometheus metrics (a worker serves them on its ops port: ops/ops-server.ts). */
+  metrics: HaulMetrics;
   /** Offline downloads of this process; started by main.ts (and by tests that need it). */
   offline: OfflineWorker;
   /** Transcode jobs of this process; started by main.ts (and by tests that need it). */
@@ -95,13 +98,16 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   });
   const clock = opts.clock ?? systemClock;
   const metrics = new HaulMetrics(db, app.log);
+  const blobStore = config.s3 ? new S3BlobStore(config.s3) : new LocalBlobStore(join(config.dataDir, 'blobs'));
+  // Timed whichever store it is, for /metrics.
+  const blobs = timedBlobStore(blobStore, metrics.blobSeconds);
   const ctx: AppContext = {
     config,
     db,
     dialect,
-    // Timed whichever store it is, for /metrics.
-    blobs: timedBlobStore(config.s3 ? new S3BlobStore(config.s3) : new LocalBlobStore(join(config.dataDir, 'blobs')), metrics.blobSeconds),
-    uploads: new HashingFileStore(join(config.dataDir, 'uploads')),
+    blobs,
+    // Uploads gather where the blobs live: in S3, any API process can take an upload's next chunk.
+    uploads: blobStore instanceof S3BlobStore ? new HashingS3Store(blobStore, config.s3!) : new HashingFileStore(join(config.dataDir, 'uploads'), blobs),
     clock,
     secrets: await loadSecrets(db),
     mailer: createMailer(config, db, clock, app.log),
@@ -171,6 +177,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     app,
     routes,
     ctx,
+    metrics,
     offline,
     media,
     archives,

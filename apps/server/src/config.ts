@@ -118,6 +118,8 @@ export interface Config {
   logLevel: string;
   /** Bearer token /metrics asks for (HAUL_METRICS_TOKEN); null: /metrics answers only on loopback (ops/metrics.routes.ts). */
   metricsToken: string | null;
+  /** A worker process answers /healthz, /readyz and /metrics on this port (HAUL_OPS_PORT); null: it opens none. */
+  opsPort: number | null;
   /**
    * Which connecting addresses may name the client in X-Forwarded-For (a reverse proxy). Only those: otherwise anyone
    * could pick a new address per request and walk past the sign-in and pass-code limits.
@@ -287,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
     archiveConcurrency: Math.max(1, int(get('HAUL_ARCHIVE_CONCURRENCY'), 1, 'HAUL_ARCHIVE_CONCURRENCY')),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
     metricsToken: get('HAUL_METRICS_TOKEN') || null,
+    opsPort: get('HAUL_OPS_PORT') ? int(get('HAUL_OPS_PORT'), 0, 'HAUL_OPS_PORT') : null,
     trustProxy: get('HAUL_TRUST_PROXY') ?? 'loopback',
     checkResponses: bool(get('HAUL_CHECK_RESPONSES'), false),
     // Read raw: in a HAUL_CONFIG file it may be the array itself, which get() would turn into "[object Object]".

@@ -5,7 +5,7 @@ import type { Clock } from './lib/time.js';
 import type { Mailer } from './mail/mailer.js';
 import type { Sms } from './sms/sms.js';
 import type { BlobStore } from './storage/blob-store.js';
-import type { HashingFileStore } from './uploads/hashing-file-store.js';
+import type { UploadStore } from './uploads/upload-store.js';
 
 export interface Secrets {
   /** HMAC key of access tokens (HS256). */
@@ -20,7 +20,7 @@ export interface AppContext {
   dialect: Dialect;
   blobs: BlobStore;
   /** Bytes of resumable uploads still in flight. */
-  uploads: HashingFileStore;
+  uploads: UploadStore;
   clock: Clock;
   secrets: Secrets;
   /** Outgoing mail: SMTP when configured, else the outbox table. */

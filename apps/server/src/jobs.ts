@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context.js';
 import { purgeExpired } from './files/trash.service.js';
 import { expireUploads, finishStrandedUploads } from './uploads/uploads.service.js';
+import { sweepUploadLocks } from './uploads/upload-locker.js';
 import { reconcileOrphans } from './storage/reconcile.js';
 import { purgeSessions } from './accounts/tokens.js';
 import { purgeDeviceLogins } from './devices/device-login.service.js';
@@ -51,6 +52,7 @@ export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
       await purgeDeviceLogins(ctx);
       await purgeOutbox(ctx.db, ctx.clock.now());
       await sweepExpiredLocks(ctx.db, ctx.clock.now());
+      await sweepUploadLocks(ctx.db, Date.now());
       if (ctx.config.paySandbox) {
         const renewed = await renewSandbox(ctx);
         if (renewed) log.info({ renewed }, 'renewed or ended sandbox subscriptions');

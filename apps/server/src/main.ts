@@ -3,7 +3,9 @@ import { buildHaul } from './app.js';
 import { loadConfig } from './config.js';
 import { reachableUrls } from './http/reachable-urls.js';
 import { startJobs } from './jobs.js';
+import { startOpsServer } from './ops/ops-server.js';
 import { parseRole, roleRuns, type Role } from './roles.js';
+import { blake3Description } from './storage/content-hash.js';
 
 let role: Role;
 try {
@@ -39,6 +41,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 const where = config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`;
+// Which BLAKE3 names the blobs: native where its binary loads, else hash-wasm (several times slower).
+console.log(blake3Description());
 if (runs.http) {
   await haul.app.listen({ port: config.port, host: config.host });
   // Without SMTP, codes (sign-up, a forgotten password) are read by whoever runs the server.
@@ -47,9 +51,11 @@ if (runs.http) {
   // Every address, so a phone or another computer on the network can be pointed at one (links follow the one used).
   console.log(`Haul is running (metadata: ${where}; mail: ${mail}${jobs}); open it at:\n${reachableUrls(config).map((u) => `  ${u}`).join('\n')}`);
 } else {
-  // A worker listens on no port: it only claims work through the database.
+  // A worker claims work through the database; it opens a port only for health checks and metrics (HAUL_OPS_PORT).
   const c = config;
+  if (c.opsPort !== null) await startOpsServer(haul.ctx, haul.metrics, c.host, c.opsPort);
   // Its timers do not hold the process open (they must not delay a stop); this does, until a signal ends it.
   setInterval(() => undefined, 3_600_000);
-  console.log(`Haul worker is running (metadata: ${where}; cloud downloads ×${c.offlineConcurrency}, transcodes ×${c.mediaConcurrency}, unpacking ×${c.archiveConcurrency}).`);
+  const port = c.opsPort !== null ? `; /healthz, /readyz and /metrics on port ${c.opsPort}` : '';
+  console.log(`Haul worker is running (metadata: ${where}; cloud downloads ×${c.offlineConcurrency}, transcodes ×${c.mediaConcurrency}, unpacking ×${c.archiveConcurrency}${port}).`);
 }

@@ -14,6 +14,8 @@ import { placeFile } from '../src/files/files.service.js';
 import { isContentHash } from '../src/storage/blob-store.js';
 import { BLOB_PREFIX, S3BlobStore, TMP_PREFIX } from '../src/storage/s3-blob-store.js';
 import { s3ConfigFor, testBucket, testS3 } from './s3-server.js';
+import { UPLOAD_PREFIX } from '../src/uploads/s3-upload-store.js';
+import { ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 
 export interface TestHaul extends Haul {
   dataDir: string;
@@ -152,6 +154,15 @@ export async function storedBlobs(h: TestHaul): Promise<string[]> {
 export async function blobTemporaries(h: TestHaul): Promise<string[]> {
   if (h.ctx.blobs instanceof S3BlobStore) return s3Keys(h.ctx.blobs, TMP_PREFIX);
   return ls(join(h.dataDir, 'blobs', 'tmp')).filter((n) => !n.startsWith('.'));
+}
+
+/** What tus uploads hold: files in the local `uploads` folder, or the bucket's `uploads/` keys and unfinished multipart uploads. */
+export async function uploadLeftovers(h: TestHaul): Promise<string[]> {
+  if (!(h.ctx.blobs instanceof S3BlobStore)) return ls(join(h.dataDir, 'uploads')).filter((n) => !n.startsWith('.'));
+  const { client, bucket } = h.ctx.blobs;
+  const keys = (await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: UPLOAD_PREFIX }))).Contents?.map((o) => o.Key!) ?? [];
+  const open = (await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: UPLOAD_PREFIX }))).Uploads?.map((u) => `multipart ${u.Key}`) ?? [];
+  return [...keys, ...open];
 }
 
 const ls = (dir: string): string[] => {

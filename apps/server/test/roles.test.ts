@@ -68,4 +68,29 @@ describe('main.ts roles', { timeout: 90_000 }, () => {
       if (worker.child) await worker.crash();
     }
   });
+
+  it('answers health checks and metrics on HAUL_OPS_PORT, and nothing of the API there', async () => {
+    const [port, opsPort] = [await freeLoopbackPort(), await freeLoopbackPort()];
+    const dataDir = join(work, 'worker-ops');
+    const env = { HAUL_DATA_DIR: dataDir, DATABASE_URL: '', HAUL_LOG_LEVEL: 'warn', HAUL_WEB_DIR: join(dataDir, 'no-web'), HAUL_OPS_PORT: String(opsPort) };
+    const worker = new HaulProcess(port, env, { role: 'worker' });
+    try {
+      await worker.start();
+      const ops = `http://127.0.0.1:${opsPort}`;
+      expect(await (await fetch(`${ops}/healthz`)).json()).toEqual({ status: 'ok' });
+      const ready = await fetch(`${ops}/readyz`);
+      expect(ready.status).toBe(200);
+      const metrics = await (await fetch(`${ops}/metrics`)).text();
+      // The queue as the database holds it, and this process's blob store timings and Node figures.
+      expect(metrics).toMatch(/^haul_jobs\{kind="offline",state="queued"\} \d+$/m);
+      expect(metrics).toContain('# TYPE haul_blob_store_duration_seconds histogram');
+      expect(metrics).toContain('process_resident_memory_bytes');
+      // Relayed by a proxy: refused, as on an API process.
+      expect((await fetch(`${ops}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(403);
+      expect((await fetch(`${ops}/drive/v1/about`)).status).toBe(404);
+      expect(await worker.stop()).toBe(0);
+    } finally {
+      if (worker.child) await worker.crash();
+    }
+  });
 });

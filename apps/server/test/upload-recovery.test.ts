@@ -29,7 +29,8 @@ describe('uploads after a crash', () => {
   };
   let base: string;
   beforeAll(async () => {
-    h = await startTestHaul({}, clock);
+    // The states are made in the local uploads folder; their counterparts in a bucket are test/s3-uploads.test.ts.
+    h = await startTestHaul({ blobStore: 'local', s3: null }, clock);
     await h.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`;
     t = await h.signUp();

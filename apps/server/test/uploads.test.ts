@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cidSampleRanges, type TokenResponse } from '@haul/shared';
 import { buildHaul } from '../src/app.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { expireUploads } from '../src/uploads/uploads.service.js';
-import { ManualClock, startTestHaul, type TestHaul } from './helper.js';
+import { ManualClock, startTestHaul, uploadLeftovers, type TestHaul } from './helper.js';
 
 /** Answers a proof-of-possession challenge from the bytes we hold. */
 async function answer(content: Buffer, ranges: { start: number; end: number }[]): Promise<string> {
@@ -65,8 +63,8 @@ describe('uploads', () => {
     expect(file.body).toMatchObject({ name: 'movie.mp4', size: String(content.length), hash, mime_type: 'video/mp4' });
     const dl = await h.api('GET', file.body.web_content_link.replace('http://haul.test', ''));
     expect(Buffer.compare(dl.raw, content)).toBe(0);
-    // Nothing is left behind in the upload folder.
-    expect(readdirSync(join(h.dataDir, 'uploads')).filter((f) => !f.startsWith('.'))).toEqual([]);
+    // Nothing is left behind where uploads gather (the local folder, or the bucket's uploads/).
+    expect(await uploadLeftovers(h)).toEqual([]);
   });
 
   it('keeps nothing when the bytes do not match the announced hash', async () => {
@@ -151,6 +149,7 @@ describe('uploads', () => {
   });
 
   it('cancel and expiry remove the bytes of unfinished uploads', async () => {
+    const holds = async (id: string) => (await uploadLeftovers(h)).some((k) => k.includes(id));
     const content = randomBytes(2 * 1024 * 1024);
     const res = await create(t.access_token, { name: 'cancel-me.bin', size: content.length });
     const url = urlOf(res);
@@ -162,18 +161,18 @@ describe('uploads', () => {
       });
       up.start();
     });
-    expect(existsSync(join(h.dataDir, 'uploads', id))).toBe(true);
+    expect(await holds(id)).toBe(true);
     const del = await h.api('DELETE', `/drive/v1/tasks?task_ids=${res.body.task.id}`, t.access_token);
     expect(del.status).toBe(200);
-    expect(existsSync(join(h.dataDir, 'uploads', id))).toBe(false);
+    expect(await holds(id)).toBe(false);
     expect((await fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${t.access_token}`, 'tus-resumable': '1.0.0' } })).status).toBe(404);
 
     const stale = await create(t.access_token, { name: 'abandoned.bin', size: 10 });
     const staleId = stale.body.resumable.params.key;
-    expect(existsSync(join(h.dataDir, 'uploads', staleId))).toBe(true);
+    expect(await holds(staleId)).toBe(true);
     clock.advance(8 * 86_400_000);
     expect(await expireUploads(h.ctx, h.ctx.uploads)).toBeGreaterThanOrEqual(1);
-    expect(existsSync(join(h.dataDir, 'uploads', staleId))).toBe(false);
+    expect(await holds(staleId)).toBe(false);
     clock.t = Date.now();
   });
   // Last: it restarts the server.

@@ -30,6 +30,7 @@ import * as archives from './migrations/2026-12-01-0020-archives.js';
 import * as webdav from './migrations/2026-12-01-0021-webdav.js';
 import * as taskRequestId from './migrations/2026-12-02-0024-task-request-id.js';
 import * as sharePhrases from './migrations/2026-12-02-0025-share-phrases.js';
+import * as uploadLocks from './migrations/2026-12-03-0026-upload-locks.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -88,6 +89,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-01-0023-user-settings': userSettings,
   '2026-12-02-0024-task-request-id': taskRequestId,
   '2026-12-02-0025-share-phrases': sharePhrases,
+  '2026-12-03-0026-upload-locks': uploadLocks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

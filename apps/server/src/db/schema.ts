@@ -1,5 +1,5 @@
 /** Table shapes for Kysely. One schema serves SQLite and PostgreSQL: times are epoch ms, flags 0/1, JSON as text. */
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DeviceLoginsTable, TwoFactorTable, RecoveryCodesTable, OAuthClientsTable, OAuthCodesTable, OAuthConsentsTable, ProviderLinksTable, ProviderStatesTable } from './schema-sign-in.js';
 
 export type { DeviceLoginsTable, TwoFactorTable, RecoveryCodesTable, OAuthClientsTable, OAuthCodesTable, OAuthConsentsTable, ProviderLinksTable, ProviderStatesTable };
@@ -338,6 +338,7 @@ export interface Database {
   events: EventsTable;
   tasks: TasksTable;
   uploads: UploadsTable;
+  upload_locks: UploadLocksTable;
   offline_sources: OfflineSourcesTable;
   shares: SharesTable;
   share_files: ShareFilesTable;
@@ -373,6 +374,17 @@ export type UserRow = Selectable<UsersTable>;
 export type FileRow = Selectable<FilesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type TaskRow = Selectable<TasksTable>;
+/** A lease on an upload held by the request writing to it (uploads/upload-locker.ts). */
+export interface UploadLocksTable {
+  upload_id: string;
+  /** The holding request's own random id. */
+  holder: string;
+  /** The lease runs out here unless its holder renews it (a process that died lets go by itself). */
+  expires_at: number;
+  /** 1: another request is waiting for the upload; the holder stops and lets go. */
+  wanted: ColumnType<number, number | undefined, number>;
+}
+
 export type UploadRow = Selectable<UploadsTable>;
 export type ShareRow = Selectable<SharesTable>;
 export type MediaJobRow = Selectable<MediaJobsTable>;

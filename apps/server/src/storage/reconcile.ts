@@ -11,6 +11,7 @@ import { isContentHash } from './blob-store.js';
 import { LocalBlobStore } from './local-blob-store.js';
 import { S3BlobStore } from './s3-blob-store.js';
 import { reconcileS3 } from './s3-reconcile.js';
+import { HashingS3Store } from '../uploads/s3-upload-store.js';
 
 export interface Reconciled {
   /** Upload files (bytes, hasher state, tus metadata) of uploads that no longer exist. */
@@ -92,7 +93,8 @@ export async function reconcileOrphans(ctx: AppContext, graceMs = HOUR): Promise
     if (!owned && (await removeIfOld(join(offlineDir, f), now, graceMs))) out.offline++;
   }
 
-  // A bucket: tmp/<id> and blobs/ab/cd/<hash>, aged by their Last-Modified.
+  // A bucket: uploads/<id>… and unfinished multipart uploads, tmp/<id> and blobs/ab/cd/<hash>, aged by their dates.
+  if (ctx.uploads instanceof HashingS3Store) out.uploads += await ctx.uploads.reconcile(now, graceMs, (ids) => existing(ctx, { table: 'uploads', column: 'id' }, ids));
   if (ctx.blobs instanceof S3BlobStore) {
     const unkept = async (hashes: string[]) => {
       const known = await existing(ctx, { table: 'blobs', column: 'hash' }, hashes);

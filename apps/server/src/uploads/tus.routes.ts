@@ -8,7 +8,8 @@ import { verifyAccessToken } from '../accounts/tokens.js';
 import { checkAppScope } from '../http/auth.js';
 import { serve } from '../http/contract.js';
 import { databaseUnavailable, diskFull, HttpError, isDatabaseUnavailable, isDiskFull } from '../http/errors.js';
-import type { HashingFileStore } from './hashing-file-store.js';
+import type { UploadStore } from './upload-store.js';
+import { UploadLocker } from './upload-locker.js';
 import type { UploadRow } from '../db/schema.js';
 import { allBytesArrived, findUpload, finishUpload, placedUpload, touchUpload } from './uploads.service.js';
 
@@ -47,7 +48,7 @@ class TusServer extends Server {
   }
 }
 
-export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: HashingFileStore): Promise<void> {
+export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: UploadStore): Promise<void> {
   const rows = new WeakMap<object, UploadRow>();
   /** The caller named by the request's bearer token, or a tus error answer. */
   const callerOf = async (authorization: string | null): Promise<string> => {
@@ -75,6 +76,8 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Ha
   const tus = new TusServer({
     path: PATH,
     datastore: store,
+    // In the database, so two API processes never write to one upload at once.
+    locker: new UploadLocker(ctx.db),
     relativeLocation: true,
     respectForwardedHeaders: true,
     async onIncomingRequest(req, uploadId) {

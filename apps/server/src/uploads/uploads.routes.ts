@@ -10,13 +10,13 @@ import { publicUrl } from '../http/public-url.js';
 import { isContentHash } from '../storage/blob-store.js';
 import { requireTask } from '../tasks/tasks.repository.js';
 import { presentTask } from '../tasks/tasks.presenter.js';
-import type { HashingFileStore } from './hashing-file-store.js';
+import type { UploadStore } from './upload-store.js';
 import { cidExists, createUpload } from './uploads.service.js';
 
 /** Handles POST files for a resumable upload; answers the seed's {upload_type, file, task, resumable}. */
 export async function startUpload(
   ctx: AppContext,
-  store: HashingFileStore,
+  store: UploadStore,
   userId: string,
   body: { name?: string; parent_id?: string; size?: string | number; hash?: string; proof?: { challenge: string; answer: string }; id?: string; replace?: boolean },
 ): Promise<CreateFileAnswer> {

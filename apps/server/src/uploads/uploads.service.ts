@@ -15,7 +15,7 @@ import { newId } from '../lib/ids.js';
 import { insertTask } from '../tasks/tasks.repository.js';
 import { findBlob, setBlobCid } from '../storage/blobs.repository.js';
 import { createContentHasher } from '../storage/content-hash.js';
-import type { HashingFileStore } from './hashing-file-store.js';
+import type { UploadStore } from './upload-store.js';
 import { issueChallenge, verifyProof, type ProofChallenge } from './proof.js';
 
 export interface CreateUploadInput {
@@ -82,7 +82,7 @@ export async function placedUpload(db: Db, userId: string, uploadId: string): Pr
   return null;
 }
 
-export async function createUpload(ctx: AppContext, store: HashingFileStore, userId: string, input: CreateUploadInput): Promise<CreateUploadResult> {
+export async function createUpload(ctx: AppContext, store: UploadStore, userId: string, input: CreateUploadInput): Promise<CreateUploadResult> {
   const name = validName(input.name);
   const now = ctx.clock.now();
   await requireTargetFolder(ctx.db, userId, input.parentId);
@@ -183,7 +183,7 @@ async function failTask(ctx: AppContext, taskId: string, message: string, now: n
  * step, and twice at once (two processes, a client's repeated PATCH and a recovery): the transaction claims the upload
  * row first, and whoever finds it gone returns the file the other placed.
  */
-export async function finalizeUpload(ctx: AppContext, store: HashingFileStore, upload: UploadRow): Promise<string> {
+export async function finalizeUpload(ctx: AppContext, store: UploadStore, upload: UploadRow): Promise<string> {
   const hash = await store.digest(upload.id, upload.size);
   const now = ctx.clock.now();
   if (upload.declared_hash && upload.declared_hash !== hash) {
@@ -192,8 +192,7 @@ export async function finalizeUpload(ctx: AppContext, store: HashingFileStore, u
     await store.forget(upload.id);
     throw new HttpError(400, 'file_hash_mismatch', 'The uploaded bytes do not match the file\'s hash; nothing was kept.');
   }
-  // A run that died after this step left the bytes in the store already.
-  if ((await store.bytesOnDisk(upload.id)) !== null || !(await ctx.blobs.has(hash))) await ctx.blobs.adopt(store.dataPath(upload.id), hash);
+  await store.moveToBlobs(upload.id, hash);
   const cid = upload.size > CID_THRESHOLD_BYTES ? await sampleId(ctx, hash, upload.size) : '';
   try {
     const fileId = await ctx.db.transaction().execute(async (trx) => {
@@ -231,7 +230,7 @@ async function placedBy(db: Db, upload: UploadRow): Promise<string> {
 const finishing = new Map<string, Promise<string>>();
 
 /** finalizeUpload, once at a time per upload in this process. */
-export function finishUpload(ctx: AppContext, store: HashingFileStore, upload: UploadRow): Promise<string> {
+export function finishUpload(ctx: AppContext, store: UploadStore, upload: UploadRow): Promise<string> {
   let done = finishing.get(upload.id);
   if (!done) {
     done = finalizeUpload(ctx, store, upload).finally(() => finishing.delete(upload.id));
@@ -240,16 +239,16 @@ export function finishUpload(ctx: AppContext, store: HashingFileStore, upload: U
   return done;
 }
 
-/** Whether every byte of an upload is on disk (or was, before a crash moved them into the store). */
-export async function allBytesArrived(store: HashingFileStore, upload: UploadRow): Promise<boolean> {
-  return (await store.bytesOnDisk(upload.id)) === upload.size || (await store.hashedUpTo(upload.id)) === upload.size;
+/** Whether every byte of an upload arrived (still held by the upload store, or moved into the blob store by a run that then died). */
+export async function allBytesArrived(store: UploadStore, upload: UploadRow): Promise<boolean> {
+  return (await store.bytesStored(upload.id)) === upload.size || (await store.hashedUpTo(upload.id)) === upload.size;
 }
 
 /**
  * Uploads whose last byte arrived but whose file was never placed (the server died in between): placed now, without
  * the client's help. Run at start-up; returns how many were finished.
  */
-export async function finishStrandedUploads(ctx: AppContext, store: HashingFileStore, log: { warn: (o: object, m: string) => void }): Promise<number> {
+export async function finishStrandedUploads(ctx: AppContext, store: UploadStore, log: { warn: (o: object, m: string) => void }): Promise<number> {
   let done = 0;
   for (const upload of await ctx.db.selectFrom('uploads').selectAll().execute()) {
     if (!(await allBytesArrived(store, upload))) continue;
@@ -264,14 +263,14 @@ export async function finishStrandedUploads(ctx: AppContext, store: HashingFileS
 }
 
 /** Stops an upload and forgets its bytes (cancel, or expiry). */
-export async function dropUpload(ctx: AppContext, store: HashingFileStore, upload: UploadRow, message: string): Promise<void> {
+export async function dropUpload(ctx: AppContext, store: UploadStore, upload: UploadRow, message: string): Promise<void> {
   await failTask(ctx, upload.task_id, message, ctx.clock.now());
   await ctx.db.deleteFrom('uploads').where('id', '=', upload.id).execute();
   await store.forget(upload.id);
 }
 
 /** Background job: uploads abandoned past their expiry are removed with their bytes. */
-export async function expireUploads(ctx: AppContext, store: HashingFileStore): Promise<number> {
+export async function expireUploads(ctx: AppContext, store: UploadStore): Promise<number> {
   const due = await ctx.db.selectFrom('uploads').selectAll().where('expires_at', '<', ctx.clock.now()).limit(1000).execute();
   for (const u of due) await dropUpload(ctx, store, u, 'The upload expired before it was finished.');
   return due.length;
