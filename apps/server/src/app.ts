@@ -11,6 +11,7 @@ import { twoFactorRoutes } from './accounts/two-factor.routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/database.js';
+import { ensureNameSearchIndex } from './files/name-search.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { paymentsRoutes } from './payments/payments.routes.js';
 import { plansRoutes } from './plans/plans.routes.js';
@@ -98,6 +99,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   });
   const clock = opts.clock ?? systemClock;
   const metrics = new HaulMetrics(db, app.log);
+  // The trigram index for name search, when migration 0027 could not create it; logs once why not.
+  await ensureNameSearchIndex(db, dialect, app.log);
   const blobStore = config.s3 ? new S3BlobStore(config.s3) : new LocalBlobStore(join(config.dataDir, 'blobs'));
   // Timed whichever store it is, for /metrics.
   const blobs = timedBlobStore(blobStore, metrics.blobSeconds);

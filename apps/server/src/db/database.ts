@@ -31,6 +31,7 @@ import * as webdav from './migrations/2026-12-01-0021-webdav.js';
 import * as taskRequestId from './migrations/2026-12-02-0024-task-request-id.js';
 import * as sharePhrases from './migrations/2026-12-02-0025-share-phrases.js';
 import * as uploadLocks from './migrations/2026-12-03-0026-upload-locks.js';
+import * as nameSearch from './migrations/2026-12-03-0027-name-search.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -90,6 +91,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-02-0024-task-request-id': taskRequestId,
   '2026-12-02-0025-share-phrases': sharePhrases,
   '2026-12-03-0026-upload-locks': uploadLocks,
+  '2026-12-03-0027-name-search': nameSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import type { Database, FileRow } from '../db/schema.js';
 import { decodePageToken, encodePageToken, type CursorType } from '../lib/page-token.js';
 import type { FileFilters } from './list-filters.js';
+import { filesForNameSearch } from './name-search.js';
 import { searchScopeFolders } from './search-scope.js';
 
 type Col = 'modified_time' | 'name' | 'size' | 'file_extension' | 'id';
@@ -69,7 +70,8 @@ export async function listFilesPage(ctx: AppContext, req: ListRequest): Promise<
   if (req.filters.changedAfter !== undefined) return listChangesPage(ctx, req, syncTime);
   const f = req.filters;
   const cols = ORDER_COLUMNS[req.order];
-  let q = ctx.db.selectFrom('files').selectAll().where('user_id', '=', req.userId);
+  // A search by name may read from the rows its index found instead of the whole table (name-search.ts).
+  let q = (await filesForNameSearch(ctx, f.nameContains)).selectAll().where('user_id', '=', req.userId);
 
   const wholeDrive = req.parentId === '*';
   if (f.trashed === true) {
