@@ -32,6 +32,7 @@ import * as taskRequestId from './migrations/2026-12-02-0024-task-request-id.js'
 import * as sharePhrases from './migrations/2026-12-02-0025-share-phrases.js';
 import * as uploadLocks from './migrations/2026-12-03-0026-upload-locks.js';
 import * as nameSearch from './migrations/2026-12-03-0027-name-search.js';
+import * as davLocksExpiry from './migrations/2026-12-03-0029-dav-locks-expiry.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -92,6 +93,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-02-0025-share-phrases': sharePhrases,
   '2026-12-03-0026-upload-locks': uploadLocks,
   '2026-12-03-0027-name-search': nameSearch,
+  '2026-12-03-0029-dav-locks-expiry': davLocksExpiry,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -66,9 +66,18 @@ export async function moveAs(ctx: AppContext, userId: string, id: string, target
 
 /**
  * Copies one item into `targetId` under `rawName` (WebDAV's COPY); `shallow` copies a folder without its contents.
+ * `alongside` runs in the same transaction once the copy exists (WebDAV's dead properties: all or nothing with it).
  * Returns the copy's id.
  */
-export async function copyAs(ctx: AppContext, userId: string, id: string, targetId: string, rawName: string, shallow = false): Promise<string> {
+export async function copyAs(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  targetId: string,
+  rawName: string,
+  shallow = false,
+  alongside?: (trx: Db, copyId: string) => Promise<void>,
+): Promise<string> {
   const name = validName(rawName);
   return ctx.db.transaction().execute(async (trx) => {
     const roots = await liveSources(trx, userId, [id]);
@@ -77,6 +86,7 @@ export async function copyAs(ctx: AppContext, userId: string, id: string, target
     if (await nameTaken(trx, userId, targetId, name)) throw duplicated(name);
     const rows = shallow ? roots : await subtreeRows(trx, userId, [id], true);
     const [copyId] = await insertCopies(trx, { rows, roots, toUserId: userId, targetId, now: ctx.clock.now(), rootName: name });
+    await alongside?.(trx, copyId!);
     return copyId!;
   });
 }

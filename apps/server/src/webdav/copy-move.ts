@@ -42,8 +42,8 @@ export async function copyOrMove(d: DavRequest, move: boolean): Promise<void> {
     await dropLocksWithin(d.ctx.db, d.userId, src.key);
   } else {
     const shallow = isFolder(source) && depthHeader === '0';
-    const copyId = await copyAs(d.ctx, d.userId, source.id, parent.id, name, shallow);
-    await copyDeadProps(d.ctx.db, d.userId, source.id, copyId, isFolder(source) && !shallow);
+    const deep = isFolder(source) && !shallow;
+    await copyAs(d.ctx, d.userId, source.id, parent.id, name, shallow, (trx, copyId) => copyDeadProps(trx, d.userId, source.id, copyId, deep));
   }
   d.reply.status(existing ? 204 : 201).send();
 }
