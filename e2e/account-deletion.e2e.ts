@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../apps/server/src/accounts/accounts.service.js';
 import { createFolder } from '../apps/server/src/files/files.service.js';
 import { createShare } from '../apps/server/src/shares/shares.service.js';
-import { PASSWORD, listView, newEmail, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { PASSWORD, listView, localRows, newEmail, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 const focused = (l: Locator) => l.evaluate((el) => el === document.activeElement);
 
@@ -25,25 +25,6 @@ async function signIn(page: Page, email: string, password: string): Promise<void
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
-
-/** Rows of the user in this browser's copy of the drive (IndexedDB `drive`, store `files`). */
-const localRows = (page: Page, userId: string) =>
-  page.evaluate(
-    (uid) =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('drive');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const count = open.result.transaction('files').objectStore('files').index('user_id').count(uid);
-          count.onsuccess = () => {
-            open.result.close();
-            resolve(count.result);
-          };
-          count.onerror = () => reject(count.error);
-        };
-      }),
-    userId,
-  );
 
 const liveUser = (id: string) =>
   e2e.haul.ctx.db.selectFrom('users').select('id').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();

@@ -195,3 +195,22 @@ export async function goneOrigin(): Promise<{ url: string; close: () => void }> 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/gone.iso`, close: () => server.close() };
 }
+
+/** Rows of the user in this browser's copy of the drive (IndexedDB `drive`, store `files`). */
+export const localRows = (page: Page, userId: string) =>
+  page.evaluate(
+    (uid) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('drive');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const count = open.result.transaction('files').objectStore('files').index('user_id').count(uid);
+          count.onsuccess = () => {
+            open.result.close();
+            resolve(count.result);
+          };
+          count.onerror = () => reject(count.error);
+        };
+      }),
+    userId,
+  );

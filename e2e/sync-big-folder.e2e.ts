@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { seedFolder } from '../bench/fixtures.js';
-import { sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { localRows, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 const FILES = 3000;
 
@@ -11,25 +11,6 @@ beforeAll(async () => {
   e2e = await startE2E();
 });
 afterAll(() => e2e?.close());
-
-/** Rows of the user in this browser's copy of the drive (IndexedDB `drive`, store `files`). */
-const localRows = (page: Page, userId: string) =>
-  page.evaluate(
-    (uid) =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('drive');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const count = open.result.transaction('files').objectStore('files').index('user_id').count(uid);
-          count.onsuccess = () => {
-            open.result.close();
-            resolve(count.result);
-          };
-          count.onerror = () => reject(count.error);
-        };
-      }),
-    userId,
-  );
 
 const syncMarks = (page: Page, userId: string) =>
   page.evaluate((uid) => JSON.parse(localStorage.getItem(`haul.sync.${uid}`) ?? '{}') as { fullAt?: number; fullCursor?: unknown }, userId);

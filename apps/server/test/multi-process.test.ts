@@ -71,6 +71,15 @@ async function allComplete(ids: string[]): Promise<Record<string, { file_id: str
   return out;
 }
 
+/** A resumable upload of `size` random bytes created through API process 0: its bytes, hash, answer and tus path. */
+async function resumable(name: string, size: number) {
+  const content = randomBytes(size);
+  const hash = await contentHashOf(content);
+  const created = await api[0]!.call('POST', '/drive/v1/files', token, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', name, size: String(size), hash, parent_id: '' });
+  const path = new URL(created.resumable.params.upload_url as string).pathname;
+  return { content, hash, created, path, headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } };
+}
+
 /** How many times each worker logged `msg` for `key` = value. */
 function starts(msg: string, key: string): Map<string, number[]> {
   const out = new Map<string, number[]>();
@@ -160,18 +169,7 @@ describe('several API and worker processes on one PostgreSQL', { timeout: 90_000
   });
 
   it('completes an upload whose tus chunks go alternately to the two API processes, with the right hash', async () => {
-    const content = randomBytes(3 * MiB + 1234);
-    const hash = await contentHashOf(content);
-    const created = await api[0]!.call('POST', '/drive/v1/files', token, {
-      kind: 'drive#file',
-      upload_type: 'UPLOAD_TYPE_RESUMABLE',
-      name: 'split.bin',
-      size: String(content.length),
-      hash,
-      parent_id: '',
-    });
-    const path = new URL(created.resumable.params.upload_url as string).pathname;
-    const headers = { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' };
+    const { content, hash, created, path, headers } = await resumable('split.bin', 3 * MiB + 1234);
     const chunk = 512 * KiB;
     for (let offset = 0, i = 0; offset < content.length; offset += chunk, i++) {
       const via = api[i % 2]!;
@@ -192,18 +190,7 @@ describe('several API and worker processes on one PostgreSQL', { timeout: 90_000
   });
 
   it('hands an upload to the other API process mid-chunk: the first stops writing, the client goes on from what was kept', async () => {
-    const content = randomBytes(12 * MiB + 777);
-    const hash = await contentHashOf(content);
-    const created = await api[0]!.call('POST', '/drive/v1/files', token, {
-      kind: 'drive#file',
-      upload_type: 'UPLOAD_TYPE_RESUMABLE',
-      name: 'handed-over.bin',
-      size: String(content.length),
-      hash,
-      parent_id: '',
-    });
-    const path = new URL(created.resumable.params.upload_url as string).pathname;
-    const headers = { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' };
+    const { content, hash, created, path, headers } = await resumable('handed-over.bin', 12 * MiB + 777);
     // A client whose connection to process 0 stalled after 6 MiB: its request is still open there.
     let sent = 0;
     const stalled = new ReadableStream<Uint8Array>({
