@@ -35,6 +35,8 @@ const MAX_PARKED = 512;
 export interface ResumeOptions {
   /** The engine of a hasher that starts fresh (tests force `wasm`); a saved hash-wasm state always continues on wasm. */
   engine?: Blake3Engine;
+  /** Bytes will be added (a write): a digest alone cannot take them, so the hasher is rebuilt from the bytes on disk. */
+  adding?: boolean;
 }
 
 function unpark(statePath: string): ThreadedHasher | null {
@@ -61,7 +63,7 @@ export async function resumeHasher(dataPath: string, statePath: string | null, u
     unpark(statePath!)?.close();
   }
   // Nothing to add to bytes whose digest is known: no need for their hasher, or for the bytes (maybe moved away by now).
-  if (!hasher && saved?.digest && saved.offset === upTo) return ThreadedHasher.ofDigest(saved.digest);
+  if (!hasher && !opts.adding && saved?.digest && saved.offset === upTo) return ThreadedHasher.ofDigest(saved.digest);
   hasher ??= new ThreadedHasher({ engine: opts.engine ?? 'native' });
   try {
     if (from === 0 && saved?.state && saved.offset <= upTo) {

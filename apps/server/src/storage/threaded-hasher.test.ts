@@ -285,6 +285,14 @@ describe(ThreadedHasher.name, () => {
     finishing.close();
     writeFileSync(path, data);
 
+    // A write after a restart (the parked hasher gone, only the digest known) must go on hashing: it is rebuilt from
+    // the bytes on disk, never handed the digest alone (a PATCH after a kill -9 would fail on its first byte).
+    const more = Buffer.from('bytes of the next PATCH');
+    const writing = await resumeHasher(path, statePath, data.length, { adding: true });
+    await writing.update(more);
+    expect(await writing.digest()).toBe(await inProcess(Buffer.concat([data, more])));
+    writing.close();
+
     // The fallback process reads a native state file the same way: from the start, on hash-wasm.
     const fallback = await resumeHasher(path, statePath, data.length, { engine: 'wasm' });
     expect(await fallback.digest()).toBe(await inProcess(data));

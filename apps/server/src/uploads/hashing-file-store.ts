@@ -24,7 +24,7 @@ export class HashingFileStore extends FileStore implements UploadStore {
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const hasher = await resumeHasher(this.dataPath(id), this.statePath(id), offset);
+    const hasher = await resumeHasher(this.dataPath(id), this.statePath(id), offset, { adding: true });
     try {
       const newOffset = await super.write(hashedStream(readable, hasher), id, offset).catch(async (err: unknown) => {
         // The file store reports every write failure alike; a full disk is told apart here, as it calls for a
