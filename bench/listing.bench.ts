@@ -1,14 +1,17 @@
 /**
  * Listing a folder of 100,000 files through the HTTP API beside the same keyset query run directly on the
- * database, on SQLite and on PostgreSQL: per-page p50/p99 and the API/raw ratio for pages of 100 and 500, a whole
- * incremental sync (modified_time gt 0, 500 a page), and the server's peak memory.
- * Aims: API within 3x of the raw query and under 5 ms p50 per 100-item page on SQLite; the sync under 3 s.
+ * database, on SQLite and on PostgreSQL: per-page p50/p99 and the API/raw ratio for pages of 100 and 500 (and the
+ * server's own share of each page, from request to answer sent), a whole incremental sync (modified_time gt 0,
+ * 500 a page), and the server's peak memory.
+ * Aims: a 100-item page within 2x of the raw query and under 2 ms p50 on SQLite, a 500-item page within 1.5x; the
+ * sync under 1.5 s on SQLite and 2 s on PostgreSQL.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { buildHaul } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { freePort, ms, onBothDatabases, pct, seedFolder, signUpApi, sum } from './fixtures.js';
@@ -67,12 +70,20 @@ async function run(label: string, databaseUrl: string | null) {
     { ...loadConfig({}), dataDir, databaseUrl, logLevel: 'silent', port, publicUrl: base, webDir: join(dataDir, 'none') },
     { logger: false },
   );
+  // The server's time per listing request (Fastify's, from the request's arrival to the answer's last byte written).
+  const serverTimes: number[] = [];
+  haul.app.addHook('onResponse', async (req, reply) => {
+    if (req.routeOptions.url === '/drive/v1/files' && req.method === 'GET') serverTimes.push(reply.elapsedTime);
+  });
   await haul.app.listen({ port, host: '127.0.0.1' });
   try {
     const t = await signUpApi(base, `bench-${label.toLowerCase()}@example.com`);
     const auth = { authorization: `Bearer ${t.access_token}` };
     const t0 = performance.now();
     const folder = await seedFolder(haul.ctx.db, t.sub, 'Big', FILES);
+    // Statistics as autovacuum gathers them within a minute of a bulk load: without them PostgreSQL guesses the
+    // table is nearly empty and reads every row past the sync's cursor to sort them (see bench/README.md).
+    if (databaseUrl) await sql`ANALYZE files`.execute(haul.ctx.db);
     console.log(`\n${label}: seeded ${FILES} files in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const raw = databaseUrl ? await rawPostgres(databaseUrl) : rawSqlite(join(dataDir, 'haul.db'));
 
@@ -87,6 +98,7 @@ async function run(label: string, databaseUrl: string | null) {
       await api(`parent_id=${folder}&limit=${limit}&filters=${encodeURIComponent(FILTERS)}`);
       await raw.page(t.sub, folder, limit, null);
       const apiTimes: number[] = [];
+      serverTimes.length = 0;
       let token = '';
       let seen = 0;
       do {
@@ -109,6 +121,7 @@ async function run(label: string, databaseUrl: string | null) {
       }
       console.log(
         `  pages of ${limit}: ${apiTimes.length} pages, ${seen} files | API p50 ${ms(pct(apiTimes, 50))} p99 ${ms(pct(apiTimes, 99))}` +
+          ` (server p50 ${ms(pct(serverTimes, 50))})` +
           ` | raw p50 ${ms(pct(rawTimes, 50))} p99 ${ms(pct(rawTimes, 99))}` +
           ` | API/raw ${(pct(apiTimes, 50) / pct(rawTimes, 50)).toFixed(1)}x (p50), ${(sum(apiTimes) / sum(rawTimes)).toFixed(1)}x (total)`,
       );
@@ -126,7 +139,7 @@ async function run(label: string, databaseUrl: string | null) {
     } while (token);
     const syncSeconds = (performance.now() - s) / 1000;
     console.log(
-      `  incremental sync of the whole drive: ${items} items in ${syncSeconds.toFixed(2)} s (aim < 3 s)${items < FILES ? '  WARNING: fewer items than files' : ''}`,
+      `  incremental sync of the whole drive: ${items} items in ${syncSeconds.toFixed(2)} s (aim < ${databaseUrl ? 2 : 1.5} s)${items < FILES ? '  WARNING: fewer items than files' : ''}`,
     );
     await raw.close();
   } finally {

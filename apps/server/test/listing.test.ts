@@ -109,6 +109,35 @@ describe('file list: paging, order, filters, incremental sync', () => {
     expect(changed.filter((f) => ![a!.id, b!.id, c!.id].includes(f.id))).toEqual([]);
   });
 
+  it('walks a whole-drive sync in small pages exactly as in one page: every item once, in change order', async () => {
+    // Deleted and trashed items along the way (tombstones between rows), so pages end on both kinds.
+    clock.advance(1000);
+    const files = await all(h, tok, `/drive/v1/files?parent_id=${folder}&limit=500`);
+    await h.api('POST', '/drive/v1/files:batchDelete', tok, { ids: [files[10]!.id] });
+    clock.advance(1000);
+    await h.api('POST', '/drive/v1/files:batchTrash', tok, { ids: [files[20]!.id] });
+    const since = q({ modified_time: { gt: new Date(0).toISOString() } });
+    const whole = await all(h, tok, `/drive/v1/files?parent_id=*&limit=500&filters=${since}`);
+    const paged = await all(h, tok, `/drive/v1/files?parent_id=*&limit=7&filters=${since}`);
+    expect(whole.length).toBeGreaterThan(100);
+    expect(paged.map((f) => f.id)).toEqual(whole.map((f) => f.id));
+    expect(paged).toEqual(whole);
+    expect(paged.find((f) => f.id === files[10]!.id)).toMatchObject({ params: { deleted: 'true' } });
+  });
+
+  it('lists an empty folder of one\'s own, and answers another account\'s folder like an unknown id', async () => {
+    const empty = await mkdir(h, tok, 'Empty');
+    const own = await h.api('GET', `/drive/v1/files?parent_id=${empty}`, tok);
+    expect(own.status).toBe(200);
+    expect(own.body.files).toEqual([]);
+    const other = await h.signUp();
+    for (const id of [folder, empty, 'no-such-folder']) {
+      const res = await h.api('GET', `/drive/v1/files?parent_id=${id}`, other.access_token);
+      expect(res.status, id).toBe(404);
+      expect(res.body.error, id).toBe('file_not_found');
+    }
+  });
+
   it('refuses malformed filters, orders, limits and page tokens with a clear message', async () => {
     const cases: [string, RegExp][] = [
       [`filters=${q({ colour: { eq: 'red' } })}`, /unknown field "colour"/],

@@ -47,12 +47,20 @@ export async function signAccessToken(ctx: AppContext, userId: string, sessionId
     .sign(ctx.secrets.tokenKey);
 }
 
+/** The token key as a WebCrypto key, imported once: given the raw bytes, jose imports them again on every call. */
+const verifyKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+function verifyKey(raw: Uint8Array): Promise<CryptoKey> {
+  let key = verifyKeys.get(raw);
+  if (!key) verifyKeys.set(raw, (key = crypto.subtle.importKey('raw', new Uint8Array(raw), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify'])));
+  return key;
+}
+
 /** The caller of a valid access token whose session is live, or throws unauthenticated. */
 export async function verifyAccessToken(ctx: AppContext, token: string): Promise<Caller> {
   let userId: string;
   let sessionId: string;
   try {
-    const { payload } = await jwtVerify(token, ctx.secrets.tokenKey, {
+    const { payload } = await jwtVerify(token, await verifyKey(ctx.secrets.tokenKey), {
       algorithms: ['HS256'],
       issuer: ISSUER,
       audience: AUDIENCE,

@@ -1,7 +1,8 @@
 /** Queries on a user's files. Every function is scoped by user id: another user's id reads as "not found". */
 import { FOLDER_KIND, limitDescription, withSuffix } from '@haul/shared';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { FileRow } from '../db/schema.js';
+import type { Database, FileRow } from '../db/schema.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { grantedBytes } from '../plans/grants.js';
 
@@ -19,10 +20,22 @@ export async function requireFile(db: Db, userId: string, id: string, opts: { li
   return row;
 }
 
+/**
+ * Where-clause of the user's files among `ids`, for statements on a list of ids. The ids lead through the primary key
+ * and the owner is checked on each row found: `user_id || ''` is no index column to SQLite's planner. Given a plain
+ * `user_id = ?` next to a list of even 20 ids, SQLite (without statistics, as here) takes any (user_id, …) index and
+ * reads every file of the user, so trashing or deleting a folder cost as much as the drive was large. PostgreSQL
+ * takes the primary key either way.
+ */
+export const userFilesIn =
+  (userId: string, ids: readonly string[]) =>
+  (eb: ExpressionBuilder<Database, 'files'>) =>
+    eb.and([eb('id', 'in', ids), eb(sql<string>`${eb.ref('user_id')} || ''`, '=', userId)]);
+
 /** The user's files among `ids`; any id that is not theirs fails the whole call as not found. */
 export async function requireFiles(db: Db, userId: string, ids: string[]): Promise<FileRow[]> {
   const unique = [...new Set(ids)];
-  const rows = await db.selectFrom('files').selectAll().where('user_id', '=', userId).where('id', 'in', unique).execute();
+  const rows = await db.selectFrom('files').selectAll().where(userFilesIn(userId, unique)).execute();
   if (rows.length !== unique.length) throw notFound('One or more files do not exist.');
   return rows;
 }
@@ -101,11 +114,17 @@ async function walkDown<R extends { id: string; kind: string }>(
   return out;
 }
 
-/** Ids of the given items and everything below them, trashed or not. */
-export async function subtreeIds(db: Db, userId: string, rootIds: string[]): Promise<string[]> {
-  const rows = await walkDown(rootIds, (column, ids) =>
-    db.selectFrom('files').select(['id', 'kind']).where('user_id', '=', userId).where(column, 'in', ids).execute(),
-  );
+/** A level of walkDown: the items themselves by id, or the children of folders through the (user, parent) index. */
+const byColumn = (userId: string, column: 'id' | 'parent_id', ids: string[]) => (eb: ExpressionBuilder<Database, 'files'>) =>
+  column === 'id' ? userFilesIn(userId, ids)(eb) : eb.and([eb('user_id', '=', userId), eb('parent_id', 'in', ids)]);
+
+/** Ids of the given items and everything below them, trashed or not; `liveOnly` skips trashed descendants. */
+export async function subtreeIds(db: Db, userId: string, rootIds: string[], liveOnly = false): Promise<string[]> {
+  const rows = await walkDown(rootIds, (column, ids) => {
+    let q = db.selectFrom('files').select(['id', 'kind']).where(byColumn(userId, column, ids));
+    if (liveOnly && column === 'parent_id') q = q.where('trashed', '=', 0);
+    return q.execute();
+  });
   return rows.map((r) => r.id);
 }
 
@@ -133,7 +152,7 @@ export async function inChunks<T>(items: T[], size: number, fn: (chunk: T[]) => 
 /** Full rows of the given items and everything below them; `liveOnly` skips trashed descendants. */
 export async function subtreeRows(db: Db, userId: string, rootIds: string[], liveOnly: boolean): Promise<FileRow[]> {
   return walkDown(rootIds, (column, ids) => {
-    let q = db.selectFrom('files').selectAll().where('user_id', '=', userId).where(column, 'in', ids);
+    let q = db.selectFrom('files').selectAll().where(byColumn(userId, column, ids));
     if (liveOnly && column === 'parent_id') q = q.where('trashed', '=', 0);
     return q.execute();
   });

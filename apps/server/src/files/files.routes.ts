@@ -31,23 +31,27 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
 
   serve(app, C.listFiles, async (req) => {
     const parentId = req.query.parent_id ?? '';
-    // Listing a folder that is not the user's answers like any unknown id.
-    if (parentId !== '' && parentId !== '*') await requireFile(ctx.db, req.userId, parentId);
-    const page = await listFilesPage(ctx, {
-      userId: req.userId,
-      parentId,
-      filters: parseFilters(req.query.filters),
-      order: parseOrder(req.query.order),
-      limit: req.query.limit ?? LIMITS.listDefault,
-      pageToken: req.query.page_token || undefined,
-    });
-    const byId = new Map<string, DriveFile>();
-    const thumbnailLink = thumbnailLinker(ctx, req.caller, thumbnailSize(req.query.thumbnail_size));
-    for (const r of page.rows) byId.set(r.id, present(r, { thumbnailLink }));
-    for (const t of page.tombstones) byId.set(t.file_id, presentTombstone(t));
+    const filters = parseFilters(req.query.filters);
+    const order = parseOrder(req.query.order);
+    const limit = req.query.limit ?? LIMITS.listDefault;
+    const page = await listFilesPage(ctx, { userId: req.userId, parentId, filters, order, limit, pageToken: req.query.page_token || undefined });
+    // Listing a folder that is not the user's answers like any unknown id. Rows of the user's under it prove it is
+    // theirs (every query is bound to the user), so the lookup runs only for an empty page: one query less per page.
+    if (parentId !== '' && parentId !== '*' && page.rows.length === 0) await requireFile(ctx.db, req.userId, parentId);
+    const pageOpts: PresentOptions = { ...opts, thumbnailLink: thumbnailLinker(ctx, req.caller, thumbnailSize(req.query.thumbnail_size)) };
+    let files: DriveFile[];
+    if (page.tombstones.length === 0) {
+      // Rows come in page order.
+      files = page.rows.map((r) => presentFile(r, pageOpts));
+    } else {
+      const byId = new Map<string, DriveFile>();
+      for (const r of page.rows) byId.set(r.id, presentFile(r, pageOpts));
+      for (const t of page.tombstones) byId.set(t.file_id, presentTombstone(t));
+      files = page.order.map((id) => byId.get(id)).filter((f): f is DriveFile => f !== undefined);
+    }
     return {
       kind: 'drive#fileList' as const,
-      files: page.order.map((id) => byId.get(id)).filter((f): f is DriveFile => f !== undefined),
+      files,
       next_page_token: page.nextPageToken,
       sync_time: new Date(page.syncTime).toISOString(),
     };

@@ -36,9 +36,12 @@ export interface ListRequest {
   pageToken: string | undefined;
 }
 
+type Tombstone = { file_id: string; user_id: string; parent_id: string; kind: string; deleted_time: number };
+
 export interface ListPage {
+  /** In page order. */
   rows: FileRow[];
-  tombstones: { file_id: string; user_id: string; parent_id: string; kind: string; deleted_time: number }[];
+  tombstones: Tombstone[];
   /** Ids in page order (files and tombstones interleaved in sync mode). */
   order: string[];
   nextPageToken: string;
@@ -122,37 +125,37 @@ async function listChangesPage(ctx: AppContext, req: ListRequest, now: number): 
   const cursor = req.pageToken ? decodePageToken(req.pageToken, 'sync', ['number', 'string']) : null;
   const n = req.limit + 1;
   // Two index walks from the cursor, (user, changed_time, id) and (user, deleted_time, file_id), each reading whole
-  // rows, merged here: no union to sort, no second lookup of the rows by id.
-  let files = ctx.db
-    .selectFrom('files')
-    .selectAll()
-    .where('user_id', '=', req.userId)
-    .where('changed_time', '>', since);
-  if (cursor) files = files.where(sql<SqlBool>`(changed_time, id) > (${cursor[0]}, ${cursor[1]})`);
+  // rows, merged here: no union to sort, no second lookup of the rows by id. Past the first page the cursor alone is
+  // the lower bound (it is later than `since`): given both, SQLite starts the walk at `since` and filters its way up
+  // to the cursor, so every page cost more than the one before it.
+  const fromCursor = cursor !== null && (cursor[0] as number) > since;
+  let files = ctx.db.selectFrom('files').selectAll().where('user_id', '=', req.userId);
+  files = fromCursor
+    ? files.where(sql<SqlBool>`(changed_time, id) > (${cursor[0]}, ${cursor[1]})`)
+    : files.where('changed_time', '>', since);
   if (req.parentId !== '*') files = files.where('parent_id', '=', req.parentId);
   if (req.filters.phases) files = files.where('phase', 'in', req.filters.phases);
-  let gone = ctx.db
-    .selectFrom('file_tombstones')
-    .selectAll()
-    .where('user_id', '=', req.userId)
-    .where('deleted_time', '>', since);
-  if (cursor) gone = gone.where(sql<SqlBool>`(deleted_time, file_id) > (${cursor[0]}, ${cursor[1]})`);
+  let gone = ctx.db.selectFrom('file_tombstones').selectAll().where('user_id', '=', req.userId);
+  gone = fromCursor
+    ? gone.where(sql<SqlBool>`(deleted_time, file_id) > (${cursor[0]}, ${cursor[1]})`)
+    : gone.where('deleted_time', '>', since);
   if (req.parentId !== '*') gone = gone.where('parent_id', '=', req.parentId);
   const [rows, tombstones] = await Promise.all([
     files.orderBy('changed_time').orderBy('id').limit(n).execute(),
     gone.orderBy('deleted_time').orderBy('file_id').limit(n).execute(),
   ]);
-  const items = [
-    ...rows.map((r) => ({ id: r.id, t: Number(r.changed_time), gone: false })),
-    ...tombstones.map((g) => ({ id: g.file_id, t: Number(g.deleted_time), gone: true })),
+  type Item = { id: string; t: number; row: FileRow | null; gone: Tombstone | null };
+  const items: Item[] = [
+    ...rows.map((r) => ({ id: r.id, t: Number(r.changed_time), row: r, gone: null })),
+    ...tombstones.map((g) => ({ id: g.file_id, t: Number(g.deleted_time), row: null, gone: g })),
   ].sort((a, b) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const more = items.length > req.limit;
   const page = items.slice(0, req.limit);
-  const kept = new Set(page.map((i) => i.id));
   const last = page[page.length - 1];
   return {
-    rows: rows.filter((r) => kept.has(r.id)),
-    tombstones: tombstones.filter((g) => kept.has(g.file_id)),
+    // In page order, so that without tombstones the rows are the page as they are.
+    rows: page.flatMap((i) => (i.row ? [i.row] : [])),
+    tombstones: page.flatMap((i) => (i.gone ? [i.gone] : [])),
     order: page.map((i) => i.id),
     nextPageToken: more && last ? encodePageToken('sync', [last.t, last.id]) : '',
     syncTime: now - SYNC_SAFETY_MS,

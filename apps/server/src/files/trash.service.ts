@@ -5,7 +5,7 @@ import type { FileRow } from '../db/schema.js';
 import { deleteEventsOfFiles, recordEvent } from '../events/events.repository.js';
 import { badInput } from '../http/errors.js';
 import { collectGarbageBlobs, releaseBlobRefs } from '../storage/blobs.repository.js';
-import { findFile, freeName, inChunks, requireFiles, ROOT_ID, subtreeIds, subtreeRows } from './files.repository.js';
+import { findFile, freeName, inChunks, requireFiles, ROOT_ID, subtreeIds, userFilesIn } from './files.repository.js';
 
 const CHUNK = 500;
 
@@ -24,13 +24,12 @@ export async function trashFiles(ctx: AppContext, userId: string, ids: string[])
 
 /** One live item and its live contents go to the trash together, inside the caller's transaction. */
 export async function trashTree(trx: Db, userId: string, root: FileRow, now: number): Promise<void> {
-  const members = (await subtreeRows(trx, userId, [root.id], true)).map((r) => r.id);
+  const members = await subtreeIds(trx, userId, [root.id], true);
   await inChunks(members, CHUNK, (chunk) =>
     trx
       .updateTable('files')
       .set({ trashed: 1, trash_group: root.id, trashed_at: now, changed_time: now })
-      .where('user_id', '=', userId)
-      .where('id', 'in', chunk)
+      .where(userFilesIn(userId, chunk))
       .where('trashed', '=', 0)
       .execute(),
   );
@@ -72,7 +71,7 @@ async function destroy(db: Db, userId: string, roots: string[], now: number): Pr
   const ids = await subtreeIds(db, userId, roots);
   const hashes = new Map<string, number>();
   await inChunks(ids, CHUNK, async (chunk) => {
-    const rows = await db.selectFrom('files').select(['id', 'parent_id', 'kind', 'hash']).where('user_id', '=', userId).where('id', 'in', chunk).execute();
+    const rows = await db.selectFrom('files').select(['id', 'parent_id', 'kind', 'hash']).where(userFilesIn(userId, chunk)).execute();
     if (rows.length) {
       await db
         .insertInto('file_tombstones')
@@ -83,7 +82,7 @@ async function destroy(db: Db, userId: string, roots: string[], now: number): Pr
     await deleteEventsOfFiles(db, userId, chunk);
     // References are released for the rows this transaction deleted: two processes purging the same expired files at
     // once (the hourly job of two workers) must not release one twice.
-    const deleted = await db.deleteFrom('files').where('user_id', '=', userId).where('id', 'in', chunk).returning('hash').execute();
+    const deleted = await db.deleteFrom('files').where(userFilesIn(userId, chunk)).returning('hash').execute();
     for (const r of deleted) if (r.hash) hashes.set(r.hash, (hashes.get(r.hash) ?? 0) + 1);
   });
   await releaseBlobRefs(db, hashes, now);
