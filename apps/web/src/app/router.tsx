@@ -1,44 +1,36 @@
 /** The route table of seed 000 §2, in history mode under /drive. */
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useParams } from 'react-router';
-import { AccountLayout } from '../features/account/account-layout';
-import { ChangePasswordPage } from '../features/account/change-password-page';
-import { ChangeEmailPage } from '../features/account/change-email-page';
-import { DeleteAccountPage } from '../features/account/delete-account-page';
-import { ProvidersPage } from '../features/account/providers-page';
-import { AppsPage } from '../features/account/apps-page';
-import { ConsentPage } from '../features/oauth/consent-page';
-import { ProviderCallbackPage } from '../features/providers/provider-callback-page';
-import { DevicesPage } from '../features/devices/devices-page';
-import { TwoFactorPage } from '../features/two-factor/two-factor-page';
-import { QrLoginPage } from '../features/devices/qr-login-page';
-import { StandaloneArchiveLayout } from '../features/archives/standalone-archive-layout';
-import { QrSignInPage } from '../features/devices/qr-sign-in-page';
-import { ForgetPasswordPage } from '../features/auth/forget-password-page';
-import { LoginPage } from '../features/auth/login-page';
 import { RequireAuth } from '../features/auth/require-auth';
-import { FileDialogs } from '../features/files/dialogs';
+import { useDialog } from '../features/files/dialog-store';
 import { FileManagerPage } from '../features/files/file-manager-page';
 import { AppLayout } from '../features/layout/app-layout';
-import { RecentPage } from '../features/recent/recent-page';
-import { TrashPage } from '../features/trash/trash-page';
 import { UploadQuestions } from '../features/uploads/upload-questions';
 import { TransferPanel } from '../features/uploads/transfer-panel';
 import { ViewerHost } from '../features/viewer/viewer-host';
-import { SharedPage } from '../features/shares/shared-page';
-import { WatchHistoryPage } from '../features/history/watch-history-page';
-import { LimitDialogHost } from '../features/limits/limit-dialog';
-import { SpaceManagementPage, TrafficManagementPage } from '../features/limits/quota-pages';
+import { useLimitDialog } from '../features/limits/limit-store';
 import { useLimitsWatch } from '../features/limits/use-limits-watch';
-import { PaymentManagementPage } from '../features/plans/payment-management-page';
-import { PaymentPage } from '../features/plans/payment-page';
-import { PaymentStatusPage } from '../features/plans/payment-status-page';
 import { RedeemBoxHost } from '../features/plans/redeem-box';
-import { SandboxCheckoutPage } from '../features/plans/sandbox-checkout-page';
-import { ActivityLayout, InvitationPage, InvitedPage } from '../features/activity/activity-pages';
 import { InviteDialogHost } from '../features/activity/invite-dialog';
 import { BookmarksPage, ForbiddenPage, NotFoundPage } from './simple-pages';
-import { DecompressionPage } from '../features/archives/decompression-page';
-import { DecompressionResultPage } from '../features/archives/decompression-result-page';
+import { loadWhen } from './load-when';
+
+/**
+ * Only the drive's first screen (the layout and the file manager) is in the first download; every other page is a
+ * lazy route whose code is fetched when it is first opened, and the dialogs when they first open.
+ */
+const page =
+  <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) =>
+  async () => ({ Component: pick(await load()) });
+const account = () => import('./account-pages');
+const FileDialogs = loadWhen(
+  async () => (await import('../features/files/dialogs')).FileDialogs,
+  () => useDialog((s) => !!s.dialog),
+);
+const LimitDialogHost = loadWhen(
+  async () => (await import('../features/limits/limit-dialog')).LimitDialogHost,
+  () => useLimitDialog((s) => !!s.open),
+);
 
 /** Route ids are letters, digits, underscore and hyphen; anything else is not a page. */
 export const ROUTE_ID = /^[A-Za-z0-9_-]+$/;
@@ -50,9 +42,9 @@ function ValidId() {
 }
 
 /** `/account/connect-{provider}` (seed route table) is the providers page; any other account address is not a page. */
-function ConnectProvider() {
+function ConnectProvider({ Page }: { Page: ComponentType }) {
   const { page = '' } = useParams();
-  return page.startsWith('connect-') ? <ProvidersPage /> : <NotFoundPage />;
+  return page.startsWith('connect-') ? <Page /> : <NotFoundPage />;
 }
 
 function Drive() {
@@ -75,26 +67,26 @@ function Drive() {
 export const createDriveRouter = () =>
   createBrowserRouter(
   [
-    { path: 'login', element: <LoginPage /> },
+    { path: 'login', lazy: page(() => import('../features/auth/login-page'), (m) => m.LoginPage) },
     // Providers send the browser back here, signed in or not (signing in, or connecting from the account page).
-    { path: 'login/callback', element: <ProviderCallbackPage /> },
-    { path: 'login/qr', element: <QrSignInPage /> },
-    { path: 'forget-password', element: <ForgetPasswordPage /> },
+    { path: 'login/callback', lazy: page(() => import('../features/providers/provider-callback-page'), (m) => m.ProviderCallbackPage) },
+    { path: 'login/qr', lazy: page(() => import('../features/devices/qr-sign-in-page'), (m) => m.QrSignInPage) },
+    { path: 'forget-password', lazy: page(() => import('../features/auth/forget-password-page'), (m) => m.ForgetPasswordPage) },
     { path: '403', element: <ForbiddenPage /> },
     {
       element: <RequireAuth />,
       children: [
         // Opened from a scanned QR code, often on a phone: a page of its own, without the drive around it.
-        { path: 'qr-login', element: <QrLoginPage /> },
+        { path: 'qr-login', lazy: page(() => import('../features/devices/qr-login-page'), (m) => m.QrLoginPage) },
         // A third-party app's consent screen: a page of its own, like the one above.
-        { path: 'authorize', element: <ConsentPage /> },
+        { path: 'authorize', lazy: page(() => import('../features/oauth/consent-page'), (m) => m.ConsentPage) },
         // The seeds' separate web-decompression page: the archive page alone, for links from outside the drive.
         {
           path: 'web-decompression/:fileId',
-          element: <StandaloneArchiveLayout />,
+          lazy: page(() => import('../features/archives/standalone-archive-layout'), (m) => m.StandaloneArchiveLayout),
           children: [
-            { index: true, element: <DecompressionPage /> },
-            { path: 'result', element: <DecompressionResultPage /> },
+            { index: true, lazy: page(() => import('../features/archives/decompression-page'), (m) => m.DecompressionPage) },
+            { path: 'result', lazy: page(() => import('../features/archives/decompression-result-page'), (m) => m.DecompressionResultPage) },
           ],
         },
         {
@@ -106,57 +98,57 @@ export const createDriveRouter = () =>
               children: [
                 { path: 'all/:id?', element: <FileManagerPage key="all" view="all" /> },
                 { path: 'star/:id?', element: <FileManagerPage key="star" view="star" /> },
-                { path: 'recent/:id?', element: <RecentPage /> },
-                { path: 'shared/:id?', element: <SharedPage /> },
-                { path: 'watch-history/:id?', element: <WatchHistoryPage /> },
+                { path: 'recent/:id?', lazy: page(() => import('../features/recent/recent-page'), (m) => m.RecentPage) },
+                { path: 'shared/:id?', lazy: page(() => import('../features/shares/shared-page'), (m) => m.SharedPage) },
+                { path: 'watch-history/:id?', lazy: page(() => import('../features/history/watch-history-page'), (m) => m.WatchHistoryPage) },
               ],
             },
-            { path: 'trash', element: <TrashPage /> },
+            { path: 'trash', lazy: page(() => import('../features/trash/trash-page'), (m) => m.TrashPage) },
             // The seeds' decompression page and its result child; an archive is the account's own, so signed in.
-            { path: 'decompression/:fileId', element: <DecompressionPage /> },
-            { path: 'decompression/:fileId/result', element: <DecompressionResultPage /> },
+            { path: 'decompression/:fileId', lazy: page(() => import('../features/archives/decompression-page'), (m) => m.DecompressionPage) },
+            { path: 'decompression/:fileId/result', lazy: page(() => import('../features/archives/decompression-result-page'), (m) => m.DecompressionResultPage) },
             { path: 'bookmarks', element: <BookmarksPage /> },
-            { path: 'space-management', element: <SpaceManagementPage /> },
-            { path: 'traffic-management', element: <TrafficManagementPage /> },
+            { path: 'space-management', lazy: page(() => import('../features/limits/quota-pages'), (m) => m.SpaceManagementPage) },
+            { path: 'traffic-management', lazy: page(() => import('../features/limits/quota-pages'), (m) => m.TrafficManagementPage) },
             // Buying needs an account, so the payment pages live in the signed-in app (the goods API is public).
-            { path: 'payment', element: <PaymentPage kind="premium" /> },
-            { path: 'payment/storage', element: <PaymentPage kind="storage" /> },
-            { path: 'payment/traffic', element: <PaymentPage kind="transfer" /> },
+            { path: 'payment', lazy: page(() => import('../features/plans/payment-page'), (m) => () => <m.PaymentPage kind="premium" />) },
+            { path: 'payment/storage', lazy: page(() => import('../features/plans/payment-page'), (m) => () => <m.PaymentPage kind="storage" />) },
+            { path: 'payment/traffic', lazy: page(() => import('../features/plans/payment-page'), (m) => () => <m.PaymentPage kind="transfer" />) },
             { path: 'payment/join-vip', element: <Navigate to="/payment" replace /> },
             { path: 'payment/subscription', element: <Navigate to="/payment/management" replace /> },
-            { path: 'payment/management', element: <PaymentManagementPage /> },
-            { path: 'payment/status/:orderId', element: <PaymentStatusPage /> },
-            { path: 'payment/sandbox/:orderId', element: <SandboxCheckoutPage /> },
+            { path: 'payment/management', lazy: page(() => import('../features/plans/payment-management-page'), (m) => m.PaymentManagementPage) },
+            { path: 'payment/status/:orderId', lazy: page(() => import('../features/plans/payment-status-page'), (m) => m.PaymentStatusPage) },
+            { path: 'payment/sandbox/:orderId', lazy: page(() => import('../features/plans/sandbox-checkout-page'), (m) => m.SandboxCheckoutPage) },
             // Invitations (seed route `activity`): the link is the account's own, so these need sign-in too.
             {
               path: 'activity',
-              element: <ActivityLayout />,
+              lazy: page(() => import('../features/activity/activity-pages'), (m) => m.ActivityLayout),
               children: [
                 { index: true, element: <Navigate to="/activity/invited" replace /> },
-                { path: 'invitation', element: <InvitationPage /> },
+                { path: 'invitation', lazy: page(() => import('../features/activity/activity-pages'), (m) => m.InvitationPage) },
                 { path: 'invitation-dialog', element: <Navigate to="/activity/invitation?action=show_invite_dialog" replace /> },
-                { path: 'invited', element: <InvitedPage /> },
+                { path: 'invited', lazy: page(() => import('../features/activity/activity-pages'), (m) => m.InvitedPage) },
               ],
             },
             // The seeds' account area; the profile comes first.
             {
               path: 'account',
-              element: <AccountLayout />,
+              lazy: page(account, (m) => m.AccountLayout),
               children: [
                 { index: true, element: <Navigate to="/account/basic" replace /> },
                 // These two show or check phone numbers: they load with the numbering plans, on first use.
                 { path: 'basic', lazy: async () => ({ Component: (await import('../features/account/profile-page')).ProfilePage }) },
-                { path: 'password', element: <ChangePasswordPage /> },
-                { path: 'bind-email', element: <ChangeEmailPage /> },
+                { path: 'password', lazy: page(account, (m) => m.ChangePasswordPage) },
+                { path: 'bind-email', lazy: page(account, (m) => m.ChangeEmailPage) },
                 { path: 'bind-phone', lazy: async () => ({ Component: (await import('../features/account/bind-phone-page')).BindPhonePage }) },
-                { path: 'devices', element: <DevicesPage /> },
-                { path: 'two-factor', element: <TwoFactorPage /> },
-                { path: 'destroy', element: <DeleteAccountPage /> },
-                { path: 'providers', element: <ProvidersPage /> },
-                { path: 'apps', element: <AppsPage /> },
+                { path: 'devices', lazy: page(account, (m) => m.DevicesPage) },
+                { path: 'two-factor', lazy: page(account, (m) => m.TwoFactorPage) },
+                { path: 'destroy', lazy: page(account, (m) => m.DeleteAccountPage) },
+                { path: 'providers', lazy: page(account, (m) => m.ProvidersPage) },
+                { path: 'apps', lazy: page(account, (m) => m.AppsPage) },
                 { path: 'webdav', lazy: async () => ({ Component: (await import('../features/webdav/webdav-page')).WebdavPage }) },
                 // The seeds' /account/connect-{provider}: the providers page, where each provider connects.
-                { path: ':page', element: <ConnectProvider /> },
+                { path: ':page', lazy: page(account, (m) => () => <ConnectProvider Page={m.ProvidersPage} />) },
               ],
             },
           ],
