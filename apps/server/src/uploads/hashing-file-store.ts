@@ -24,7 +24,10 @@ export class HashingFileStore extends FileStore implements UploadStore {
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const hasher = await resumeHasher(this.dataPath(id), this.statePath(id), offset, { adding: true });
+    // A PATCH at the very end (a client repeating its last request while the first finishes) adds nothing: the digest
+    // alone serves it, even once the bytes have moved into the store. Any other may add bytes, so it needs a hasher.
+    const complete = (await this.configstore.get(id))?.size === offset;
+    const hasher = await resumeHasher(this.dataPath(id), this.statePath(id), offset, { adding: !complete });
     try {
       const newOffset = await super.write(hashedStream(readable, hasher), id, offset).catch(async (err: unknown) => {
         // The file store reports every write failure alike; a full disk is told apart here, as it calls for a
