@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
+import { userFilesIn } from '../files/files.repository.js';
 import { dropOfflineBytes, OFFLINE } from '../offline/offline.service.js';
 import { releaseBlobRefs } from '../storage/blobs.repository.js';
 
@@ -50,7 +51,8 @@ const eraseFiles: Step = (ctx, userId) =>
   ctx.db.transaction().execute(async (trx) => {
     const ids = (await trx.selectFrom('files').select('id').where('user_id', '=', userId).limit(CHUNK).execute()).map((r) => r.id);
     if (!ids.length) return 0;
-    const gone = await trx.deleteFrom('files').where('user_id', '=', userId).where('id', 'in', ids).returning('hash').execute();
+    // By primary key (userFilesIn): `user_id = ? AND id IN (…)` read every remaining file of the account per chunk on SQLite.
+    const gone = await trx.deleteFrom('files').where(userFilesIn(userId, ids)).returning('hash').execute();
     const refs = new Map<string, number>();
     for (const { hash } of gone) if (hash) refs.set(hash, (refs.get(hash) ?? 0) + 1);
     await releaseBlobRefs(trx, refs, ctx.clock.now());

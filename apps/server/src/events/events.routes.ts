@@ -6,7 +6,7 @@ import { serve } from '../http/contract.js';
 import { presentFile } from '../files/files.presenter.js';
 import { thumbnailLinker } from '../media/media.service.js';
 import { thumbnailSize } from '../media/playback.policy.js';
-import { requireFile } from '../files/files.repository.js';
+import { requireFile, userFilesIn } from '../files/files.repository.js';
 import { badInput, notFound } from '../http/errors.js';
 import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
 import { recordEvent } from './events.repository.js';
@@ -55,7 +55,7 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     if (more) rows.pop();
     const fileIds = [...new Set(rows.map((r) => r.file_id))];
     const files = fileIds.length
-      ? await ctx.db.selectFrom('files').selectAll().where('user_id', '=', req.userId).where('id', 'in', fileIds).execute()
+      ? await ctx.db.selectFrom('files').selectAll().where(userFilesIn(req.userId, fileIds)).execute()
       : [];
     // Recent and the watch history show thumbnails (songs: their cover).
     const thumbnailLink = thumbnailLinker(ctx, req.caller, thumbnailSize(req.query.thumbnail_size), true);

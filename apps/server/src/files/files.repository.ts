@@ -158,6 +158,18 @@ export async function subtreeRows(db: Db, userId: string, rootIds: string[], liv
   });
 }
 
+/** What a share's summary needs of each item below `rootIds`: five columns, not whole rows (a fifth of the reading). */
+export type SubtreeFacts = Pick<FileRow, 'id' | 'kind' | 'size' | 'sensitive' | 'trashed'>;
+
+/** subtreeRows with only the columns of SubtreeFacts. */
+export async function subtreeFacts(db: Db, userId: string, rootIds: string[], liveOnly: boolean): Promise<SubtreeFacts[]> {
+  return walkDown(rootIds, (column, ids) => {
+    let q = db.selectFrom('files').select(['id', 'kind', 'size', 'sensitive', 'trashed']).where(byColumn(userId, column, ids));
+    if (liveOnly && column === 'parent_id') q = q.where('trashed', '=', 0);
+    return q.execute();
+  });
+}
+
 /** Logical bytes of the user's files, trash included (what counts against the quota). */
 export async function storageUsage(db: Db, userId: string): Promise<{ total: number; inTrash: number }> {
   const row = await db

@@ -8,7 +8,7 @@ import { recordEvent } from '../events/events.repository.js';
 import { HttpError } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { addBlobRefs } from '../storage/blobs.repository.js';
-import { freeName, nameTaken, requireFile, requireFiles, requireTargetFolder } from './files.repository.js';
+import { freeName, nameTaken, requireFile, requireFiles, requireTargetFolder, userFilesIn } from './files.repository.js';
 import { validName } from './names.policy.js';
 import { trashTree } from './trash.service.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
@@ -175,8 +175,7 @@ export async function setStar(ctx: AppContext, userId: string, ids: string[], st
     await trx
       .updateTable('files')
       .set({ star: star ? 1 : 0, star_time: star ? now : null, changed_time: now })
-      .where('user_id', '=', userId)
-      .where('id', 'in', ids)
+      .where(userFilesIn(userId, [...new Set(ids)]))
       .execute();
   });
 }

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import type { Database, FileRow } from '../db/schema.js';
 import { decodePageToken, encodePageToken, type CursorType } from '../lib/page-token.js';
 import type { FileFilters } from './list-filters.js';
+import { userFilesIn } from './files.repository.js';
 import { filesForNameSearch } from './name-search.js';
 import { searchScopeFolders } from './search-scope.js';
 
@@ -74,7 +75,11 @@ export async function listFilesPage(ctx: AppContext, req: ListRequest): Promise<
   const f = req.filters;
   const cols = ORDER_COLUMNS[req.order];
   // A search by name may read from the rows its index found instead of the whole table (name-search.ts).
-  let q = (await filesForNameSearch(ctx, f.nameContains)).selectAll().where('user_id', '=', req.userId);
+  // Asked for a list of ids, the primary key leads and the owner is checked per row (userFilesIn): beside a plain
+  // `user_id = ?` SQLite walked the whole drive in list order to find them.
+  let q = (await filesForNameSearch(ctx, f.nameContains))
+    .selectAll()
+    .where(f.ids ? userFilesIn(req.userId, f.ids.length ? f.ids : ['']) : (eb) => eb('user_id', '=', req.userId));
 
   const wholeDrive = req.parentId === '*';
   if (f.trashed === true) {
@@ -89,7 +94,6 @@ export async function listFilesPage(ctx: AppContext, req: ListRequest): Promise<
   if (f.folderId) q = q.where('parent_id', 'in', await searchScopeFolders(ctx.db, req.userId, f.folderId));
   if (f.phases) q = q.where('phase', 'in', f.phases);
   if (f.star) q = q.where('star', '=', 1);
-  if (f.ids) q = q.where('id', 'in', f.ids.length ? f.ids : ['']);
   if (f.nameContains) q = q.where(sql<SqlBool>`lower(name) LIKE ${`%${likeEscape(f.nameContains.toLowerCase())}%`} ESCAPE '\\'`);
   if (f.kind) q = q.where('kind', 'like', `%${likeEscape(f.kind)}%`);
   if (f.mimePrefix) q = q.where(sql<SqlBool>`mime_type LIKE ${`${likeEscape(f.mimePrefix)}%`} ESCAPE '\\'`);

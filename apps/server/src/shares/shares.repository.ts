@@ -1,7 +1,7 @@
 /** Queries on share links. Owner calls are scoped by user id: another account's share reads as "not found". */
 import { sql } from 'kysely';
 import { FILE_KIND, PHASE, SHARE_STATUS } from '@haul/shared';
-import { subtreeRows } from '../files/files.repository.js';
+import { subtreeFacts } from '../files/files.repository.js';
 import type { Db } from '../db/database.js';
 import type { FileRow, ShareRow } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
@@ -53,14 +53,18 @@ export async function shareRootIds(db: Db, shareId: string): Promise<string[]> {
   return rows.map((r) => r.file_id);
 }
 
-/** The shared items still in the owner's drive (not trashed, not deleted), in the owner's order. */
+/**
+ * The shared items still in the owner's drive (not trashed, not deleted), in the owner's order. The share's rows lead
+ * and each file is found by primary key, its owner checked as `user_id || ''` (see userFilesIn): given a plain
+ * `user_id = ?`, SQLite started from the owner's files and read the whole drive at every visit.
+ */
 export async function liveShareRoots(db: Db, share: ShareRow): Promise<FileRow[]> {
   return db
     .selectFrom('share_files')
     .innerJoin('files', 'files.id', 'share_files.file_id')
     .selectAll('files')
     .where('share_files.share_id', '=', share.id)
-    .where('files.user_id', '=', share.user_id)
+    .where(sql<string>`files.user_id || ''`, '=', share.user_id)
     .where('files.trashed', '=', 0)
     .where('files.phase', '=', PHASE.COMPLETE)
     .orderBy('share_files.position')
@@ -82,7 +86,7 @@ export async function subtreeSummary(
   userId: string,
   rootIds: string[],
 ): Promise<{ files: number; bytes: number; sensitive: boolean }> {
-  const rows = (await subtreeRows(db, userId, rootIds, true)).filter((r) => !r.trashed);
+  const rows = (await subtreeFacts(db, userId, rootIds, true)).filter((r) => !r.trashed);
   const files = rows.filter((r) => r.kind === FILE_KIND);
   return { files: files.length, bytes: files.reduce((n, r) => n + r.size, 0), sensitive: rows.some((r) => r.sensitive) };
 }

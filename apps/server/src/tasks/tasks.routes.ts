@@ -4,7 +4,7 @@ import { CONTRACT as C, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { presentFile } from '../files/files.presenter.js';
-import { findFile } from '../files/files.repository.js';
+import { findFile, userFilesIn } from '../files/files.repository.js';
 import { deleteFiles } from '../files/trash.service.js';
 import { serve } from '../http/contract.js';
 import { badInput, notFound } from '../http/errors.js';
@@ -54,7 +54,7 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreat
     const more = rows.length > limit;
     if (more) rows.pop();
     const fileIds = rows.map((r) => r.file_id).filter(Boolean);
-    const files = fileIds.length ? await ctx.db.selectFrom('files').selectAll().where('user_id', '=', req.userId).where('id', 'in', fileIds).execute() : [];
+    const files = fileIds.length ? await ctx.db.selectFrom('files').selectAll().where(userFilesIn(req.userId, [...new Set(fileIds)])).execute() : [];
     const byId = new Map(files.map((f) => [f.id, presentFile(f, { retentionMs })]));
     const last = rows[rows.length - 1];
     return {
