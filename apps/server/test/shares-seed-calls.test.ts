@@ -55,6 +55,24 @@ describe('share calls as the seeds make them', () => {
     expect(view.body.files).toEqual([]);
   });
 
+  it('slows an address that keeps trying codes and phrases that find nothing, never one typing codes that work', async () => {
+    const made = await share({ type: 'share', file_ids: [c.id], phrase: 'quiet harbour walk' });
+    const from = (address: string, typed: string) =>
+      h.app.inject({ method: 'GET', url: `/drive/v1/share/code?code=${encodeURIComponent(typed)}`, headers: { 'x-forwarded-for': address } });
+    // Right codes cost nothing, however many.
+    for (let i = 0; i < 40; i++) expect((await from('198.51.100.9', 'quiet harbour walk')).statusCode).toBe(200);
+    const misses: number[] = [];
+    for (let i = 0; i < 32; i++) misses.push((await from('198.51.100.7', `no such phrase ${i}`)).statusCode);
+    expect(misses.slice(0, 31).every((s) => s === 404)).toBe(true);
+    const blocked = await from('198.51.100.7', 'quiet harbour walk');
+    expect(blocked.statusCode).toBe(429);
+    expect(JSON.parse(blocked.body).error).toBe('too_many_requests');
+    // Another address is not held back, and the wait ends (the first is a second).
+    expect((await from('198.51.100.8', made.body.share_id)).statusCode).toBe(200);
+    clock.advance(1500);
+    expect((await from('198.51.100.7', 'quiet harbour walk')).statusCode).toBe(200);
+  });
+
   it('keeps a working phrase to one share, gives it back when cancelled or expired, and never on a public link', async () => {
     const first = await share({ file_ids: [a.id], phrase: 'family photos', expiration_days: 1 });
     expect(first.status).toBe(200);

@@ -15,6 +15,7 @@ import { requireInShare } from './share-scope.js';
 import { openShare, restoreFromShare, shareFileInfo, viewShare, type ShareAccess } from './share-visits.service.js';
 import { cancelShares, createShare, listShares, shareStatusOfFiles, updateShare } from './shares.service.js';
 import { findShare, shareNotFound } from './shares.repository.js';
+import { limitedCodeLookup } from './share-code-lookups.js';
 import { shareIdByPhrase } from './share-phrases.js';
 
 /** The items of a share request: file_ids and the seeds' ids together, each once, in the order given. */
@@ -94,12 +95,14 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext, onMedi
       .trim()
       .toLowerCase();
     const id = /\/s\/([a-z0-9]+)/.exec(code)?.[1] ?? code;
-    const share = /^[a-z0-9]{1,64}$/.test(id) ? await findShare(ctx.db, id) : undefined;
-    if (share && share.status !== SHARE_STATUS.DELETED) return { data: [{ content: share.id }] };
-    // Not an id: words its owner chose for it.
-    const byPhrase = await shareIdByPhrase(ctx.db, code);
-    if (!byPhrase) throw shareNotFound();
-    return { data: [{ content: byPhrase }] };
+    const found = await limitedCodeLookup(ctx, req.ip, async () => {
+      const share = /^[a-z0-9]{1,64}$/.test(id) ? await findShare(ctx.db, id) : undefined;
+      if (share && share.status !== SHARE_STATUS.DELETED) return share.id;
+      // Not an id: words its owner chose for it.
+      return shareIdByPhrase(ctx.db, code);
+    });
+    if (!found) throw shareNotFound();
+    return { data: [{ content: found }] };
   });
 
   // The owner's calls, and saving into one's own drive.

@@ -107,7 +107,10 @@ export const sharesRoutes = {
     auth: 'public',
     query: Type.Object({ code: Type.Optional(Type.String({ maxLength: 2000, description: 'A share id, or a share link.' })) }),
     response: Type.Object({ data: Type.Array(Type.Object({ content: Type.String({ description: 'The share id.' }) })) }),
-    errors: { share_not_found: 'No share has that code, or it was cancelled.' },
+    errors: {
+      share_not_found: 'No share has that code, or it was cancelled.',
+      too_many_requests: 'Too many codes that found nothing from this address: try again later (details[0].retry_after_seconds).',
+    },
   }),
   createShare: route({
     method: 'POST',
