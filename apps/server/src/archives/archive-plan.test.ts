@@ -41,12 +41,26 @@ describe(planEntries.name, () => {
     ]);
   });
 
-  it('keeps stored names that differ only in bytes past ASCII, and skips one 7zz would read trimmed', () => {
+  it('keeps names that become one once trimmed, to land under the clash rule', () => {
+    const planned = planEntries([entry(' a.txt'), entry('a.txt'), entry('b.txt '), entry('c. '), entry(' d /e.txt'), entry('d/f.txt')]);
+    expect(planned.map((p) => [p.target.join('/'), p.skipped])).toEqual([
+      ['a.txt', ''],
+      ['a.txt', ''],
+      ['b.txt', ''],
+      ['c.', ''],
+      ['d/e.txt', ''],
+      ['d/f.txt', ''],
+      ['d', ''],
+    ]);
+  });
+
+  it('keeps stored names that differ only in bytes past ASCII, or end in white space, and skips one no list file can hold', () => {
     const raw = (bytes: number[]) => ({ rawName: true, raw: Buffer.from(bytes), selector: Buffer.from(bytes).toString('hex') });
     const a = entry('\u7b2c\u4e00\u7ae0.txt', raw([0xb5, 0xda, 0xd2, 0xbb, 0xd5, 0xc2, 0x2e, 0x74, 0x78, 0x74]));
     const b = entry('\u7b2c\u4e8c\u7ae0.txt', raw([0xb5, 0xda, 0xb6, 0xfe, 0xd5, 0xc2, 0x2e, 0x74, 0x78, 0x74]));
     const c = entry('\u7b2c ', raw([0xb5, 0xda, 0x20]));
-    expect(planEntries([a, b, c]).map((p) => p.skipped)).toEqual(['', '', 'duplicate']);
+    const d = entry('\u7b2c" ', raw([0xb5, 0xda, 0x22, 0x20]));
+    expect(planEntries([a, b, c, d]).map((p) => p.skipped)).toEqual(['', '', '', 'duplicate']);
   });
 });
 

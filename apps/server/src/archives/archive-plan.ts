@@ -42,24 +42,33 @@ export function safeEntryPath(raw: string): string[] | null {
   return names as string[];
 }
 
-/** Every entry with where it lands and why it is skipped; folders that entries only imply are added. */
+/**
+ * Every entry with where it lands and why it is skipped; folders that entries only imply are added. Names are cleaned
+ * like any stranger's (white space at the ends trimmed: " a.txt" lands as "a.txt"); files whose names become one land
+ * under the drive's clash rule ("a(1).txt"); only a stored name that repeats is skipped, as 7zz cannot tell which of
+ * the two is asked for.
+ */
 export function planEntries(raw: RawEntry[]): PlannedEntry[] {
   const out: PlannedEntry[] = [];
   const seen = new Map<string, PlannedEntry>();
+  const storedFiles = new Set<string>();
   for (const e of raw) {
     const target = safeEntryPath(e.path);
     const planned: PlannedEntry = { path: e.path, selector: e.selector, rawName: e.rawName, target: target ?? [], folder: e.folder, size: e.folder ? 0 : e.size, modified: e.modified, encrypted: e.encrypted, skipped: '' };
     if (e.link) planned.skipped = 'link';
-    // A stored name 7zz would read trimmed cannot be told apart from another (or found at all).
+    // A stored name 7zz cannot be handed in a list file cannot be told apart from another (or found at all).
     else if (e.rawName && !listFileSafe(e.raw)) planned.skipped = 'duplicate';
     else if (!target) planned.skipped = 'unsafe_path';
     else {
       const key = target.join('/').toLowerCase();
       const before = seen.get(key);
-      // Two folders of one name are one folder; a file that clashes with anything is left out.
-      if (before && !(before.folder && e.folder)) planned.skipped = 'duplicate';
-      else if (before) continue;
-      else seen.set(key, planned);
+      // Two folders of one name are one folder; anything else that lands on a taken name is renamed when placed.
+      if (before?.folder && e.folder) continue;
+      if (!e.folder && storedFiles.has(e.selector)) planned.skipped = 'duplicate';
+      else {
+        if (!e.folder) storedFiles.add(e.selector);
+        if (!before) seen.set(key, planned);
+      }
     }
     out.push(planned);
   }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isCompressedTar } from '@haul/shared';
 import { parseListing, type RawListing } from './archive-listing.js';
+import { listFileLine } from './entry-names.js';
 import { run7z, SevenZipError, type Run, type RunOptions } from './seven-zip.js';
 
 export interface ArchiveSource {
@@ -22,7 +23,8 @@ type Opts = Omit<RunOptions, 'input'>;
 /** The tar inside a compressed tar, as a stream; `null` for any other archive. */
 function innerTar(src: ArchiveSource, opts: Opts): Run | null {
   if (!isCompressedTar(src.name)) return null;
-  return run7z(['x', '-so', src.path], { ...opts, password: '' });
+  // Its output is the pipe into the tar reader, never the caller's file.
+  return run7z(['x', '-so', src.path], { ...opts, password: '', outFd: undefined, maxFileBytes: undefined });
 }
 
 /** Every entry of the archive, up to `maxEntries` (TooManyEntries past it); names not in UTF-8 read as `encoding`. */
@@ -47,12 +49,13 @@ export async function listArchive(src: ArchiveSource, opts: Opts, maxEntries: nu
 /**
  * One entry's bytes on standard output; `done` settles when 7zz has checked them (CRC, password). `selector` is the
  * entry's path; with `rawName` its stored bytes in hex (a name that is not UTF-8), written to a list file for 7zz,
- * since Node hands arguments over as UTF-8; with `opts.wildcards` a pattern (tasks created before list files).
+ * since Node hands arguments over as UTF-8; with `opts.wildcards` a pattern (tasks created before list files). With
+ * `opts.outFd` the bytes go straight into that file (`stdout` is then unusable).
  */
 export function streamEntry(src: ArchiveSource, selector: string, opts: Opts, rawName = false): Run {
   if (!rawName) return startEntry(src, ['--', selector], opts);
   const list = join(tmpdir(), `haul-7z-${randomUUID()}.lst`);
-  writeFileSync(list, Buffer.concat([Buffer.from(selector, 'hex'), Buffer.from('\n')]), { mode: 0o600, flag: 'wx' });
+  writeFileSync(list, listFileLine(Buffer.from(selector, 'hex')), { mode: 0o600, flag: 'wx' });
   // `--` would make 7zz read `@…` as a name; nothing here comes from the archive (both paths are Haul's own).
   let run: Run;
   try {

@@ -1,10 +1,11 @@
 /**
  * Runs unpacking tasks: claims pending ones through the database (so several processes share the queue and none runs a
- * task twice), streams each entry out of 7zz into the blob store (hashed on the way, held to its declared size),
- * saves what is done so a restart goes on from there, and places everything at the end in one transaction. Running
+ * task twice), has 7zz write each entry into the task's staging folder (held to its declared size), adopts it into the
+ * blob store (hashed, fsynced, renamed) while the next one is written, saves what is done so a restart goes on from
+ * there, and places everything at the end in one transaction. Running
  * tasks nobody has reported on within the lease (a crash) go back to the queue.
  */
-import { Transform } from 'node:stream';
+import { rm } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
@@ -13,7 +14,7 @@ import type { TaskRow } from '../db/schema.js';
 import { freeSpace } from '../files/files.repository.js';
 import { HttpError } from '../http/errors.js';
 import { jobDone, jobEntries, placeUnpacked, type DoneMap, type JobEntry } from './archive-placement.js';
-import { streamEntry, type ArchiveSource } from './archive-reader.js';
+import { hashStaged, stageEntry, stagingDir, sweepStaging, type StagedRun } from './archive-staging.js';
 import { DECOMPRESS, openArchiveSource } from './archives.service.js';
 import { openPassword } from './password-seal.js';
 import { SevenZipError, sevenZipPath } from './seven-zip.js';
@@ -24,6 +25,12 @@ const SAVE_EVERY_MS = 1000;
 
 /** Ends a task: a reason the person can read, for a failure that is no bug. */
 class StopTask extends Error {}
+
+/** 7zz stopped at an entry's declared size: the archive's header lied about it. */
+function entryError(err: unknown, e: JobEntry): unknown {
+  if (err instanceof SevenZipError && err.kind === 'too_large') return new StopTask(`"${e.t.join('/')}" is larger than the archive says: unpacking stopped.`);
+  return err;
+}
 
 export class ArchiveWorker {
   private readonly queue: TaskQueue;
@@ -45,6 +52,7 @@ export class ArchiveWorker {
   }
 
   start(): void {
+    void sweepStaging(this.ctx).catch((err: unknown) => this.log.warn(err, 'clearing unpacking staging failed'));
     this.queue.start();
   }
 
@@ -98,7 +106,10 @@ export class ArchiveWorker {
     }
   }
 
-  /** Streams every entry not yet done into the store; the done map, or null when the task went away meanwhile. */
+  /**
+   * Writes every entry not yet done into the task's staging folder, one 7zz run at a time, and adopts each into the
+   * store (hashed, fsynced, renamed) while the next one is written; the done map, or null when the task went away.
+   */
   private async unpack(task: TaskRow, job: ArchiveJobsTable, signal: AbortSignal): Promise<DoneMap | null> {
     const entries = jobEntries(job);
     const done = jobDone(job);
@@ -111,88 +122,85 @@ export class ArchiveWorker {
     }
     if (!(await this.ctx.blobs.has(job.archive_hash))) throw new StopTask('The archive is no longer stored.');
     const opts = { bin: sevenZipPath(this.ctx.config.sevenZipPath), password: openPassword(this.ctx.secrets.linkKey, job.password), signal };
+    // What a run cut short left in staging is not trusted: only the done map counts.
+    const dir = stagingDir(this.ctx, task.id);
+    await rm(dir, { recursive: true, force: true });
     let streamed = doneBytes();
-    const progress = () => (total ? Math.min(99, Math.floor((streamed * 100) / total)) : 0);
+    let current: StagedRun | null = null;
+    let currentBytes = 0;
+    const progress = () => (total ? Math.min(99, Math.floor(((streamed + currentBytes) * 100) / total)) : 0);
     // Reported every second, also in the middle of a long entry, so no other process takes the task over; a report
     // that finds the task gone (deleted by its owner) stops the run.
     let gone = false;
-    let current: { kill(): void } | null = null;
     const beat = setInterval(() => {
-      void this.save(task.id, progress(), done)
-        .then((ok) => {
-          if (ok) return;
-          gone = true;
-          current?.kill();
-        })
-        .catch(() => undefined);
+      void (async () => {
+        const writing = current;
+        currentBytes = writing ? await writing.written() : 0;
+        if (await this.save(task.id, progress(), done)) return;
+        gone = true;
+        current?.kill();
+      })().catch(() => undefined);
     }, SAVE_EVERY_MS);
     // 7zz reads a file on disk: the store's own, or a scratch copy of an object elsewhere, for the whole run.
     const { src, release } = await openArchiveSource(this.ctx, job.archive_hash, job.archive_name);
+    const adopting = new Set<Promise<void>>();
+    let adoptFailure: unknown = null;
     try {
       for (const [i, e] of entries.entries()) {
         if (gone) return null;
+        if (adoptFailure) throw adoptFailure;
+        if (e.d || done[String(i)]) continue;
+        if (signal.aborted) throw new Error('stopped');
+        // Unpacked before from the same archive (by anyone): done without running 7zz. Never for encrypted entries,
+        // whose memo would stand in for the password.
+        const memo = e.e ? undefined : `archive:${job.archive_hash}:${job.encoding}:${e.p}`;
+        const known = memo ? await this.knownEntry(memo, e.s) : null;
+        if (known) {
+          done[String(i)] = [known, e.s];
+          streamed += e.s;
+          continue;
+        }
+        // A generous wall clock per entry: 60 s plus 2 MB a second.
+        const timeoutMs = 60_000 + Math.ceil(e.s / 2_000);
+        const staged = await stageEntry(dir, src, e.p, { ...opts, wildcards: e.w === 1, timeoutMs }, e.x === 1, e.s);
+        current = staged;
         // A run killed because the task went away fails; that is no failure of the task's.
-        const ok = await this.unpackEntry(i, e, src, opts, job, done, (n) => (streamed += n), (run) => (current = run)).then(
+        const ok = await staged.done.then(
           () => true,
-          (err: unknown) => (gone ? false : Promise.reject(err)),
+          (err: unknown) => (gone ? false : Promise.reject(entryError(err, e))),
         );
+        current = null;
+        currentBytes = 0;
         if (!ok) return null;
+        streamed += e.s;
+        // Hashed and adopted while the next entry is written; two at most, so memory and open files stay flat.
+        const adopted = this.adoptStaged(staged.path, i, e, memo, done).catch((err: unknown) => {
+          adoptFailure ??= err;
+        });
+        adopting.add(adopted);
+        void adopted.then(() => adopting.delete(adopted));
+        if (adopting.size >= 2) await Promise.race(adopting);
       }
+      await Promise.all(adopting);
+      if (adoptFailure) throw adoptFailure;
     } finally {
       clearInterval(beat);
+      current?.kill();
+      await Promise.all(adopting);
+      await rm(dir, { recursive: true, force: true });
       await release();
     }
     if (gone || !(await this.save(task.id, 99, done))) return null;
     return done;
   }
 
-  /** One entry into the store (or from what is stored already), recorded in `done`. */
-  private async unpackEntry(
-    i: number,
-    e: JobEntry,
-    src: ArchiveSource,
-    opts: { bin: string; password: string; signal: AbortSignal },
-    job: ArchiveJobsTable,
-    done: DoneMap,
-    count: (bytes: number) => void,
-    running: (run: { kill(): void }) => void,
-  ): Promise<void> {
-    const { signal } = opts;
-    if (e.d || done[String(i)]) return;
-    if (signal.aborted) throw new Error('stopped');
-    // Unpacked before from the same archive (by anyone): done without running 7zz. Never for encrypted entries,
-    // whose memo would stand in for the password.
-    const memo = e.e ? undefined : `archive:${job.archive_hash}:${job.encoding}:${e.p}`;
-    const known = memo ? await this.knownEntry(memo, e.s) : null;
-    if (known) {
-      done[String(i)] = [known, e.s];
-      count(e.s);
-      return;
-    }
-    // A generous wall clock per entry: 60 s plus 2 MB a second.
-    const run = streamEntry(src, e.p, { ...opts, wildcards: e.w === 1, timeoutMs: 60_000 + Math.ceil(e.s / 2_000) }, e.x === 1);
-    running(run);
-    let got = 0;
-    // An entry may not be larger than it said: a lying header is cut off here, whatever 7-Zip believes.
-    const cap = new Transform({
-      transform: (chunk: Buffer, _enc, cb) => {
-        got += chunk.length;
-        count(chunk.length);
-        if (got > e.s) return cb(new StopTask(`"${e.t.join('/')}" is larger than the archive says: unpacking stopped.`));
-        cb(null, chunk);
-      },
-    });
-    run.stdout.on('error', (err) => cap.destroy(err));
-    let blob;
-    try {
-      [blob] = await Promise.all([this.ctx.blobs.put(run.stdout.pipe(cap)), run.done]);
-    } catch (err) {
-      run.kill();
-      throw err;
-    }
-    if (blob.size !== e.s) throw new StopTask(`"${e.t.join('/')}" is not the size the archive says: it may be damaged.`);
-    done[String(i)] = [blob.hash, blob.size];
-    if (memo) await this.rememberEntry(memo, blob.hash, blob.size, e.t.at(-1)!);
+  /** A staged entry into the store: held to its declared size, hashed, made durable and renamed; then in `done`. */
+  private async adoptStaged(path: string, i: number, e: JobEntry, memo: string | undefined, done: DoneMap): Promise<void> {
+    const { hash, size } = await hashStaged(path);
+    if (size !== e.s) throw new StopTask(`"${e.t.join('/')}" is not the size the archive says: it may be damaged.`);
+    await this.ctx.blobs.adopt(path, hash);
+    done[String(i)] = [hash, size];
+    if (memo) await this.rememberEntry(memo, hash, size, e.t.at(-1)!);
   }
 
   /** The content of an entry unpacked before, while its blob is still stored. */

@@ -41,10 +41,19 @@ export function decodeEntryName(raw: Buffer, encoding: string): { name: string; 
   return { name: [...raw].map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_HIGH[b - 0x80])).join(''), utf8: false };
 }
 
+/** White space at either end, which 7zz trims from a list file's line unless the line is quoted. */
+const EDGE_SPACE = /^[ \t]|[ \t]$/;
+
 /**
  * Whether 7zz can be asked for a stored name through a list file: it trims the lines it reads, so a name that starts
- * or ends with white space would name another entry, or none.
+ * or ends with white space is quoted there (see listFileLine), which a name holding a quote itself cannot be.
  */
 export function listFileSafe(raw: Buffer): boolean {
-  return raw.length > 0 && !/^[ \t]|[ \t]$/.test(raw.toString('latin1'));
+  return raw.length > 0 && !(EDGE_SPACE.test(raw.toString('latin1')) && raw.includes(0x22));
+}
+
+/** A stored name as one line of a list file: as it is, or in quotes when white space at an end would be trimmed. */
+export function listFileLine(raw: Buffer): Buffer {
+  const quote = EDGE_SPACE.test(raw.toString('latin1'));
+  return Buffer.concat(quote ? [Buffer.from('"'), raw, Buffer.from('"\n')] : [raw, Buffer.from('\n')]);
 }

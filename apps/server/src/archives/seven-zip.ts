@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 
@@ -12,7 +13,7 @@ import type { Readable } from 'node:stream';
 export class SevenZipError extends Error {
   constructor(
     message: string,
-    readonly kind: 'password' | 'not_archive' | 'damaged' | 'missing' | 'timeout' | 'failed',
+    readonly kind: 'password' | 'not_archive' | 'damaged' | 'missing' | 'timeout' | 'too_large' | 'failed',
   ) {
     super(message);
   }
@@ -44,6 +45,20 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Bytes for `-si` (the tar inside a compressed tar) instead of the password on standard input. */
   input?: Readable;
+  /** 7zz's standard output goes straight into this open file instead of a pipe (`Run.stdout` is then unusable). */
+  outFd?: number;
+  /** With `outFd`: the most bytes 7zz may write to a file; past it the kernel stops it (RLIMIT_FSIZE, `too_large`). */
+  maxFileBytes?: number;
+}
+
+let prlimit: string | null | undefined;
+
+/** util-linux's `prlimit`, which sets a file size limit on the run it starts; null when the system has none. */
+export function prlimitPath(): string | null {
+  if (prlimit === undefined) {
+    prlimit = (process.env.PATH ?? '/usr/bin:/bin').split(delimiter).map((d) => join(d, 'prlimit')).find((p) => existsSync(p)) ?? null;
+  }
+  return prlimit;
 }
 
 /** The switches every run shares: no prompts, names literal (or a pattern matched at one level only), UTF-8 output. */
@@ -63,9 +78,14 @@ export interface Run {
 export function run7z(args: string[], opts: RunOptions): Run {
   const [command, ...rest] = args;
   let child: ChildProcess;
+  const argv = [opts.bin, command!, ...commonArgs(opts), ...rest];
+  // prlimit sets the limit and execs 7zz in its place: the signal that stops a write past it reaches us as 7zz's.
+  const limit = opts.maxFileBytes !== undefined ? prlimitPath() : null;
+  if (opts.maxFileBytes !== undefined && !limit) throw new SevenZipError('prlimit (util-linux) was not found.', 'missing');
+  if (limit) argv.unshift(limit, `--fsize=${opts.maxFileBytes}`, '--');
   try {
-    child = spawn(opts.bin, [command!, ...commonArgs(opts), ...rest], {
-      stdio: ['pipe', 'pipe', 'pipe'],
+    child = spawn(argv[0]!, argv.slice(1), {
+      stdio: ['pipe', opts.outFd ?? 'pipe', 'pipe'],
       // UTC: the dates 7zz prints are then the archive's own.
       env: { PATH: process.env.PATH ?? '', TZ: 'UTC', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
     });
@@ -93,17 +113,19 @@ export function run7z(args: string[], opts: RunOptions): Run {
     child.once('error', (err: NodeJS.ErrnoException) => {
       reject(new SevenZipError(err.code === 'ENOENT' ? INSTALL_HINT : `7zz could not run: ${err.message}`, err.code === 'ENOENT' ? 'missing' : 'failed'));
     });
-    child.once('close', (code) => {
+    child.once('close', (code, sig) => {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       if (code === 0) return resolve();
+      if (sig === 'SIGXFSZ') return reject(new SevenZipError('An entry is larger than the archive says: unpacking stopped.', 'too_large'));
       if (timedOut) return reject(new SevenZipError('Unpacking took longer than allowed.', 'timeout'));
       reject(classify(stderr, code));
     });
   });
   // Rejections are read by the caller; never an unhandled one when it stopped listening first.
   done.catch(() => undefined);
-  return { stdout: child.stdout!, done, kill: () => child.kill('SIGKILL') };
+  // With `outFd` there is no pipe to read: the bytes are in the caller's file.
+  return { stdout: child.stdout as Readable, done, kill: () => child.kill('SIGKILL') };
 }
 
 /** 7zz's complaint as an error kind. The message never echoes 7zz's own lines (they hold paths on the server). */
