@@ -3,7 +3,8 @@
  * with `rclone copyto` into Haul's /dav/ (a webdav remote of vendor "other", an app password) and read back, beside
  * `curl -T` into nginx's PUT and `curl -o` from it. Both sides write what they read to a file; rclone is told to
  * transfer every round (`--ignore-times`), as it would otherwise skip a file it finds already there. Rounds take turns
- * (HAUL_BENCH_ROUNDS, default 3) and the medians are compared; aim: Haul at 0.7 of nginx or better each way. It also
+ * (HAUL_BENCH_ROUNDS, default 3) and the medians are compared; aim: Haul at 0.7 of nginx or better each way. Each round
+ * also sends the file into /dav/ with `curl -T`, to tell the server's share of the upload from rclone's. It also
  * prints the Haul process's RSS before and at its peak during the uploads (the body is never held: flat).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -38,7 +39,7 @@ try {
   const obscured = (await runTimed(RCLONE, ['obscure', made.password])).stdout.trim();
   const remote = ['--webdav-url', `${haul.base}/dav/`, '--webdav-vendor', 'other', '--webdav-user', me.email, '--webdav-pass', obscured, '--config', '/dev/null', '--retries', '1', '--ignore-times'];
 
-  const up = { haul: [] as number[], nginx: [] as number[] };
+  const up = { haul: [] as number[], haulCurl: [] as number[], nginx: [] as number[] };
   const down = { haul: [] as number[], nginx: [] as number[] };
   let peak = 0;
   let before = 0;
@@ -51,6 +52,9 @@ try {
     peak = Math.max(peak, r.peak, r.hwm);
     flushDisk();
     up.nginx.push((await runTimed('/usr/bin/curl', ['-sfS', '-T', file, `${nginx.base}/big.bin`])).seconds);
+    // The same PUT from curl: what of the gap is the server's and what the client's.
+    flushDisk();
+    up.haulCurl.push((await runTimed('/usr/bin/curl', ['-sfS', '-T', file, '-u', `${me.email}:${made.password}`, `${haul.base}/dav/big-curl.bin`])).seconds);
     flushDisk();
     rmSync(back, { force: true });
     down.haul.push((await runTimed(RCLONE, ['copyto', ':webdav:big.bin', back, ...remote])).seconds);
@@ -64,6 +68,8 @@ try {
   console.log(line('Haul /dav/ (rclone copyto)', up.haul));
   console.log(line('nginx PUT (curl -T)', up.nginx));
   console.log(`  Haul/nginx: ${(median(up.nginx) / median(up.haul)).toFixed(2)}   (aim >= 0.7)`);
+  console.log(line('Haul /dav/ (curl -T)', up.haulCurl));
+  console.log(`  Haul with curl/nginx: ${(median(up.nginx) / median(up.haulCurl)).toFixed(2)}`);
   console.log('download');
   console.log(line('Haul /dav/ (rclone copyto)', down.haul));
   console.log(line('nginx GET (curl -o)', down.nginx));

@@ -8,7 +8,7 @@ import type { TokenResponse } from '@haul/shared';
 import { createFolder } from '../src/files/files.service.js';
 import { newId } from '../src/lib/ids.js';
 import { createContentHasher } from '../src/storage/content-hash.js';
-import { startTestHaul, type TestHaul } from './helper.js';
+import { blobTemporaries, startTestHaul, storedBlobs, type TestHaul } from './helper.js';
 import { appPassword, dav, listen } from './webdav-helper.js';
 
 describe('WebDAV at size', () => {
@@ -69,5 +69,25 @@ describe('WebDAV at size', () => {
     expect(peak - before).toBeLessThan(96 * MiB);
     const row = await h.ctx.db.selectFrom('files').select(['hash', 'size']).where('user_id', '=', a.sub).where('name', '=', 'big.bin').executeTakeFirstOrThrow();
     expect(row).toEqual({ hash: expected.digest(), size: total * MiB });
+    // The stored bytes themselves, read back from the store, are the ones sent.
+    const stored = await createContentHasher();
+    for await (const part of h.ctx.blobs.read(row.hash!)) stored.update(part as Buffer);
+    expect(stored.digest()).toBe(row.hash);
   }, 120_000);
+
+  it('keeps no blob, no row and no temporary file of a PUT cut off mid-body', async () => {
+    const MiB = 1024 * 1024;
+    const part = Buffer.alloc(MiB, 9);
+    const url = new URL(base);
+    const req = request({ host: url.hostname, port: url.port, method: 'PUT', path: '/dav/cut.bin', headers: { authorization: auth, 'content-length': String(64 * MiB) } });
+    req.on('error', () => undefined);
+    const storedBefore = await storedBlobs(h);
+    // Several of the store's write batches and a background sync's worth arrive before the client goes away.
+    for (let i = 0; i < 24; i++) if (!req.write(part)) await new Promise((r) => req.once('drain', r));
+    await expect.poll(() => blobTemporaries(h)).not.toEqual([]);
+    req.destroy();
+    await expect.poll(() => blobTemporaries(h)).toEqual([]);
+    expect(await storedBlobs(h)).toEqual(storedBefore);
+    expect(await h.ctx.db.selectFrom('files').select('id').where('user_id', '=', a.sub).where('name', '=', 'cut.bin').execute()).toEqual([]);
+  }, 60_000);
 });

@@ -89,7 +89,7 @@ export async function contentHashOf(data: Uint8Array | string, opts: ContentHash
   return h.digest();
 }
 
-/** A pass-through stream that hashes and counts what flows through it, for the blob stores' `put`. */
+/** A pass-through stream that hashes and counts what flows through it, for the S3 store's `put` (the local one hashes in its write loop). */
 export interface HashingTap {
   tap: Transform;
   /** Hash and size of every byte that went through; call once the stream has ended. */

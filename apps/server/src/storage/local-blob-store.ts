@@ -1,17 +1,23 @@
-/** Blob store on the local disk: data/blobs/ab/cd/<hash>, written to a temporary name, fsynced, renamed into place. */
-import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+/**
+ * Blob store on the local disk: data/blobs/ab/cd/<hash>, written to a temporary name and synced as it goes
+ * (synced-file-writer.ts), renamed into place, the folder synced so the name lasts too.
+ */
+import { createReadStream, mkdirSync } from 'node:fs';
+import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { newId } from '../lib/ids.js';
 import { isContentHash, type BlobStore, type StoredBlob } from './blob-store.js';
-import { hashingTap } from './content-hash.js';
+import { writeSynced, type SyncedWriteOptions } from './synced-file-writer.js';
 
 export class LocalBlobStore implements BlobStore {
   private readonly tmpDir: string;
 
-  constructor(private readonly root: string) {
+  /** `writeOptions` tunes the write path's batches and background syncs (tests use small ones). */
+  constructor(
+    private readonly root: string,
+    private readonly writeOptions: SyncedWriteOptions = {},
+  ) {
     this.tmpDir = join(root, 'tmp');
     mkdirSync(this.tmpDir, { recursive: true });
   }
@@ -24,24 +30,23 @@ export class LocalBlobStore implements BlobStore {
 
   async put(source: Readable): Promise<StoredBlob> {
     const tmp = join(this.tmpDir, `${newId()}.part`);
-    const { tap, result } = await hashingTap();
-    const out = createWriteStream(tmp);
+    let fh: FileHandle | null = null;
     try {
-      await pipeline(source, tap, out);
-      const fh = await open(tmp, 'r');
-      await fh.sync();
+      fh = await open(tmp, 'wx');
+      // Every byte is on the disk before the blob takes its name (and before any row can name it).
+      const { hash, size } = await writeSynced(source, fh, this.writeOptions);
       await fh.close();
-      const { hash, size } = result();
-      const dest = this.pathOf(hash);
-      await mkdir(join(dest, '..'), { recursive: true });
-      // Same content already stored: keep the existing copy.
-      if (await this.has(hash)) await rm(tmp, { force: true });
-      else await rename(tmp, dest);
+      fh = null;
+      // Same content already stored: keep the existing copy. Freeing a large file's blocks takes a while (~0.2 s a
+      // GB here) and changes nothing the caller waits for; a removal that fails is the reconciler's (blobs/tmp).
+      if (await this.has(hash)) void rm(tmp, { force: true }).catch(() => undefined);
+      else await this.place(tmp, hash);
       return { hash, size };
     } catch (err) {
-      // The file may still be opening when the source fails: remove it only once the stream is closed.
-      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+      // writeSynced settles its writes before it rejects, so the file can go now.
+      await fh?.close().catch(() => undefined);
       await rm(tmp, { force: true });
+      source.destroy();
       throw err;
     }
   }
@@ -50,10 +55,19 @@ export class LocalBlobStore implements BlobStore {
     const fh = await open(localPath, 'r');
     await fh.sync();
     await fh.close();
+    await this.place(localPath, hash);
+  }
+
+  /** Moves a complete, synced file to its hash's name (or drops it when that content is stored already). */
+  private async place(file: string, hash: string): Promise<void> {
     const dest = this.pathOf(hash);
-    await mkdir(join(dest, '..'), { recursive: true });
-    if (await this.has(hash)) await rm(localPath, { force: true });
-    else await rename(localPath, dest);
+    const dir = join(dest, '..');
+    const made = await mkdir(dir, { recursive: true });
+    if (await this.has(hash)) return void (await rm(file, { force: true }));
+    await rename(file, dest);
+    // The name must last as the bytes do: the folder holding it, and the folders mkdir has just made in theirs.
+    await syncDir(dir);
+    if (made) for (let d = join(dir, '..'), top = join(this.root); d.length >= top.length; d = join(d, '..')) await syncDir(d);
   }
 
   async has(hash: string): Promise<boolean> {
@@ -71,5 +85,15 @@ export class LocalBlobStore implements BlobStore {
 
   async delete(hash: string): Promise<void> {
     await rm(this.pathOf(hash), { force: true });
+  }
+}
+
+/** Makes a rename in `dir` durable (the file's own sync covers its bytes, not its name). */
+async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
   }
 }

@@ -5,7 +5,7 @@
  * without a length is cut off the moment it passes the free space. A file already there goes to the trash and the
  * new one takes its name, as the web app's "replace" does; its dead properties move to the new file.
  */
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { FOLDER_KIND, LIMITS } from '@haul/shared';
 import { chargeMonthly, refund, type Charge } from '../accounts/traffic.js';
 import { isPremium } from '../accounts/user.presenter.js';
@@ -29,6 +29,20 @@ async function ceiling(d: DavRequest): Promise<{ max: number; free: number }> {
 
 const tooLarge = () => new HttpError(413, 'file_size_too_large', 'The file is larger than this account may upload.');
 
+/** The request body, failing once it passes `limit` bytes (413 past the plan's `max`, else 507). */
+function cutOffPast(d: DavRequest, limit: number, max: number): Readable {
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > limit) return done(seen > max ? tooLarge() : new HttpError(507, 'file_space_not_enough', 'There is not enough storage space for this file.'));
+      done(null, chunk);
+    },
+  });
+  d.req.raw.on('error', (err) => counter.destroy(err));
+  return d.req.raw.pipe(counter);
+}
+
 export async function put(d: DavRequest): Promise<void> {
   const { names, key } = d.path;
   if (!names.length) throw new DavError(405);
@@ -50,18 +64,9 @@ export async function put(d: DavRequest): Promise<void> {
   if (declared) charge = await d.ctx.db.transaction().execute((trx) => chargeMonthly(d.ctx, trx, d.userId, 'upload', declared, d.now));
   let kept = false;
   try {
-    let seen = 0;
-    const limit = Math.min(max, free);
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        seen += chunk.length;
-        if (declared === null && seen > limit) return done(seen > max ? tooLarge() : new HttpError(507, 'file_space_not_enough', 'There is not enough storage space for this file.'));
-        if (declared !== null && seen > declared) return done(new HttpError(400, 'invalid_argument', 'The body is longer than its Content-Length.'));
-        done(null, chunk);
-      },
-    });
-    d.req.raw.on('error', (err) => counter.destroy(err));
-    const blob = await d.ctx.blobs.put(d.req.raw.pipe(counter));
+    // A declared length was checked above, and the HTTP parser hands over no more than it: the body goes to the store
+    // as it is. A chunked one is counted on the way and cut off past the free space.
+    const blob = await d.ctx.blobs.put(declared === null ? cutOffPast(d, Math.min(max, free), max) : d.req.raw);
     if (declared !== null && blob.size !== declared) throw new HttpError(400, 'invalid_argument', 'The body ended before its Content-Length.');
     if (declared === null && blob.size > 0) charge = await d.ctx.db.transaction().execute((trx) => chargeMonthly(d.ctx, trx, d.userId, 'upload', blob.size, d.now));
     // Registered first, so bytes refused below are known to the store's collector instead of lying there unseen.
