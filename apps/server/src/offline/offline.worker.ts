@@ -278,10 +278,10 @@ export class OfflineWorker {
     if (!known && !result) throw new TorrentError('The torrent stopped before its files arrived.', true);
     let files = known?.files;
     if (!files) {
-      // One file at a time: hashing reads it whole once, then it moves into the store.
+      // One file at a time: hashed by the engine as it arrived (else read whole once here), then moved into the store.
       files = [];
       for (const f of result!.files) {
-        const hash = await hashFile(f.diskPath);
+        const hash = f.hash ?? (await hashFile(f.diskPath));
         await this.ctx.blobs.adopt(f.diskPath, hash);
         await this.rememberSource(keyOf(result!.info.infoHash, f.index), { hash, size: f.size, name: f.path.at(-1)!, mimeType: '' });
         files.push({ path: f.path, hash, size: f.size });

@@ -28,7 +28,7 @@ type FromThread =
   | { type: 'ready' }
   | { id: number; type: 'meta'; meta: TorrentMeta }
   | { id: number; type: 'progress'; received: number; total: number; speed: number }
-  | { id: number; type: 'done'; meta: TorrentMeta | null; paths?: string[] }
+  | { id: number; type: 'done'; meta: TorrentMeta | null; paths?: string[]; hashes?: string[] | null }
   | { id: number; type: 'error'; message: string; retryable: boolean };
 type JobMessage = Exclude<FromThread, { type: 'ready' }>;
 type Reply = (msg: Record<string, unknown>) => void;
@@ -44,7 +44,9 @@ export class BuiltinTorrentEngine implements TorrentEngine {
   private thread(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(new URL('./torrent-thread.mjs', import.meta.url), {
-      execArgv: [],
+      // Not the server's loader flags (the thread is plain JavaScript); a CPU or heap profile asked of the process
+      // covers the thread too.
+      execArgv: process.execArgv.filter((a) => /^--(cpu|heap)-prof/.test(a)),
       workerData: { dht: this.opts.dht, allowPrivateNetwork: this.opts.allowPrivateNetwork },
     });
     worker.on('message', (m: FromThread) => {
@@ -124,7 +126,8 @@ export class BuiltinTorrentEngine implements TorrentEngine {
       } else if (m.type === 'done') {
         if (!m.meta || !m.paths || !info) return null;
         const chosen = chosenFiles(info, input.fileIds);
-        return { info, files: chosen.map((c, i) => ({ ...c, diskPath: diskPathOf(input.dir, m.paths![i]!) })) };
+        const hashes = m.hashes;
+        return { info, files: chosen.map((c, i) => ({ ...c, diskPath: diskPathOf(input.dir, m.paths![i]!), ...(hashes ? { hash: hashes[i]! } : {}) })) };
       }
       return undefined;
     });

@@ -14,6 +14,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { guardThreadSockets } from './address-guard.mjs';
+import { hashWhileDownloading } from './torrent-file-hashes.mjs';
 
 if (!workerData.allowPrivateNetwork) guardThreadSockets();
 // Loaded after the guard, so that nothing WebTorrent sets up at load time slips past it.
@@ -70,7 +71,7 @@ function addAndWait(job, source, path, timeoutMs) {
     };
     job.client.on('error', fail);
     try {
-      const t = job.client.add(typeof source === 'string' ? source : Buffer.from(source), { path, deselect: true }, (ready) => {
+      const t = job.client.add(typeof source === 'string' ? source : Buffer.from(source), { path, deselect: true, storeCacheSlots: 0 }, (ready) => {
         clearTimeout(timer);
         resolve(ready);
       });
@@ -82,12 +83,17 @@ function addAndWait(job, source, path, timeoutMs) {
   });
 }
 
-/** Downloads the chosen files of a torrent whose metadata is in, reporting progress each second. */
-function downloadChosen(job, t, indexes) {
+/**
+ * Downloads the chosen files of a torrent whose metadata is in, reporting progress each second; gives their content
+ * hashes (null when they must be read from disk instead).
+ */
+async function downloadChosen(job, t, indexes) {
   const files = indexes.map((i) => t.files[i]);
+  const hashes = await hashWhileDownloading(t, files);
+  t.on('verified', hashes.kick);
   files.forEach((f) => f.select());
   const total = files.reduce((n, f) => n + f.length, 0);
-  return new Promise((resolve, reject) => {
+  await new Promise((resolve, reject) => {
     const finish = (err) => {
       clearInterval(timer);
       t.removeListener('download', check);
@@ -107,6 +113,13 @@ function downloadChosen(job, t, indexes) {
     t.on('error', (err) => finish(new JobError(`BitTorrent: ${err?.message ?? err}`)));
     check();
   });
+  // Every byte is in: the last message before 'done' says so (the hashes of the last pieces follow at once).
+  post({ id: job.id, type: 'progress', received: total, total, speed: Math.round(t.downloadSpeed) });
+  try {
+    return await hashes.result();
+  } catch (err) {
+    throw new JobError(`BitTorrent: ${err?.message ?? err}`);
+  }
 }
 
 async function run(m) {
@@ -122,8 +135,8 @@ async function run(m) {
       post({ id: m.id, type: 'meta', meta: metaOf(t) });
     });
     if (!indexes) return post({ id: m.id, type: 'done', meta: null });
-    await downloadChosen(job, t, indexes);
-    post({ id: m.id, type: 'done', meta: metaOf(t), paths: indexes.map((i) => t.files[i].path) });
+    const hashes = await downloadChosen(job, t, indexes);
+    post({ id: m.id, type: 'done', meta: metaOf(t), paths: indexes.map((i) => t.files[i].path), hashes });
   } catch (err) {
     post({ id: m.id, type: 'error', message: err.message, retryable: err.retryable ?? true });
   } finally {

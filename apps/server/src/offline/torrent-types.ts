@@ -1,6 +1,6 @@
 /**
  * What the offline worker needs from a BitTorrent engine, whichever runs the torrents: the built-in one (WebTorrent, in
- * this process) or a daemon (qBittorrent) that shares the filesystem with Haul. Names shown in the drive always come
+ * a thread of this process) or a daemon (qBittorrent) that shares the filesystem with Haul. Names shown in the drive always come
  * from the torrent's own paths made safe here, never from what an engine wrote to disk.
  */
 import { safeTorrentPath } from './torrent-paths.js';
@@ -25,6 +25,8 @@ export interface TorrentInfo {
 export interface DownloadedFile extends TorrentFileInfo {
   /** Where the bytes are on disk: a regular file inside the task's folder. */
   diskPath: string;
+  /** Its content hash (BLAKE3), when the engine computed it from the verified pieces; otherwise read from `diskPath`. */
+  hash?: string;
 }
 
 /** A magnet link or the bytes of a .torrent file. */
