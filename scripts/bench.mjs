@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
 const only = process.argv[2];
-const files = readdirSync('bench')
-  .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
-  .sort();
+const all = readdirSync('bench').filter((f) => f.endsWith('.bench.ts'));
+// An exact name runs that benchmark alone ("load" is not also "upload"); otherwise every name containing it.
+const files = (all.includes(`${only}.bench.ts`) ? [`${only}.bench.ts`] : all.filter((f) => !only || f.includes(only))).sort();
 let failed = 0;
 for (const f of files) {
   console.log(`\n=== bench/${f} ===`);
