@@ -3,7 +3,7 @@ import Dexie, { type EntityTable } from 'dexie';
 import type { DriveFile } from '@haul/shared';
 
 export interface LocalFile extends DriveFile {
-  /** When the sync that last wrote this row started (epoch ms); older rows of a synced folder are stale. */
+  /** When a sync (or a change made here) last wrote this row (epoch ms); rows of a synced slice older than the sync's start are stale. */
   local_sync_timestamp: number;
 }
 

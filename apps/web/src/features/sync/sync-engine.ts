@@ -7,7 +7,7 @@ import { isApiError } from '../../lib/api-error';
 import { LIVE_FILTERS, type Filters, type ListParams } from '../files/files-api';
 import type { Collection } from 'dexie';
 import { localDb, type LocalFile } from './local-db';
-import { deleteLocal, deleteStale, putLocal } from './local-files';
+import { deleteStale, writeLocalPage } from './local-files';
 import { useSyncStatus } from './sync-status';
 
 export const SYNC = {
@@ -35,6 +35,14 @@ interface Marks {
   /** sync_time of the last incremental or full sync: the next incremental asks for changes after it. */
   since?: string;
   fullAt?: number;
+  /** Where an unfinished full sync carries on: the page after the last one stored, its stamp and its first sync_time. */
+  fullCursor?: FullCursor;
+}
+
+interface FullCursor {
+  token: string;
+  stamp: number;
+  since: string;
 }
 
 /** Errors after which retrying cannot help. */
@@ -58,6 +66,8 @@ export class SyncEngine {
   private followUp: Promise<void> | null = null;
   private lastIncrementalAt = 0;
   private fullRun: Promise<void> | null = null;
+  /** Settles when the folder being opened has its first page on screen (or its sync ended): the full sync waits. */
+  private opening: Promise<void> = Promise.resolve();
 
   constructor(
     readonly userId: string,
@@ -95,28 +105,66 @@ export class SyncEngine {
   }
 
   /**
-   * Pages through a listing to its end; returns the first page's sync_time. A root folder whose first page comes back
-   * empty is asked once more after 500 ms before its local rows are taken as stale.
+   * Pages through a listing to its end from `from`; returns the first page's sync_time. The next page is fetched
+   * while the last one is stored, and at most two pages are being stored at once. `write` gets the pages in order;
+   * `stored` then hears, in order, the token of the page after each one stored, and never after a page that failed
+   * (a later page may be written meanwhile: writes are by id, so storing it again later duplicates nothing). A root
+   * folder whose first page comes back empty is asked once more after 500 ms before its local rows are taken as stale.
    */
-  private async walk(p: Omit<ListParams, 'pageToken'>, onPage: (files: DriveFile[]) => Promise<void>, signal?: AbortSignal) {
-    let token = '';
-    let syncTime = '';
-    do {
-      let res = await this.page({ ...p, limit: SYNC.pageSize, pageToken: token }, signal);
-      if (p.parentId === ROOT && !token && !syncTime && isEmpty(res) && !signal?.aborted) {
-        await this.sleep(SYNC.emptyRootRetryMs);
-        res = await this.page({ ...p, limit: SYNC.pageSize, pageToken: token }, signal);
+  private async walk(
+    p: Omit<ListParams, 'pageToken'>,
+    write: (files: DriveFile[], syncTime: string) => Promise<void>,
+    signal?: AbortSignal,
+    from = '',
+    stored: (next: string) => void = () => undefined,
+  ) {
+    const ask = (pageToken: string) => this.page({ ...p, limit: SYNC.pageSize, pageToken }, signal);
+    let res = await ask(from);
+    if (p.parentId === ROOT && !from && isEmpty(res) && !signal?.aborted) {
+      await this.sleep(SYNC.emptyRootRetryMs);
+      res = await ask(from);
+    }
+    const syncTime = res.sync_time;
+    let done: Promise<void> = Promise.resolve();
+    for (;;) {
+      const token = res.next_page_token;
+      const next = token && !signal?.aborted ? ask(token) : null;
+      // Awaited below; a failed write before it would otherwise leave its rejection unhandled.
+      next?.catch(() => undefined);
+      const writing = write(res.files, res.sync_time);
+      writing.catch(() => undefined); // reported through `done`
+      const before = done;
+      done = before.then(() => writing).then(() => stored(token));
+      done.catch(() => undefined);
+      await before;
+      if (!next) break;
+      try {
+        res = await next;
+      } catch (err) {
+        // Let the pages in flight land first, so an interrupted sync carries on after them.
+        await done.catch(() => undefined);
+        throw err;
       }
-      syncTime ||= res.sync_time;
-      await onPage(res.files);
-      token = res.next_page_token;
-    } while (token && !signal?.aborted);
+    }
+    await done;
     return syncTime;
   }
 
-  private async put(files: DriveFile[], stamp: number): Promise<void> {
-    const rows: LocalFile[] = files.filter((f) => !isGone(f)).map((f) => ({ ...f, local_sync_timestamp: stamp }));
-    await putLocal(rows);
+  /**
+   * Writes one page: live rows and (in an incremental sync) removals. Rows are stamped with the time they are written,
+   * not with their sync's start: two syncs overlap (a folder's and the whole drive's), and a page of the one that
+   * started first, landing after the other wrote the same rows, must not make them look older than the other sync
+   * (its end would take them for stale and delete them).
+   */
+  private store(files: DriveFile[], removeGone = false): Promise<void> {
+    const stamp = this.now();
+    const rows: LocalFile[] = [];
+    const gone: string[] = [];
+    for (const f of files) {
+      if (!isGone(f)) rows.push({ ...f, local_sync_timestamp: stamp });
+      else if (removeGone) gone.push(f.id);
+    }
+    return writeLocalPage(rows, gone);
   }
 
   private tracked<T>(work: () => Promise<T>): Promise<T> {
@@ -128,7 +176,18 @@ export class SyncEngine {
   private syncSlice(parentId: string, filters: Filters, slice: () => Collection<LocalFile, string, unknown>, signal?: AbortSignal) {
     return this.tracked(async () => {
       const stamp = this.now();
-      await this.walk({ parentId, filters }, (files) => this.put(files, stamp), signal);
+      let shown = () => undefined as void;
+      this.opening = new Promise<void>((resolve) => (shown = resolve));
+      const walking = this.walk(
+        { parentId, filters },
+        (files) => {
+          const writing = this.store(files); // announces the page at once
+          shown();
+          return writing;
+        },
+        signal,
+      );
+      await walking.finally(shown);
       if (signal?.aborted) return;
       await deleteStale(slice(), stamp);
       if (parentId !== '*') this.writeMarks({ folders: { ...this.readMarks().folders, [parentId]: true } });
@@ -153,17 +212,50 @@ export class SyncEngine {
     return this.syncSlice('*', { ...LIVE_FILTERS, system_tag: { in: 'STAR' } }, slice, signal);
   }
 
-  /** Everything in the drive; afterwards incremental syncs carry on from this one's time. */
+  /**
+   * Everything in the drive; afterwards incremental syncs carry on from this one's time. An interrupted run (tab
+   * closed, network down) carries on from the page after the last one stored, with the same stamp, so what it stored
+   * is neither fetched again nor taken as stale.
+   */
   fullSync(): Promise<void> {
     this.fullRun ??= this.tracked(async () => {
-      const stamp = this.now();
-      const since = await this.walk({ parentId: '*', filters: LIVE_FILTERS }, (files) => this.put(files, stamp));
-      await deleteStale(localDb.files.where('user_id').equals(this.userId), stamp);
-      this.writeMarks({ since, fullAt: this.now() });
+      const cursor = this.readMarks().fullCursor;
+      try {
+        await this.fullWalk(cursor);
+      } catch (err) {
+        // A cursor the server no longer takes: start again from the first page.
+        if (!cursor || !isApiError(err, 'invalid_argument')) throw err;
+        this.writeMarks({ fullCursor: undefined });
+        await this.fullWalk(undefined);
+      }
     }).finally(() => {
       this.fullRun = null;
     });
     return this.fullRun;
+  }
+
+  private async fullWalk(cursor: FullCursor | undefined) {
+    // A folder opened along with the app (a first visit) shows its first rows before the whole drive starts pouring in.
+    await this.opening;
+    const stamp = cursor?.stamp ?? this.now();
+    let since = cursor?.since ?? '';
+    await this.walk(
+      { parentId: '*', filters: LIVE_FILTERS },
+      (files, syncTime) => {
+        since ||= syncTime;
+        return this.store(files);
+      },
+      undefined,
+      cursor?.token,
+      // Moved only once a page is stored, and every page before it, so the cursor never runs ahead of the rows.
+      (next) => next && this.writeMarks({ fullCursor: { token: next, stamp, since } }),
+    );
+    // Only rows older than this sync can be stale: read through the stamp index, not the whole drive.
+    await deleteStale(
+      localDb.files.where('local_sync_timestamp').below(stamp).and((f) => f.user_id === this.userId),
+      stamp,
+    );
+    this.writeMarks({ since, fullAt: this.now(), fullCursor: undefined });
   }
 
   /**
@@ -186,11 +278,9 @@ export class SyncEngine {
     this.incrementalRun = this.tracked(async () => {
       if (wait) await this.sleep(wait);
       const since = opts.force ? new Date(this.now() - SYNC.forcedLookBackMs).toISOString() : marks.since!;
-      const stamp = this.now();
-      const next = await this.walk({ parentId: '*', filters: { modified_time: { gt: since } } }, async (files) => {
-        await deleteLocal(files.filter(isGone).map((f) => f.id));
-        await this.put(files, stamp);
-      });
+      const next = await this.walk({ parentId: '*', filters: { modified_time: { gt: since } } }, (files) =>
+        this.store(files, true),
+      );
       this.writeMarks({ since: next });
     }).finally(() => {
       this.lastIncrementalAt = this.now();
