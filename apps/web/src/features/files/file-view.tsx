@@ -20,6 +20,7 @@ import { useLocation, useNavigate } from 'react-router';
 import type { DriveFile } from '@haul/shared';
 import { useIsMobile } from '../layout/use-media';
 import { actionForKey, menuActions, openFile, type ActionContext, type View } from './actions';
+import { idsInBox, idsInSwipe, type Box } from './box-select';
 import { useDialog } from './dialog-store';
 import { FileCard, FileRow, type FileActivity } from './file-item';
 import { isFolder } from './files-api';
@@ -52,13 +53,6 @@ export interface FileViewProps {
   /** Called when the end of the list scrolls into view (more pages to load). */
   onEndReached?: () => void;
   label: string;
-}
-
-interface Box {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
 }
 
 export function FileView(props: FileViewProps) {
@@ -226,26 +220,14 @@ export function FileView(props: FileViewProps) {
     if (swipe) {
       const i = indexAt(e.clientX, e.clientY);
       if (i < 0) return;
-      const ids = new Set(swipe.base);
-      for (let k = Math.min(i, swipe.from); k <= Math.max(i, swipe.from); k++) if (files[k]) ids.add(files[k]!.id);
-      set(ids);
+      set(idsInSwipe(swipe.base, swipe.from, i, files));
       return;
     }
     if (!box) return;
     const p = contentPoint(e);
     const next = { ...box, x1: p.x, y1: p.y };
     setBox(next);
-    const top = Math.min(next.y0, next.y1);
-    const bottom = Math.max(next.y0, next.y1);
-    const left = Math.min(next.x0, next.x1);
-    const right = Math.max(next.x0, next.x1);
-    const r0 = Math.max(0, Math.floor(top / rowH));
-    const r1 = Math.min(rowCount - 1, Math.floor(bottom / rowH));
-    const c0 = grid ? Math.max(0, Math.floor(left / CARD_W)) : 0;
-    const c1 = grid ? Math.min(cols - 1, Math.floor(right / CARD_W)) : 0;
-    const ids: string[] = [];
-    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (files[r * cols + c]) ids.push(files[r * cols + c]!.id);
-    set(ids);
+    set(idsInBox(next, files, { rowH, rowCount, cols, cardW: CARD_W, grid }));
   };
   const endBox = () => {
     setBox(null);
