@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../src/offline/qbittorrent-daemon.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { pack, tree, Z7 } from './archive-tools.js';
-import { database, HaulProcess, until } from './child-server.js';
+import { crashTestEnv, database, HaulProcess, until } from './child-server.js';
 
 const ENTRIES = 400;
 const work = mkdtempSync(join(tmpdir(), 'haul-arc-crash-'));
@@ -27,15 +27,7 @@ describe('kill -9 during unpacking', { timeout: 240_000 }, () => {
     await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
     const db = await database();
     const dataDir = mkdtempSync(join(work, 'data-'));
-    const haul = new HaulProcess(await freeLoopbackPort(), {
-      HAUL_DATA_DIR: dataDir,
-      HAUL_ALLOW_PRIVATE_NETWORK: '1',
-      HAUL_TORRENT_DHT: '0',
-      HAUL_TASK_LEASE_SECONDS: '2',
-      HAUL_LOG_LEVEL: 'warn',
-      HAUL_WEB_DIR: join(dataDir, 'no-web'),
-      DATABASE_URL: db.url ?? '',
-    });
+    const haul = new HaulProcess(await freeLoopbackPort(), crashTestEnv(dataDir, db));
     try {
       await haul.start();
       const t = await haul.call('POST', '/v1/auth/signup', undefined, { email: 'unpack-crash@example.com', password: 'correct horse' });

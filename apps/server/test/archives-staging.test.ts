@@ -15,7 +15,7 @@ import { freeLoopbackPort } from '../src/offline/qbittorrent-daemon.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { startTestHaul, type TestHaul } from './helper.js';
 import { decompress, drivedTree, list, pack, requireTool, settle, sha256, tree, upload, Z7 } from './archive-tools.js';
-import { database, HaulProcess, until } from './child-server.js';
+import { crashTestEnv, database, HaulProcess, until } from './child-server.js';
 
 const work = mkdtempSync(join(tmpdir(), 'haul-arc-staging-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -99,16 +99,7 @@ describe('kill -9 while 7zz writes into staging', { timeout: 240_000 }, () => {
     await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
     const db = await database();
     const dataDir = mkdtempSync(join(work, 'data-'));
-    const haul = new HaulProcess(await freeLoopbackPort(), {
-      HAUL_DATA_DIR: dataDir,
-      HAUL_7ZZ_PATH: bin,
-      HAUL_ALLOW_PRIVATE_NETWORK: '1',
-      HAUL_TORRENT_DHT: '0',
-      HAUL_TASK_LEASE_SECONDS: '2',
-      HAUL_LOG_LEVEL: 'warn',
-      HAUL_WEB_DIR: join(dataDir, 'no-web'),
-      DATABASE_URL: db.url ?? '',
-    });
+    const haul = new HaulProcess(await freeLoopbackPort(), crashTestEnv(dataDir, db, { HAUL_7ZZ_PATH: bin }));
     try {
       await haul.start();
       const tk = await haul.call('POST', '/v1/auth/signup', undefined, { email: 'staging-crash@example.com', password: 'correct horse' });

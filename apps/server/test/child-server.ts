@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { connect, createServer, type Server } from 'node:net';
+import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import pg from 'pg';
 import { expect } from 'vitest';
@@ -48,6 +49,23 @@ export async function database(): Promise<{ url: string | null; drop: () => Prom
   const url = new URL(base);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
+ * The settings a crash test's server runs with: its data folder and database, loopback peers allowed, no DHT, a
+ * quiet log, no web app, and tasks taken over two seconds after a crash rather than a minute. `more` adds or overrides.
+ */
+export function crashTestEnv(dataDir: string, db: { url: string | null }, more: Record<string, string> = {}): Record<string, string> {
+  return {
+    HAUL_DATA_DIR: dataDir,
+    HAUL_ALLOW_PRIVATE_NETWORK: '1',
+    HAUL_TORRENT_DHT: '0',
+    HAUL_TASK_LEASE_SECONDS: '2',
+    HAUL_LOG_LEVEL: 'warn',
+    HAUL_WEB_DIR: join(dataDir, 'no-web'),
+    DATABASE_URL: db.url ?? '',
+    ...more,
+  };
 }
 
 /** The real server, as `npm start` runs it, in a child process. */

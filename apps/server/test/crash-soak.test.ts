@@ -15,7 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { freeLoopbackPort } from '../src/offline/qbittorrent-daemon.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { reconcileOrphans } from '../src/storage/reconcile.js';
-import { database, HaulProcess, sha256Of, sleep, slowOrigin, throttledProxy, until } from './child-server.js';
+import { crashTestEnv, database, HaulProcess, sha256Of, sleep, slowOrigin, throttledProxy, until } from './child-server.js';
 
 const MiB = 1024 * 1024;
 const work = mkdtempSync(join(tmpdir(), 'haul-soak-'));
@@ -37,14 +37,7 @@ describe('kill -9 again and again during uploads and downloads', { timeout: 240_
   it('ends with every file once and right, nothing partial shown, and no orphan after reconciliation', async () => {
     const dataDir = mkdtempSync(join(work, 'data-'));
     const db = await database();
-    const env = {
-      HAUL_DATA_DIR: dataDir,
-      HAUL_ALLOW_PRIVATE_NETWORK: '1',
-      HAUL_TASK_LEASE_SECONDS: '2',
-      HAUL_LOG_LEVEL: 'warn',
-      HAUL_WEB_DIR: join(dataDir, 'no-web'),
-      DATABASE_URL: db.url ?? '',
-    };
+    const env = crashTestEnv(dataDir, db);
     const haul = new HaulProcess(await freeLoopbackPort(), env);
     cleanups.push(async () => {
       if (haul.child) await haul.crash();

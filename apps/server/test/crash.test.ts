@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort, startQbittorrentDaemon, type QbittorrentDaemon } from '../src/offline/qbittorrent-daemon.js';
 import { openDatabase } from '../src/db/database.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
-import { database, HaulProcess, need, sha256Of, slowOrigin, until, watchListing } from './child-server.js';
+import { crashTestEnv, database, HaulProcess, need, sha256Of, slowOrigin, until, watchListing } from './child-server.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 32 * MiB;
@@ -45,17 +45,7 @@ afterAll(async () => {
 async function newHaul(env: Record<string, string>): Promise<HaulProcess> {
   const dataDir = mkdtempSync(join(work, 'data-'));
   const db = await database();
-  const haul = new HaulProcess(await freeLoopbackPort(), {
-    HAUL_DATA_DIR: dataDir,
-    HAUL_ALLOW_PRIVATE_NETWORK: '1',
-    HAUL_TORRENT_DHT: '0',
-    // Taken over two seconds after the crash, not a minute.
-    HAUL_TASK_LEASE_SECONDS: '2',
-    HAUL_LOG_LEVEL: 'warn',
-    HAUL_WEB_DIR: join(dataDir, 'no-web'),
-    DATABASE_URL: db.url ?? '',
-    ...env,
-  });
+  const haul = new HaulProcess(await freeLoopbackPort(), crashTestEnv(dataDir, db, env));
   cleanups.push(async () => {
     if (haul.child) await haul.crash();
     await db.drop();
