@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { UploadPartCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
+import { Readable } from 'node:stream';
 import { S3BlobStore } from '../src/storage/s3-blob-store.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { reconcileOrphans } from '../src/storage/reconcile.js';
@@ -117,6 +118,16 @@ describe('tus uploads into S3 multipart uploads', { timeout: 60_000 }, () => {
     // The live one still completes.
     expect((await patch(live.url, MiB, content.subarray(MiB))).status).toBe(204);
     expect((await fileOf(live.taskId)).hash).toBe(await contentHashOf(content));
+  });
+
+  it('tells a repeated last PATCH that lands after the upload was finished and removed that it is gone, not a server error', async () => {
+    const content = randomBytes(6 * MiB);
+    const up = await create('gone.bin', content);
+    expect((await patch(up.url, 0, content)).status).toBe(204);
+    await fileOf(up.taskId);
+    // What tus does for a PATCH that found the upload a moment before its finisher removed every key.
+    const late = store().write(Readable.from([Buffer.alloc(0)]), up.id, content.length);
+    await expect(late).rejects.toMatchObject({ status_code: 404 });
   });
 
   it('answers a tus termination by removing every key of the upload', async () => {

@@ -81,12 +81,17 @@ export class HashingS3Store extends S3Store implements UploadStore {
   /**
    * The tus store's write; an empty PATCH at the end of an upload whose multipart upload is completed already (a client
    * repeating its last request while the first finishes) writes nothing and keeps the offset, as the file store does.
+   * One whose upload finished and was removed meanwhile (tus found it a moment before) is told it is gone, a 404.
    */
   private async append(readable: Readable, id: string, offset: number): Promise<number> {
     try {
       return await super.write(readable, id, offset);
     } catch (err) {
-      if (!isNotFound(err) || (await this.getMetadata(id)).file.size !== offset) throw err;
+      if (!isNotFound(err)) throw err;
+      const meta = await this.getMetadata(id).catch((e: unknown) => {
+        throw isNotFound(e) ? ERRORS.FILE_NOT_FOUND : e;
+      });
+      if (meta.file.size !== offset) throw err;
       readable.resume();
       return offset;
     }
