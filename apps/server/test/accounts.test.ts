@@ -45,11 +45,13 @@ describe('accounts', () => {
     expect(await h.ctx.db.selectFrom('users').select('id').where('email', '=', 'bob@example.com').executeTakeFirst()).toBeUndefined();
   });
 
-  it('rotates refresh tokens: the old one stops working', async () => {
+  it('rotates refresh tokens: the old one stops working once its successor is used', async () => {
     const t = await h.signUp();
     const r1 = await h.api('POST', '/v1/auth/token', undefined, { grant_type: 'refresh_token', refresh_token: t.refresh_token });
     expect(r1.status).toBe(200);
     expect(r1.body.refresh_token).not.toBe(t.refresh_token);
+    // Once the new one is used (or the grace window for a lost answer is over), the old one is a replay.
+    expect((await h.api('POST', '/v1/auth/token', undefined, { grant_type: 'refresh_token', refresh_token: r1.body.refresh_token })).status).toBe(200);
     const again = await h.api('POST', '/v1/auth/token', undefined, { grant_type: 'refresh_token', refresh_token: t.refresh_token });
     expect(again.status).toBe(401);
     expect(again.body.error).toBe('invalid_grant');

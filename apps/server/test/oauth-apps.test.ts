@@ -102,9 +102,11 @@ describe('third-party apps (OAuth 2.0 code + PKCE)', () => {
     // Refresh rotates like any session's.
     const next = await oc.refreshTokenGrant(config, tokens.refresh_token!);
     expect(await status('GET', '/drive/v1/files?parent_id=', next.access_token)).toBe(200);
+    const after = await oc.refreshTokenGrant(config, next.refresh_token!);
+    // The first token again, its successor already used: a replay.
     expect(await oauthError(oc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
     // That replay ended the session (RFC 6819): a new consent for the rest.
-    expect(await status('GET', '/v1/user/me', next.access_token)).toBe(401);
+    expect(await status('GET', '/v1/user/me', after.access_token)).toBe(401);
 
     const again = await consent(config, person.access_token);
     const fresh = await exchange(config, again.callback!, again.verifier, again.state);

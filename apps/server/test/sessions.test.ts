@@ -3,12 +3,14 @@ import { SignJWT } from 'jose';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setDisabled, setPassword } from '../src/accounts/accounts.service.js';
-import { startTestHaul, type TestHaul } from './helper.js';
+import { REFRESH_REUSE_GRACE_MS } from '../src/accounts/tokens.js';
+import { ManualClock, startTestHaul, type TestHaul } from './helper.js';
 
 describe('sessions', () => {
   let h: TestHaul;
+  const clock = new ManualClock(Date.now());
   beforeAll(async () => {
-    h = await startTestHaul();
+    h = await startTestHaul({}, clock);
   });
   afterAll(() => h.destroy());
 
@@ -94,10 +96,11 @@ describe('sessions', () => {
     expect(await me(laptop.access_token)).toBe(200);
   });
 
-  it('a replayed refresh token ends its whole session, the tokens issued from it included', async () => {
+  it('a refresh token used again after the grace window ends its whole session, the tokens issued from it included', async () => {
     const t = await h.signUp();
     const thief = await refresh(t.refresh_token);
     expect(thief.status).toBe(200);
+    clock.advance(REFRESH_REUSE_GRACE_MS + 1);
     // The owner's client, still holding the old token, replays it: the server cannot tell who is who, so both lose.
     const replay = await refresh(t.refresh_token);
     expect(replay.status).toBe(401);
@@ -107,12 +110,37 @@ describe('sessions', () => {
     expect(await me(t.access_token)).toBe(401);
   });
 
-  it('two uses of one refresh token at once: at most one gets tokens, and the session ends', async () => {
+  it('a second use within the grace window (the first answer was lost) takes over from the unused token it got', async () => {
+    const t = await h.signUp();
+    const lost = (await refresh(t.refresh_token)).body;
+    clock.advance(REFRESH_REUSE_GRACE_MS - 1000);
+    const again = await refresh(t.refresh_token);
+    expect(again.status).toBe(200);
+    expect(again.body.refresh_token).not.toBe(lost.refresh_token);
+    // One chain goes on: the lost answer's refresh token is gone, the session and the new tokens live.
+    expect((await refresh(lost.refresh_token)).status).toBe(401);
+    expect(await me(again.body.access_token)).toBe(200);
+    const next = await refresh(again.body.refresh_token);
+    expect(next.status).toBe(200);
+    expect(await me(next.body.access_token)).toBe(200);
+  });
+
+  it('a second use within the grace window after its successor was used is a replay', async () => {
+    const t = await h.signUp();
+    const first = (await refresh(t.refresh_token)).body;
+    expect((await refresh(first.refresh_token)).status).toBe(200);
+    const replay = await refresh(t.refresh_token);
+    expect(replay.status).toBe(401);
+    expect(await me(first.access_token)).toBe(401);
+  });
+
+  it('two uses of one refresh token at once leave at most one refresh token of the session usable', async () => {
     const t = await h.signUp();
     const both = await Promise.all([refresh(t.refresh_token), refresh(t.refresh_token)]);
-    const won = both.filter((r) => r.status === 200);
-    expect(won.length).toBeLessThanOrEqual(1);
-    for (const w of won) expect(await me(w.body.access_token)).toBe(401);
+    const answered = both.filter((r) => r.status === 200).map((r) => r.body.refresh_token as string);
+    const usable = [];
+    for (const token of answered) if ((await refresh(token)).status === 200) usable.push(token);
+    expect(usable.length).toBeLessThanOrEqual(1);
   });
 
   it('refuses access tokens without an expiry or a session, even when signed with the right key', async () => {

@@ -88,13 +88,18 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
 }
 
 export async function newRefreshToken(ctx: AppContext, db: Db, userId: string, sessionId: string): Promise<string> {
-  const refresh = newSecret();
+  return (await insertRefreshToken(ctx, db, userId, sessionId)).secret;
+}
+
+async function insertRefreshToken(ctx: AppContext, db: Db, userId: string, sessionId: string): Promise<{ id: string; secret: string }> {
+  const secret = newSecret();
+  const id = newId();
   const now = ctx.clock.now();
   await db
     .insertInto('refresh_tokens')
-    .values({ id: newId(), user_id: userId, session_id: sessionId, token_hash: sha256Hex(refresh), expires_at: now + ctx.config.refreshTokenTtlSeconds * 1000, created_at: now, used_at: null })
+    .values({ id, user_id: userId, session_id: sessionId, token_hash: sha256Hex(secret), expires_at: now + ctx.config.refreshTokenTtlSeconds * 1000, created_at: now, used_at: null, replaced_by: null })
     .execute();
-  return refresh;
+  return { id, secret };
 }
 
 async function tokenResponse(ctx: AppContext, userId: string, sessionId: string, refresh: string): Promise<TokenResponse> {
@@ -131,23 +136,28 @@ export async function issueTokens(ctx: AppContext, userId: string, client: Clien
 }
 
 /**
+ * How long after its exchange a refresh token may be used once more: a client whose answer was lost (a tab reloaded
+ * or a network dropped mid-refresh) still holds it. Such a use takes over from the token that replaced it, which must
+ * still be unused; any other second use is a replay.
+ */
+export const REFRESH_REUSE_GRACE_MS = 30_000;
+
+/**
  * Exchanges a refresh token for new tokens of the same session; null when it is unknown, expired, or its session is
- * over. A token used before ends its session.
+ * over. A token used before ends its session, but for the grace window above.
  */
 export async function rotateRefreshToken(ctx: AppContext, refresh: string): Promise<TokenResponse | null> {
   const now = ctx.clock.now();
   const row = await ctx.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', sha256Hex(refresh)).executeTakeFirst();
   if (!row) return null;
-  // Marking it used is the claim: of two uses at once, one wins and the other is the replay.
+  // Marking it used is the claim: of two uses at once, one wins and the other is a second use.
   const claimed = row.used_at === null
     ? await ctx.db.updateTable('refresh_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst()
     : null;
-  if (!claimed || Number(claimed.numUpdatedRows) !== 1) {
-    await endSession(ctx.db, row.user_id, row.session_id);
-    return null;
-  }
+  const first = !!claimed && Number(claimed.numUpdatedRows) === 1;
   if (row.expires_at <= now) return null;
   const next = await ctx.db.transaction().execute(async (trx) => {
+    if (!first && !(await takeOverSuccessor(trx, row.id, now))) return 'replay' as const;
     const live = await trx
       .updateTable('sessions')
       .set({ last_used_at: now, expires_at: now + ctx.config.refreshTokenTtlSeconds * 1000 })
@@ -156,9 +166,26 @@ export async function rotateRefreshToken(ctx: AppContext, refresh: string): Prom
       .where((eb) => eb.exists(eb.selectFrom('users').select('id').where('users.id', '=', row.user_id).where('users.disabled_at', 'is', null).where('users.deleted_at', 'is', null)))
       .executeTakeFirst();
     if (Number(live.numUpdatedRows) !== 1) return null;
-    return newRefreshToken(ctx, trx, row.user_id, row.session_id);
+    const successor = await insertRefreshToken(ctx, trx, row.user_id, row.session_id);
+    await trx.updateTable('refresh_tokens').set({ replaced_by: successor.id }).where('id', '=', row.id).execute();
+    return successor.secret;
   });
+  if (next === 'replay') {
+    await endSession(ctx.db, row.user_id, row.session_id);
+    return null;
+  }
   return next ? tokenResponse(ctx, row.user_id, row.session_id, next) : null;
+}
+
+/**
+ * A second use within the grace window: deletes the token that replaced this one if nobody has used it yet, so one
+ * chain of tokens goes on. False for a replay (too late, or the successor was already used or is not written yet).
+ */
+async function takeOverSuccessor(trx: Db, id: string, now: number): Promise<boolean> {
+  const row = await trx.selectFrom('refresh_tokens').select(['used_at', 'replaced_by']).where('id', '=', id).executeTakeFirst();
+  if (!row || row.used_at === null || now - row.used_at > REFRESH_REUSE_GRACE_MS || !row.replaced_by) return false;
+  const gone = await trx.deleteFrom('refresh_tokens').where('id', '=', row.replaced_by).where('used_at', 'is', null).executeTakeFirst();
+  return Number(gone.numDeletedRows) === 1;
 }
 
 /** Ends one session: its refresh tokens go with it (cascade) and its access tokens stop working. */

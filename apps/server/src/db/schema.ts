@@ -105,8 +105,10 @@ export interface RefreshTokensTable {
   expires_at: number;
   created_at: number;
   session_id: string;
-  /** When it was exchanged; a second use is a replay and ends the session. */
+  /** When it was exchanged; a second use is a replay and ends the session (after the grace window, see tokens.ts). */
   used_at: number | null;
+  /** The token issued in exchange for this one. */
+  replaced_by: string | null;
 }
 
 export interface FilesTable {
