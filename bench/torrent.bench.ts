@@ -12,7 +12,8 @@
  * `monitorEventLoopDelay`, read from Haul's `/metrics`, which resets it at each scrape).
  *
  * HAUL_BENCH_TORRENT_ENGINES=builtin (or qbittorrent) runs one engine only; HAUL_BENCH_CPU_PROF=<dir> writes CPU
- * profiles of Haul's main thread and of its BitTorrent thread there.
+ * profiles of Haul's main thread and of its BitTorrent thread there; HAUL_BENCH_SERVER_JS=<file> runs a compiled
+ * entry point with plain node instead of the TypeScript under tsx (to compare their memory).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
@@ -31,6 +32,9 @@ const repoRoot = new URL('../', import.meta.url).pathname;
 const ENGINES = (process.env.HAUL_BENCH_TORRENT_ENGINES ?? 'builtin,qbittorrent').split(',');
 const CPU_PROF = process.env.HAUL_BENCH_CPU_PROF;
 const FOLDER_ITEMS = 300;
+// The server as `npm start` runs it (TypeScript under tsx), or a compiled entry point run by plain node.
+const SERVER_ENTRY = process.env.HAUL_BENCH_SERVER_JS;
+const serverArgs = SERVER_ENTRY ? [SERVER_ENTRY] : ['--import', 'tsx', 'apps/server/src/main.ts'];
 
 for (const [tool, pkg] of [['aria2c', 'aria2'], ['mktorrent', 'mktorrent'], ['qbittorrent-nox', 'qbittorrent-nox']]) {
   if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) throw new Error(`${tool} is missing: install it with "apt-get install -y ${pkg}".`);
@@ -159,7 +163,7 @@ try {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const prof = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
-    const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'apps/server/src/main.ts'], {
+    const child = spawn(process.execPath, [...prof, ...serverArgs], {
       cwd: repoRoot,
       env: {
         ...process.env,
@@ -179,6 +183,8 @@ try {
     children.push(child);
     try {
       while (!(await fetch(`${base}/drive/v1/about`).then(() => true, () => false))) await sleep(100);
+      await sleep(1000);
+      const started = rssOf(child.pid!);
       const { client } = await signUpClient(base, `bench-${results.length}@example.com`);
       const folderId = await seedProbeFolder(client);
       // The API at rest first, the same client and pace as under the torrent.
@@ -207,7 +213,7 @@ try {
       const busyTimes = await busyProbe();
       const busyLoop = await loopDelay(base);
       const daemonPeak = daemonMemory?.();
-      const extra = [`${idle.toFixed(0)} MB before the task`, ...(daemonPeak ? [`qbittorrent-nox peak ${daemonPeak.toFixed(0)} MB`] : [])];
+      const extra = [`${started.toFixed(0)} MB started, ${idle.toFixed(0)} MB before the task`, ...(daemonPeak ? [`qbittorrent-nox peak ${daemonPeak.toFixed(0)} MB`] : [])];
       const placing = received ? `; all bytes in at ${((received - t0) / 1000).toFixed(2)} s, placed ${((performance.now() - received) / 1000).toFixed(2)} s later` : '';
       results.push({
         label,
