@@ -116,10 +116,11 @@ export interface OpenedDb {
 function pgPool(connectionString: string): pg.Pool {
   // A database that is down fails requests within seconds (503) instead of holding them until it returns.
   const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
-  pool.on('error', (err) => console.warn(`database connection closed while idle: ${err.message}`));
   // The pool listens only to idle connections. One in use between two statements of a transaction, closed then, would
   // emit an 'error' nobody hears and end the process; the transaction's next statement fails and is answered as usual.
   pool.on('connect', (client) => client.on('error', (err) => console.warn(`database connection closed: ${err.message}`)));
+  // An idle connection's error reaches the pool as well, already logged by the connection's own listener above.
+  pool.on('error', () => undefined);
   return pool;
 }
 

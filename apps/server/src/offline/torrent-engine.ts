@@ -64,7 +64,7 @@ export class BuiltinTorrentEngine implements TorrentEngine {
   /** Ends the thread `idleMs` after it said it was idle, unless a job came in meanwhile. */
   private endWhenIdle(worker: Worker): void {
     if (this.worker !== worker || this.jobs.size > 0) return;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.cancelIdleEnd();
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
       if (this.worker !== worker || this.jobs.size > 0) return;
@@ -72,6 +72,11 @@ export class BuiltinTorrentEngine implements TorrentEngine {
       void worker.terminate();
     }, this.opts.idleMs ?? 30_000);
     this.idleTimer.unref();
+  }
+
+  private cancelIdleEnd(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 
   private thread(): Worker {
@@ -132,8 +137,7 @@ export class BuiltinTorrentEngine implements TorrentEngine {
       if (signal.aborted) return end(new TorrentError('Stopped.'));
       signal.addEventListener('abort', onAbort, { once: true });
       // A job for the thread: it stays.
-      if (this.idleTimer) clearTimeout(this.idleTimer);
-      this.idleTimer = null;
+      this.cancelIdleEnd();
       worker.ref();
       reply(start);
     });

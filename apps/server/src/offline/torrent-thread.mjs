@@ -11,9 +11,9 @@
  *
  * Memory: a peer that states no request queue (aria2c) gets as many block requests as WebTorrent's one second of its
  * speed (8,000-14,000 outstanding, up to 220 MB, from aria2c on loopback), and the thread's RSS grows with them; each
- * peer gets at most MAX_REQUESTS_PER_PEER (500 × 16 KiB = 8 MiB, libtorrent's own default). The thread's young generation is kept small
- * by the side that starts it (torrent-engine.ts). When its last job is over the thread says 'idle', and the server
- * side ends it after a while.
+ * peer gets at most MAX_REQUESTS_PER_PEER (500 × 16 KiB = 8 MiB, libtorrent's own default). The thread's young
+ * generation is kept small by the side that starts it (torrent-engine.ts). When its last job is over the thread says
+ * 'idle', and the server side ends it after a while.
  *
  * Plain JavaScript so that it runs the same under tsx, Vitest and plain node, with no loader. The protocol is in
  * torrent-engine.ts, the side that talks to it.
