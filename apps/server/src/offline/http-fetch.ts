@@ -1,18 +1,17 @@
 /**
  * Fetches an http(s) link into a local file: redirects followed (bounded, each hop through the
- * network guard), resumed with Range from the bytes already on disk, hashed while streaming.
+ * network guard), resumed with Range from the bytes already on disk, hashed while streaming, written in
+ * 1 MiB batches with the disk taking them in the background as they come (storage/synced-file-writer.ts).
  */
-import { createWriteStream } from 'node:fs';
-import { stat, truncate } from 'node:fs/promises';
+import { open as openFile, stat, truncate } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { parse as parseDisposition } from 'content-disposition';
 import { cleanName } from '@haul/shared';
 import { isDiskFull } from '../http/errors.js';
 import { resumeHasher } from '../storage/resumable-hash.js';
+import { appendBatched, BackgroundSync } from '../storage/synced-file-writer.js';
 import { BlockedAddressError, guardedLookup, isPublicAddress, parseHttpLink } from './network-guard.js';
 
 const MAX_REDIRECTS = 10;
@@ -162,25 +161,31 @@ export async function fetchToFile(opts: FetchOptions): Promise<FetchResult | nul
     return null;
   }
 
-  // Bytes kept from an earlier attempt are hashed once from disk; the rest while they stream in,
-  // on the hashing thread.
+  // Bytes kept from an earlier attempt are hashed once from disk; the rest while they stream in.
   const hasher = await resumeHasher(opts.partPath, null, offset);
   try {
     let received = offset;
-    const tap = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        received += chunk.length;
-        if (received > opts.maxBytes) return cb(new FetchError(opts.tooLarge ?? 'The file is larger than the space left.', false));
-        hasher.update(chunk).then(() => {
-          opts.onProgress?.(received, meta.size);
-          cb(null, chunk);
-        }, cb);
-      },
-    });
+    const feed = async (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > opts.maxBytes) throw new FetchError(opts.tooLarge ?? 'The file is larger than the space left.', false);
+      await hasher.update(chunk);
+      opts.onProgress?.(received, meta.size);
+    };
     try {
       if (status === 416) res.resume();
-      else await pipeline(res, tap, createWriteStream(opts.partPath, { flags: offset > 0 ? 'a' : 'w' }));
+      else {
+        // Positional writes from the bytes kept (a file opened to append would ignore the position).
+        const fh = await openFile(opts.partPath, offset > 0 ? 'r+' : 'w');
+        const sync = new BackgroundSync();
+        try {
+          await appendBatched(res, fh, { position: offset, feed, sync });
+          await sync.settle();
+        } finally {
+          await sync.release(fh);
+        }
+      }
     } catch (err) {
+      res.destroy();
       if (err instanceof FetchError || isDiskFull(err)) throw err;
       if (opts.signal?.aborted) throw new FetchError('Stopped.', true);
       throw new FetchError('The connection dropped; the download will continue from where it stopped.', true);

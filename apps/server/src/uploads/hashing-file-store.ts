@@ -1,13 +1,27 @@
-/** The tus file store, hashing bytes as they arrive (storage/resumable-hash.ts) so finishing needs no second read. */
-import { readFile, rm, stat, statfs } from 'node:fs/promises';
+/**
+ * The tus file store, hashing bytes as they arrive (storage/resumable-hash.ts) so finishing needs no second read.
+ *
+ * A PATCH body is written in 1 MiB batches while the next is read (storage/synced-file-writer.ts), rather than by
+ * @tus/file-store's stream, one write per 64 KiB chunk awaited before the next chunk is read; and the disk is asked to
+ * take the bytes every 64 MiB in the background, across PATCHes, so the file's sync before it is placed has little left.
+ */
+import { open, readFile, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
+import { ERRORS } from '@tus/utils';
 import type { BlobStore } from '../storage/blob-store.js';
 import { forgetHasher, resumeHasher, saveHasher } from '../storage/resumable-hash.js';
-import { hashedStream, type UploadStore } from './upload-store.js';
+import { appendBatched, BackgroundSync } from '../storage/synced-file-writer.js';
+import type { UploadStore } from './upload-store.js';
+
+/** Uploads whose background syncs are followed beyond this many drop the oldest (their next sync covers it all). */
+const MAX_TRACKED = 512;
 
 export class HashingFileStore extends FileStore implements UploadStore {
+  /** Background syncs of the uploads written by this process, by id. */
+  private readonly syncs = new Map<string, BackgroundSync>();
+
   constructor(
     private readonly dir: string,
     private readonly blobs: BlobStore,
@@ -29,16 +43,42 @@ export class HashingFileStore extends FileStore implements UploadStore {
     const complete = (await this.configstore.get(id))?.size === offset;
     const hasher = await resumeHasher(this.dataPath(id), this.statePath(id), offset, { adding: !complete });
     try {
-      const newOffset = await super.write(hashedStream(readable, hasher), id, offset).catch(async (err: unknown) => {
-        // The file store reports every write failure alike; a full disk is told apart here, as it calls for a
-        // different answer (retry once space is freed) than a broken one.
-        throw (await this.diskIsFull()) ? Object.assign(new Error('no space left on the device'), { code: 'ENOSPC' }) : err;
-      });
+      const newOffset = offset + (await this.append(readable, id, offset, (chunk) => hasher.update(chunk)));
       await saveHasher(this.statePath(id), hasher, newOffset);
       return newOffset;
     } finally {
       hasher.close();
     }
+  }
+
+  /** Writes a PATCH body at `offset`; resolves with the bytes written (a body cut short by the client: those it sent). */
+  private async append(readable: Readable, id: string, offset: number, feed: (chunk: Buffer) => Promise<void>): Promise<number> {
+    const sync = this.syncOf(id);
+    let fh;
+    try {
+      fh = await open(this.dataPath(id), 'r+');
+    } catch {
+      throw ERRORS.FILE_WRITE_ERROR;
+    }
+    try {
+      return await appendBatched(readable, fh, { position: offset, feed, sync });
+    } catch {
+      // As @tus/file-store: every failure answers alike (tus tells a client that went away by its own stream's error),
+      // except a full disk, told apart as it calls for another answer (retry once space is freed).
+      throw (await this.diskIsFull()) ? Object.assign(new Error('no space left on the device'), { code: 'ENOSPC' }) : ERRORS.FILE_WRITE_ERROR;
+    } finally {
+      await sync.release(fh).catch(() => undefined);
+    }
+  }
+
+  private syncOf(id: string): BackgroundSync {
+    let sync = this.syncs.get(id);
+    if (sync) this.syncs.delete(id);
+    sync ??= new BackgroundSync();
+    // Most recently written last, so the oldest go first.
+    this.syncs.set(id, sync);
+    if (this.syncs.size > MAX_TRACKED) this.syncs.delete(this.syncs.keys().next().value!);
+    return sync;
   }
 
   /** Whether the disk of the uploads folder has (almost) no space left. */
@@ -61,6 +101,10 @@ export class HashingFileStore extends FileStore implements UploadStore {
   }
 
   async moveToBlobs(id: string, hash: string): Promise<void> {
+    // A background sync still running is let finish (and a failed one reported) before the file's own sync.
+    const sync = this.syncs.get(id);
+    this.syncs.delete(id);
+    await sync?.settle();
     // A run that died after this step left the bytes in the store already.
     if ((await this.bytesStored(id)) !== null || !(await this.blobs.has(hash))) await this.blobs.adopt(this.dataPath(id), hash);
   }
@@ -70,6 +114,7 @@ export class HashingFileStore extends FileStore implements UploadStore {
   }
 
   async forget(id: string): Promise<void> {
+    this.syncs.delete(id);
     await rm(this.dataPath(id), { force: true });
     await forgetHasher(this.statePath(id));
     await this.configstore.delete(id).catch(() => undefined);

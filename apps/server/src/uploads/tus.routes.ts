@@ -10,6 +10,7 @@ import { serve } from '../http/contract.js';
 import { databaseUnavailable, diskFull, HttpError, isDatabaseUnavailable, isDiskFull } from '../http/errors.js';
 import type { UploadStore } from './upload-store.js';
 import { UploadLocker } from './upload-locker.js';
+import { readNodeBodies } from './tus-node-body.js';
 import type { UploadRow } from '../db/schema.js';
 import { allBytesArrived, findUpload, finishUpload, placedUpload, touchUpload } from './uploads.service.js';
 
@@ -37,6 +38,12 @@ const TUS_ERROR_NAMES: Record<number, ErrorName> = {
  * faults keep their details for the log, not the client.
  */
 class TusServer extends Server {
+  constructor(options: ConstructorParameters<typeof Server>[0]) {
+    super(options);
+    // PATCH bodies are read from Node's request stream (tus-node-body.ts).
+    readNodeBodies(this.handlers.PATCH, options.datastore);
+  }
+
   override write(context: Parameters<Server['write']>[0], headers: Headers, status: number, body = '') {
     if (status >= 400 && !body.startsWith('{')) {
       const error = TUS_ERROR_NAMES[status] ?? (status >= 500 ? 'internal' : 'invalid_argument');
