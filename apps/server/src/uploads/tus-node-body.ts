@@ -4,8 +4,9 @@
  * @tus/server 2 takes each request as a web `Request` (srvx): a PATCH body went Node stream → `Readable.toWeb` → web
  * stream → `Readable.fromWeb` → the store, two adapters and a promise per 64 KiB chunk on the event loop. Here the
  * request's `body` stands for the Node request it came from, and the PATCH handler pipes that straight into the same
- * proxy and size limit @tus/server uses, with the same endings: a client that goes away ends the body (the bytes it
- * sent are kept, so it resumes from them), a failing source answers as tus's aborted request does.
+ * proxy and size limit @tus/server uses. Unlike @tus/server, whose proxy is destroyed (and the bytes it holds lost) when
+ * the request fails, a request that fails ends the body as one that goes away does: every byte that arrived is
+ * written, and the upload resumes from there.
  */
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
@@ -56,35 +57,36 @@ async function writeNodeBody(source: IncomingMessage, store: DataStore, upload: 
   // The store reads a proxy, so that a failure of the store ends the proxy and not the request: the client still
   // gets its answer rather than a reset connection.
   const proxy = new PassThrough();
-  let sourceError: unknown = null;
   let settled = false;
-  // Stays on the request (like the web adapter's listener did): an error after this write must not go unheard.
-  const onError = (err: unknown) => {
-    if (settled) return;
-    sourceError = err;
+  // The client went away (the signal) or its request failed (a connection cut mid-body): the proxy ends rather than
+  // being destroyed, so the bytes it holds are written too, and the upload resumes from every byte that arrived.
+  const endBody = () => {
     source.unpipe(proxy);
-    // A request that went away has ended the proxy already (onAbort).
-    if (!context.signal.aborted) proxy.destroy(err as Error);
+    if (!proxy.destroyed && !proxy.writableEnded) proxy.end();
+  };
+  // Stays on the request (like the web adapter's listener did): an error after this write must not go unheard.
+  const onError = () => {
+    if (!settled) endBody();
   };
   source.on('error', onError);
-  // The client went away: what it sent is written, and the upload resumes from there.
-  const onAbort = () => {
-    source.unpipe(proxy);
-    if (!proxy.destroyed) proxy.end();
-  };
-  context.signal.addEventListener('abort', onAbort, { once: true });
+  context.signal.addEventListener('abort', endBody, { once: true });
+  let storing: Promise<number> | null = null;
   try {
     let offset = upload.offset;
     await pipeline(source.pipe(proxy), new StreamLimiter(maxFileSize), async (body) => {
-      offset = await store.write(body as unknown as Readable, upload.id, upload.offset);
+      storing = store.write(body as unknown as Readable, upload.id, upload.offset);
+      offset = await storing;
     });
     return offset;
   } catch (err) {
     source.unpipe(proxy);
-    const aborted = (sourceError !== null && err === sourceError) || (err instanceof Error && err.name === 'AbortError');
-    throw aborted ? ERRORS.ABORTED : err;
+    // A store that stops reading ends the pipeline with an AbortError, which may come before the store's own failure
+    // (a full disk): that failure is the answer.
+    const storeError = storing ? await (storing as Promise<number>).then(() => null, (e: unknown) => e) : null;
+    if (storeError) throw storeError;
+    throw err instanceof Error && err.name === 'AbortError' ? ERRORS.ABORTED : err;
   } finally {
     settled = true;
-    context.signal.removeEventListener('abort', onAbort);
+    context.signal.removeEventListener('abort', endBody);
   }
 }
