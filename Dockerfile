@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
-# Haul: the web app built and production dependencies installed in a builder; the server runs from source through tsx,
-# as `npm start` does. One image for every role: `serve` (HTTP), `worker` (background jobs) or none (both).
+# Haul: the web app and the server's bundle (scripts/build-server.mjs) built and production dependencies installed in a
+# builder; the server runs from its bundle with plain node, as `npm start` does. One image for every role: `serve`
+# (HTTP), `worker` (background jobs) or none (both).
 #   docker build -t haul .
 #   docker run -p 8080:8080 -v haul-data:/data haul            # everything in one process, SQLite
 #   docker run ... haul serve   /   docker run ... haul worker  # the scaled shape (compose.yaml)
@@ -18,6 +19,7 @@ COPY apps/cli/package.json apps/cli/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build -w @haul/web \
+ && node scripts/build-server.mjs \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf apps/web/src apps/web/node_modules/.vite e2e bench
 
@@ -41,7 +43,7 @@ VOLUME ["/data"]
 EXPOSE 8080
 # Liveness only (no database touch); a worker opens no port and counts as healthy while it runs.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 CMD ["node", "deploy/healthcheck.mjs"]
-ENTRYPOINT ["tini", "--", "node", "--import", "tsx", "apps/server/src/main.ts"]
+ENTRYPOINT ["tini", "--", "node", "apps/server/dist/main.js"]
 CMD []
 
 # qBittorrent-nox from Debian for HAUL_TORRENT_ENGINE=qbittorrent (compose.yaml builds this target). Same uid as Haul:

@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from './fixtures.js';
 
-const MAIN = resolve(import.meta.dirname, '../apps/server/src/main.ts');
+/** The server's bundle, as `npm start` runs it, built first when the source changed; HAUL_BENCH_SERVER_JS names another entry. */
+export async function serverEntry(): Promise<string> {
+  if (process.env.HAUL_BENCH_SERVER_JS) return resolve(process.env.HAUL_BENCH_SERVER_JS);
+  // @ts-expect-error: a plain ES module of the repository's scripts, without type declarations.
+  const { buildServer, SERVER_DIST } = await import('../scripts/build-server.mjs');
+  await buildServer({ ifStale: true, quiet: true });
+  return join(SERVER_DIST as string, 'main.js');
+}
 
 export interface HaulProcess {
   base: string;
@@ -18,7 +25,7 @@ export interface HaulProcess {
 }
 
 /**
- * Starts `node --import tsx apps/server/src/main.ts` on a free loopback port and a fresh SQLite data dir. Node flags
+ * Starts the server's bundle (serverEntry) on a free loopback port and a fresh SQLite data dir. Node flags
  * for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) come from `nodeArgs` or HAUL_BENCH_SERVER_ARGS.
  */
 export async function startHaulProcess(
@@ -28,7 +35,7 @@ export async function startHaulProcess(
   const dataDir = mkdtempSync(join(tmpdir(), 'haul-bench-server-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, await serverEntry()], {
     cwd: resolve(import.meta.dirname, '..'),
     env: {
       ...process.env,

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { Server as Tracker } from 'bittorrent-tracker';
 import { startQbittorrentDaemon } from '../apps/server/src/offline/qbittorrent-daemon.js';
 import { freePort, pct, signUpClient } from './fixtures.js';
+import { serverEntry } from './haul-process.js';
 import type { HaulClient } from '@haul/client';
 
 const MB = 1_000_000;
@@ -32,9 +33,8 @@ const repoRoot = new URL('../', import.meta.url).pathname;
 const ENGINES = (process.env.HAUL_BENCH_TORRENT_ENGINES ?? 'builtin,qbittorrent').split(',');
 const CPU_PROF = process.env.HAUL_BENCH_CPU_PROF;
 const FOLDER_ITEMS = 300;
-// The server as `npm start` runs it (TypeScript under tsx), or a compiled entry point run by plain node.
-const SERVER_ENTRY = process.env.HAUL_BENCH_SERVER_JS;
-const serverArgs = SERVER_ENTRY ? [SERVER_ENTRY] : ['--import', 'tsx', 'apps/server/src/main.ts'];
+// The server as `npm start` runs it (its bundle), or the entry HAUL_BENCH_SERVER_JS names.
+const serverArgs = [await serverEntry()];
 
 for (const [tool, pkg] of [['aria2c', 'aria2'], ['mktorrent', 'mktorrent'], ['qbittorrent-nox', 'qbittorrent-nox']]) {
   if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) throw new Error(`${tool} is missing: install it with "apt-get install -y ${pkg}".`);

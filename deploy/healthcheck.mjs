@@ -1,6 +1,6 @@
 // The image's HEALTHCHECK: GET /healthz on this container's port; a worker's on HAUL_OPS_PORT, and a worker without one
-// opens no port, so it is healthy while its process runs (the role is HAUL_ROLE or the first argument after main.ts,
-// as the server reads it).
+// opens no port, so it is healthy while its process runs (the role is HAUL_ROLE or the first argument after the
+// server's entry, main.js or main.ts, as the server reads it).
 import { readFileSync } from 'node:fs';
 
 const args = (() => {
@@ -10,7 +10,7 @@ const args = (() => {
     return [];
   }
 })();
-const main = args.findIndex((a) => a.endsWith('main.ts'));
+const main = args.findIndex((a) => /\bmain\.[jt]s$/.test(a));
 const afterMain = main >= 0 ? args[main + 1] : undefined;
 const role = (afterMain || process.env.HAUL_ROLE || 'all').toLowerCase();
 if (role === 'worker' && !process.env.HAUL_OPS_PORT) process.exit(0);

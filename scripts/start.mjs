@@ -1,4 +1,5 @@
-// Starts Haul (`npm start [-- serve|worker]`): builds the web app when it has not been built yet, then runs the server.
+// Starts Haul (`npm start [-- serve|worker]`): builds the web app when it has not been built yet, builds the server
+// when its source changed since the last build (scripts/build-server.mjs), then runs it with plain node.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -13,6 +14,8 @@ if (role !== 'worker' && existsSync('apps/web/package.json') && !existsSync('app
   const built = spawnSync('npm', ['run', 'build', '-w', '@haul/web'], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', ...process.argv.slice(2)], { stdio: 'inherit' });
+const { buildServer, SERVER_DIST } = await import('./build-server.mjs');
+await buildServer({ ifStale: true });
+const server = spawn(process.execPath, [`${SERVER_DIST}/main.js`, ...process.argv.slice(2)], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    globalSetup: ['test/global-build.ts'],
     // Each file gets its own database; two at a time suits a 2-core machine.
     maxWorkers: 2,
   },

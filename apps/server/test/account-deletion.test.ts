@@ -23,11 +23,10 @@ import { startJobs } from '../src/jobs.js';
 import { newestOutbox } from '../src/mail/outbox.js';
 import { offlinePartPath } from '../src/offline/offline.service.js';
 import type { LocalBlobStore } from '../src/storage/local-blob-store.js';
-import { until } from './child-server.js';
+import { ADMIN_MAIN, until } from './child-server.js';
 import { ManualClock, mkdir, startTestHaul, type TestHaul } from './helper.js';
 
 const PW = 'correct horse';
-const cli = join(import.meta.dirname, '../src/cli/admin.ts');
 
 /** Every row of every table (read from the database itself, not from our schema) that mentions one of `needles`. */
 async function rowsMentioning(ctx: AppContext, needles: string[]): Promise<string[]> {
@@ -267,12 +266,12 @@ describe('deleting an account', () => {
     const eve = await h.signUp(eveEmail, PW);
     await h.putFile(eve, await mkdir(h, eve.access_token, 'Stuff'), 'a.txt', randomBytes(100));
     const env = { ...process.env, HAUL_DATA_DIR: h.dataDir, DATABASE_URL: h.ctx.config.databaseUrl ?? '', HAUL_LOG_LEVEL: 'silent' };
-    const out = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'delete-user', eveEmail.toUpperCase()], { env });
+    const out = await promisify(execFile)(process.execPath, [ADMIN_MAIN, 'delete-user', eveEmail.toUpperCase()], { env });
     expect(out.stdout).toMatch(/is deleted and signed out everywhere; erasing 1 files, 1 folders \(100 bytes\)/);
     expect(out.stdout).toMatch(/is erased/);
     expect(await me(eve.access_token)).toBe(401);
     expect(await rowsMentioning(h.ctx, [eve.sub, eveEmail])).toEqual([]);
-    await expect(promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'delete-user', eveEmail], { env })).rejects.toMatchObject({ stderr: expect.stringMatching(/no account with email/) });
+    await expect(promisify(execFile)(process.execPath, [ADMIN_MAIN, 'delete-user', eveEmail], { env })).rejects.toMatchObject({ stderr: expect.stringMatching(/no account with email/) });
   }, 90_000);
 });
 

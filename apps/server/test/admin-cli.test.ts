@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestHaul } from './helper.js';
+import { ADMIN_MAIN } from './child-server.js';
 
 const run = promisify(execFile);
-const cli = join(import.meta.dirname, '../src/cli/admin.ts');
 
 describe('haul-admin', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'haul-cli-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   // The CLI uses the same configuration as the server; against PostgreSQL it needs a database of its own.
   const env = { ...process.env, HAUL_DATA_DIR: dataDir, DATABASE_URL: '', HAUL_LOG_LEVEL: 'silent' };
-  const admin = (...args: string[]) => run(process.execPath, ['--import', 'tsx', cli, ...args], { env });
+  const admin = (...args: string[]) => run(process.execPath, [ADMIN_MAIN, ...args], { env });
 
   it('creates a user and resets a password that then signs in', async () => {
     const created = await admin('create-user', 'root@example.com', 'first-password', '--admin');

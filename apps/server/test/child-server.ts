@@ -1,5 +1,5 @@
 /**
- * The real server, as `npm start` runs it, in a child process that a test can kill -9 and start again on the same
+ * The real server, as `npm start` runs it (the bundle in apps/server/dist, plain node), in a child process that a test can kill -9 and start again on the same
  * data directory (and database), with the waiting and checking helpers such tests share.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -14,6 +14,10 @@ import { newId } from '../src/lib/ids.js';
 import { s3ConfigFor, testBucket, testS3 } from './s3-server.js';
 
 const repoRoot = new URL('../../../', import.meta.url).pathname;
+/** The server as `npm start` runs it: the bundle test/global-build.ts makes before the suite. */
+export const SERVER_MAIN = new URL('../dist/main.js', import.meta.url).pathname;
+/** `haul-admin` from the same bundle. */
+export const ADMIN_MAIN = new URL('../dist/admin.js', import.meta.url).pathname;
 
 /** Fails with the install step when a system tool the test drives is missing. */
 export function need(tool: string, pkg: string): void {
@@ -91,7 +95,7 @@ export class HaulProcess {
     }
     const worker = this.opts.role === 'worker';
     const piped = worker || !!this.opts.keepLog;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', ...(this.opts.role ? [this.opts.role] : [])], {
+    const child = spawn(process.execPath, [SERVER_MAIN, ...(this.opts.role ? [this.opts.role] : [])], {
       cwd: repoRoot,
       // The test's own env wins (a public URL through a proxy, say).
       env: { ...process.env, PORT: String(this.port), HAUL_HOST: '127.0.0.1', HAUL_PUBLIC_URL: this.base, ...this.env },

@@ -1,8 +1,8 @@
 /**
- * kill -9 in the middle of a cloud download: the real server runs as a child process (src/main.ts through tsx) on a
- * data directory of its own, is killed while a torrent (from a rate-limited aria2c seeder) or an HTTP link (from a
- * rate-limited origin with Range support) is half-way, and is started again on the same data directory. The file must
- * complete with the source's SHA-256, and no partial file may ever show in the folder listing.
+ * kill -9 in the middle of a cloud download: the real server runs as a child process (its bundle, as `npm start` runs
+ * it) on a data directory of its own, is killed while a torrent (from a rate-limited aria2c seeder) or an HTTP link
+ * (from a rate-limited origin with Range support) is half-way, and is started again on the same data directory. The
+ * file must complete with the source's SHA-256, and no partial file may ever show in the folder listing.
  * The torrent case runs with the built-in engine and with a qBittorrent daemon, which goes on while Haul is down.
  */
 import { spawnSync } from 'node:child_process';

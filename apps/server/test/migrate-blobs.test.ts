@@ -11,9 +11,9 @@ import { S3BlobStore } from '../src/storage/s3-blob-store.js';
 import type { S3Config } from '../src/storage/s3-config.js';
 import { startTestHaul, type TestHaul } from './helper.js';
 import { s3ConfigFor, testBucket, testS3 } from './s3-server.js';
+import { ADMIN_MAIN } from './child-server.js';
 
 const run = promisify(execFile);
-const cli = join(import.meta.dirname, '../src/cli/admin.ts');
 const MiB = 1024 * 1024;
 
 describe('haul-admin migrate-blobs', () => {
@@ -38,7 +38,7 @@ describe('haul-admin migrate-blobs', () => {
   const lost = 'f'.repeat(64);
 
   const admin = (...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', cli, 'migrate-blobs', ...args], {
+    run(process.execPath, [ADMIN_MAIN, 'migrate-blobs', ...args], {
       env: {
         ...process.env,
         HAUL_CONFIG: '',

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraseAccount } from '../src/accounts/account-erasure.js';
 import { createClient, type OAuthClient } from '../src/oauth/oauth-clients.js';
 import { ManualClock, startTestHaul, type TestHaul } from './helper.js';
+import { ADMIN_MAIN } from './child-server.js';
 
 const REDIRECT = 'http://127.0.0.1:8123/callback';
 const PASSWORD = 'correct horse';
@@ -300,11 +301,10 @@ describe('third-party apps (OAuth 2.0 code + PKCE)', () => {
 
 describe('haul-admin oauth-client', () => {
   const run = promisify(execFile);
-  const cli = join(import.meta.dirname, '../src/cli/admin.ts');
   const dataDir = mkdtempSync(join(tmpdir(), 'haul-cli-oauth-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = { ...process.env, HAUL_DATA_DIR: dataDir, DATABASE_URL: '', HAUL_LOG_LEVEL: 'silent' };
-  const admin = (...args: string[]) => run(process.execPath, ['--import', 'tsx', cli, ...args], { env });
+  const admin = (...args: string[]) => run(process.execPath, [ADMIN_MAIN, ...args], { env });
 
   it('registers, lists and deletes apps; the secret is shown once and kept only as a hash', async () => {
     const made = await admin('oauth-client', 'create', 'Sync Tool', '--redirect-uri', 'https://sync.example/cb', '--redirect-uri', 'http://127.0.0.1:7000/cb', '--confidential');

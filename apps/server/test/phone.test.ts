@@ -15,6 +15,7 @@ import { newestOutbox } from '../src/mail/outbox.js';
 import { codeIn } from './mail-inbox.js';
 import { SmsInbox } from './sms-inbox.js';
 import { startTestHaul, type TestHaul } from './helper.js';
+import { ADMIN_MAIN } from './child-server.js';
 
 const PASSWORD = 'correct horse';
 const SECRET = 'bridge secret';
@@ -183,8 +184,7 @@ describe('codes by text message into the outbox', () => {
     expect(lines.join('\n')).not.toContain(code);
     expect(lines.join('\n')).not.toContain('+14155552671');
     const env = { ...process.env, HAUL_DATA_DIR: dataDir, DATABASE_URL: '', HAUL_SMS_WEBHOOK_URL: '', HAUL_LOG_LEVEL: 'silent' };
-    const cli = join(import.meta.dirname, '../src/cli/admin.ts');
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'outbox', '--limit', '5'], { env });
+    const { stdout } = await promisify(execFile)(process.execPath, [ADMIN_MAIN, 'outbox', '--limit', '5'], { env });
     expect(stdout).toContain('Text message to: +14155552671');
     expect(stdout).toContain(`${code} is your Haul code to confirm this phone number.`);
     const token = (await h.api('POST', '/v1/auth/verification/verify', undefined, { verification_id: sent.body.verification_id, verification_code: code })).body.verification_token;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../src/offline/qbittorrent-daemon.js';
 import { parseRole, roleRuns } from '../src/roles.js';
-import { HaulProcess } from './child-server.js';
+import { HaulProcess, SERVER_MAIN } from './child-server.js';
 
 const repoRoot = new URL('../../../', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'haul-roles-'));
@@ -41,7 +41,7 @@ describe(parseRole.name, () => {
 
 describe('main.ts roles', { timeout: 90_000 }, () => {
   it('stops the boot on an unknown role, with the message and a failing exit code', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'wroker'], {
+    const r = spawnSync(process.execPath, [SERVER_MAIN, 'wroker'], {
       cwd: repoRoot,
       env: { ...process.env, HAUL_DATA_DIR: join(work, 'unknown'), DATABASE_URL: '' },
       encoding: 'utf8',

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recentCounts } from '../src/stats/stat-counts.js';
 import { ManualClock, startTestHaul, type TestHaul } from './helper.js';
+import { ADMIN_MAIN } from './child-server.js';
 
 const run = promisify(execFile);
 
@@ -47,9 +48,8 @@ describe('usage statistics', () => {
 
   it('prints them for the operator', async () => {
     // The command reads the same database as the server, whichever engine that is.
-    const cli = join(import.meta.dirname, '../src/cli/admin.ts');
     const env = { ...process.env, HAUL_DATA_DIR: h.dataDir, DATABASE_URL: h.ctx.config.databaseUrl ?? '', HAUL_LOG_LEVEL: 'silent', HAUL_TIME_ZONE: 'Asia/Tokyo' };
-    const out = await run(process.execPath, ['--import', 'tsx', cli, 'stats', '--days', '3650'], { env });
+    const out = await run(process.execPath, [ADMIN_MAIN, 'stats', '--days', '3650'], { env });
     expect(out.stdout).toMatch(/2026-12-01 {2}play_limited_show +3/);
   }, 60_000);
 });

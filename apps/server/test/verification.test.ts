@@ -16,6 +16,7 @@ import { buildHaul } from '../src/app.js';
 import { loadConfig, signupNeedsVerification } from '../src/config.js';
 import { ManualClock, startTestHaul, type TestHaul } from './helper.js';
 import { MailInbox, codeIn } from './mail-inbox.js';
+import { ADMIN_MAIN } from './child-server.js';
 
 const PW = 'correct horse';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -315,7 +316,6 @@ describe('a mail server that is down', () => {
 
 describe('without SMTP: the outbox', () => {
   const run = promisify(execFile);
-  const cli = join(import.meta.dirname, '../src/cli/admin.ts');
 
   it('keeps the mail in the outbox, logs it without the code, and haul-admin outbox prints it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'haul-outbox-'));
@@ -341,7 +341,7 @@ describe('without SMTP: the outbox', () => {
       expect(lines.join('')).not.toMatch(new RegExp(`\\b${code}\\b`));
 
       const env = { ...process.env, HAUL_DATA_DIR: dataDir, DATABASE_URL: '', HAUL_SMTP_URL: '', HAUL_LOG_LEVEL: 'silent' };
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', cli, 'outbox', '--limit', '5'], { env });
+      const { stdout } = await run(process.execPath, [ADMIN_MAIN, 'outbox', '--limit', '5'], { env });
       expect(stdout).toContain(`To: ${email}`);
       expect(stdout).toContain('Subject: Reset your Haul password');
       expect(stdout).toContain(code);
