@@ -2,10 +2,13 @@
  * The typed client of the Haul API: `client.call('listFiles', { query })` takes and returns the shapes the contract
  * gives that route, attaches the bearer token, refreshes it before it expires (and once more on a 401), and turns
  * every failure into ApiError. The web app, the command line and the benchmarks all call through here.
+ * Its types come from the contract; at run time it reads only the generated route table (no TypeBox, no schemas).
  */
 import type { Static, TSchema } from '@sinclair/typebox';
-import { CONTRACT, fillPath, isRaw, type Contract, type RouteAnswer, type RouteDef, type RouteName, type TokenResponse } from '@haul/shared';
+import type { Contract, RouteAnswer, RouteDef, RouteName, TokenResponse } from '@haul/shared';
+import { fillPath } from '@haul/shared/plain';
 import { ApiError, errorOf, LOCAL_ERROR } from './errors.js';
+import { ROUTES, type RouteEntry } from './route-table.js';
 import { memorySessionStore, toSession, type Session, type SessionStore } from './session.js';
 
 /** Refresh this long before the access token expires, so a request never races its expiry. */
@@ -43,7 +46,7 @@ type Answers = { [K in RouteName]: RouteAnswer<Contract[K]> };
 export type Answer<N extends RouteName> = Answers[N];
 
 /** `path?query` of a route with its parameters filled in. */
-export function routeUrl(def: RouteDef, input: { params?: unknown; query?: unknown } = {}): string {
+export function routeUrl(def: RouteEntry, input: { params?: unknown; query?: unknown } = {}): string {
   const path = fillPath(def.path, (input.params ?? {}) as Record<string, unknown>);
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
@@ -68,15 +71,15 @@ export class HaulClient {
   /** Calls a route by its contract name and returns its answer (parsed JSON, or the Response of a raw body). */
   call<N extends RouteName>(name: N, ...args: NoInfer<Args<Contract[N]>>): Promise<NoInfer<Answer<N>>>;
   async call(name: RouteName, input?: CallInput<RouteDef>): Promise<unknown> {
-    const def = CONTRACT[name] as RouteDef;
+    const def = ROUTES[name];
     const res = await this.send(def, input ?? {});
-    if (isRaw(def.response)) return res;
+    if (def.raw) return res;
     const text = await res.text();
     return text ? JSON.parse(text) : {};
   }
 
   /** Sends a route's request; answers the Response when it succeeded, throws ApiError when not. */
-  async send(def: RouteDef, input: CallInput<RouteDef>): Promise<Response> {
+  async send(def: RouteEntry, input: CallInput<RouteDef>): Promise<Response> {
     const needsUser = def.auth === 'user' || def.auth === 'tus';
     let res = await this.fetchOnce(def, input, needsUser ? await this.token() : await this.tokenIfValid());
     let held = await this.sessions.load();
@@ -95,7 +98,7 @@ export class HaulClient {
 
   /** The absolute URL of a route (for links and for clients that send their own requests, like tus). */
   url(name: RouteName, input: { params?: unknown; query?: unknown } = {}): string {
-    return this.baseUrl + routeUrl(CONTRACT[name] as RouteDef, input);
+    return this.baseUrl + routeUrl(ROUTES[name], input);
   }
 
   /** Keeps tokens from sign-in or sign-up. */
@@ -131,7 +134,7 @@ export class HaulClient {
         const session = await (this.sessions.reload ?? this.sessions.load).call(this.sessions);
         if (!session) return null;
         if (before && session.refreshToken !== before.refreshToken && session.expiresAt - Date.now() > REFRESH_MARGIN_MS) return session.accessToken;
-        const res = await this.fetchOnce(CONTRACT.refreshToken as RouteDef, { body: { grant_type: 'refresh_token', refresh_token: session.refreshToken } }, null);
+        const res = await this.fetchOnce(ROUTES.refreshToken, { body: { grant_type: 'refresh_token', refresh_token: session.refreshToken } }, null);
         if (!res.ok) {
           // Only a refused grant ends the session; a network failure leaves it for the next try.
           if (res.status === 400 || res.status === 401) await this.signedOut(session);
@@ -156,7 +159,7 @@ export class HaulClient {
     this.opts.onSignedOut?.();
   }
 
-  private async fetchOnce(def: RouteDef, input: CallInput<RouteDef>, token: string | null): Promise<Response> {
+  private async fetchOnce(def: RouteEntry, input: CallInput<RouteDef>, token: string | null): Promise<Response> {
     const headers: Record<string, string> = { ...this.opts.headers?.(), ...input.headers };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (input.body !== undefined) headers['Content-Type'] = 'application/json';

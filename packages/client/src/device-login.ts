@@ -4,7 +4,8 @@
  * authorization_pending polls on; slow_down doubles the interval (seed 001 §4; the RFC's floor of +5 s is kept);
  * any other error ends the sign-in. The tokens are kept as the client's session.
  */
-import { DEVICE_CODE_GRANT, type TokenResponse } from '@haul/shared';
+import type { TokenResponse } from '@haul/shared';
+import { DEVICE_CODE_GRANT } from '@haul/shared/plain';
 import type { Answer, HaulClient } from './client.js';
 import { ApiError, isApiError } from './errors.js';
 

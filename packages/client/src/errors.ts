@@ -1,5 +1,6 @@
 /** The API's error object as a thrown value; `code` is the stable error name a client acts on. */
-import { describeError, type ErrorBody } from '@haul/shared';
+import type { ErrorBody } from '@haul/shared';
+import { describeError } from '@haul/shared/plain';
 
 export class ApiError extends Error {
   constructor(

@@ -4,7 +4,7 @@
  * hash the same way.
  */
 import { createBLAKE3 } from 'hash-wasm';
-import { cidSampleRanges } from '@haul/shared';
+import { cidSampleRanges } from '@haul/shared/plain';
 
 /** Progress is reported every 4 MiB (and at the end of each range): often enough to move the bar smoothly. */
 const REPORT_EVERY = 4 * 1024 * 1024;

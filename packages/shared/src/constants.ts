@@ -116,3 +116,6 @@ export const STAT_EVENTS = [
   'archive_external_player',
 ] as const;
 export type StatEvent = (typeof STAT_EVENTS)[number];
+
+/** The grant type a device polls POST /v1/auth/token with (RFC 8628 §3.4). */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';

@@ -1,5 +1,6 @@
 /** Picks the interface language: the remembered choice, else the browser's, else en-US. */
-import { LOCALES, type Locale } from '@haul/shared';
+import { LOCALES } from '@haul/shared/plain';
+import type { Locale } from '@haul/shared';
 
 export const LOCALE_KEY = 'haul.locale';
 

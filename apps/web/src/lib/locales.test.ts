@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES } from '@haul/shared';
+import { LOCALES } from '@haul/shared/plain';
 
 const files = import.meta.glob<Record<string, unknown>>('../locales/*.json', { eager: true, import: 'default' });
 const PLURAL = /_(zero|one|two|few|many|other)$/;

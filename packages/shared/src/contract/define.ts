@@ -148,12 +148,3 @@ export function routeErrors(d: RouteDef): Map<number, Map<ErrorName, string>> {
   }
   return out;
 }
-
-/** Fills a path's parameters (`:id`) and literal colons (`::`) from `params`. */
-export function fillPath(path: string, params: Record<string, unknown> = {}): string {
-  return path
-    .replace(/::/g, '\u0000')
-    .replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(String(params[k] ?? '')))
-    .replace(/\*/, () => String(params['*'] ?? '').split('/').map(encodeURIComponent).join('/'))
-    .replace(/\u0000/g, ':');
-}

@@ -4,6 +4,7 @@
  * and the device, polling, gets its tokens.
  */
 import { Type } from '@sinclair/typebox';
+import { DEVICE_CODE_GRANT } from '../constants.js';
 import { route } from './define.js';
 import { Empty, TimeString } from './schema-kit.js';
 
@@ -12,9 +13,6 @@ const tag = 'Devices';
 /** Seconds a device code lasts, and the slowest a device may poll at first. */
 export const DEVICE_CODE_TTL_SECONDS = 600;
 export const DEVICE_POLL_INTERVAL_SECONDS = 5;
-
-/** The grant type a device polls POST /v1/auth/token with (RFC 8628 §3.4). */
-export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 const UserCode = Type.String({ maxLength: 20, description: 'The short code the device shows, e.g. "BDWP-HQPK"; case, spaces and the dash do not matter.' });
 

@@ -32,7 +32,7 @@ export * from './payments.js';
 export * from './activity.js';
 export * from './archives.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
-export { DEVICE_CODE_GRANT, DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
+export { DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
 export { LinkedProviderSchema, SignInProviderSchema, type LinkedProvider, type SignInProvider } from './providers.js';
 export { AvatarSchema } from './profile.js';
 export { AppPasswordSchema } from './webdav.js';

@@ -4,7 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { isEmail } from '@haul/shared';
+import { isEmail } from '@haul/shared/plain';
 import { changeEmail, getMe, sendCode } from '../auth/auth-api';
 import { ContactChangeForm, type ContactKind } from './contact-change-form';
 

@@ -1,7 +1,7 @@
 /** The entries of an archive as a tree with a checkbox each: a folder's box chooses everything under it. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatSize } from '@haul/shared';
+import { formatSize } from '@haul/shared/plain';
 import { Icon } from '../layout/icon';
 import { filePaths, type TreeNode } from './archive-tree';
 

@@ -7,7 +7,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { formatSize } from '@haul/shared';
+import { formatSize } from '@haul/shared/plain';
 import { FormError } from '../../components/form-error';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';

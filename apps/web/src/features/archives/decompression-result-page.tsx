@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { formatSize, PHASE } from '@haul/shared';
+import { formatSize, PHASE } from '@haul/shared/plain';
 import { FormError } from '../../components/form-error';
 import { errorMessage } from '../../lib/error-message';
 import { track } from '../../lib/stats';

@@ -1,6 +1,6 @@
 /** Sign-in, sign-up, sign-out, mailed codes, passwords, deleting the account, and the signed-in user's info. */
 import i18n from 'i18next';
-import { looksLikePhoneNumber } from '@haul/shared';
+import { looksLikePhoneNumber } from '@haul/shared/plain';
 import { haul } from '../../lib/api-client';
 import { isApiError } from '../../lib/api-error';
 import { clearLocalUser } from '../sync/local-db';

@@ -6,7 +6,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { isEmail, looksLikePhoneNumber } from '@haul/shared';
+import { isEmail, looksLikePhoneNumber } from '@haul/shared/plain';
 import { errorMessage } from '../../lib/error-message';
 import { isApiError } from '../../lib/api-error';
 import { Logo } from '../layout/logo';

@@ -2,7 +2,8 @@
  * File actions defined once (label, icon, shortcut, when shown, what they do) and used by the context menu, the
  * selection toolbar and the keyboard. Order follows the seeds' file context menu.
  */
-import { canDecompress, type DriveFile } from '@haul/shared';
+import { canDecompress } from '@haul/shared/plain';
+import type { DriveFile } from '@haul/shared';
 import i18n from 'i18next';
 import { toast } from 'sonner';
 import type { IconName } from '../layout/icon';

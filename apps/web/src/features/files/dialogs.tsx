@@ -3,7 +3,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { formatSize } from '@haul/shared';
+import { formatSize } from '@haul/shared/plain';
 import { CloudDownloadDialog, RemoveCloudTasksDialog } from '../offline/cloud-dialogs';
 import { Icon } from '../layout/icon';
 import { copyText } from '../shares/share-format';

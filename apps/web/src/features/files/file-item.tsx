@@ -1,7 +1,8 @@
 /** One file or folder as a list row or a grid card. */
 import { memo } from 'react';
 import i18n from 'i18next';
-import { categoryOf, formatSize, mediaTypeOf, type DriveFile, type EventType } from '@haul/shared';
+import { categoryOf, formatSize, mediaTypeOf } from '@haul/shared/plain';
+import type { DriveFile, EventType } from '@haul/shared';
 import { Icon, type IconName } from '../layout/icon';
 import { highlightParts } from '../search/search-state';
 import { isFolder } from './files-api';

@@ -4,7 +4,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { DriveFile } from '@haul/shared';
-import { checkName, NAME_PROBLEM_TEXT, randomSuffix, withSuffix } from '@haul/shared';
+import { checkName, NAME_PROBLEM_TEXT, randomSuffix, withSuffix } from '@haul/shared/plain';
 import { goTo } from '../../lib/go-to';
 import i18n from 'i18next';
 import { toast } from 'sonner';

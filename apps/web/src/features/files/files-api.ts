@@ -1,5 +1,6 @@
 /** The drive calls of the file manager (seed 000 §7), typed with the shared wire shapes. */
-import { FILE_KIND, FOLDER_KIND, LIMITS, PHASE, type DriveFile, type FileList, type SortOrder } from '@haul/shared';
+import { FILE_KIND, FOLDER_KIND, LIMITS, PHASE } from '@haul/shared/plain';
+import type { DriveFile, FileList, SortOrder } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 
 export type Filters = Record<string, Record<string, unknown>>;

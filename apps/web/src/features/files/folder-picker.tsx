@@ -2,7 +2,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FOLDER_KIND, LIMITS, type Breadcrumb, type DriveFile } from '@haul/shared';
+import { FOLDER_KIND, LIMITS } from '@haul/shared/plain';
+import type { Breadcrumb, DriveFile } from '@haul/shared';
 import { errorMessage } from '../../lib/error-message';
 import { Icon } from '../layout/icon';
 import { useDialog } from './dialog-store';

@@ -1,7 +1,8 @@
 /** The items a file screen shows: a folder or the starred items from the local database, or a search from the server. */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { LIMITS, type DriveFile, type SearchFilter, type SortOrder } from '@haul/shared';
+import { LIMITS } from '@haul/shared/plain';
+import type { DriveFile, SearchFilter, SortOrder } from '@haul/shared';
 import { isApiError } from '../../lib/api-error';
 import { searchFilters } from '../search/search-filters';
 import { syncEngineFor } from '../sync/use-sync-engine';

@@ -5,7 +5,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, type DriveEvent } from '@haul/shared';
+import { LIMITS } from '@haul/shared/plain';
+import type { DriveEvent } from '@haul/shared';
 import { EndSentinel } from '../../components/end-sentinel';
 import { haul } from '../../lib/api-client';
 import { errorMessage } from '../../lib/error-message';

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { formatSize } from '@haul/shared';
+import { formatSize } from '@haul/shared/plain';
 import { getAbout } from '../auth/auth-api';
 import { UserMenu } from '../auth/user-menu';
 import { useSelection } from '../files/selection-store';

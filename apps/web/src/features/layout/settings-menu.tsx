@@ -1,7 +1,8 @@
 /** Theme and language menus, reachable from every screen (signed in or not). */
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, type Locale } from '@haul/shared';
+import { LOCALES } from '@haul/shared/plain';
+import type { Locale } from '@haul/shared';
 import { IconMenu } from '../../components/icon-menu';
 import { changeLocale } from '../../lib/i18n';
 import { LOCALE_NAMES } from '../../lib/locale';

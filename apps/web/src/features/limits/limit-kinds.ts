@@ -1,5 +1,6 @@
 /** Which limit dialog an error opens, and where its Upgrade button leads (seed 001 §4 "Traffic limit"). */
-import { LIMIT_ERRORS, parseLimitDetails, type LimitDetails, type LimitError } from '@haul/shared';
+import { LIMIT_ERRORS, parseLimitDetails } from '@haul/shared/plain';
+import type { LimitDetails, LimitError } from '@haul/shared';
 import { isApiError } from '../../lib/api-error';
 
 /** The seeds' dialog types, plus the storage and daily task limits of seed 000 §6. */

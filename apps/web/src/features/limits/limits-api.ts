@@ -1,5 +1,5 @@
 /** The account's storage and every transfer quota, as GET about answers them (with_quotas is a comma list). */
-import { QUOTA_KINDS } from '@haul/shared';
+import { QUOTA_KINDS } from '@haul/shared/plain';
 import { haul } from '../../lib/api-client';
 
 /** One query key for the quota pages, the limit dialogs and the watch that continues limited tasks. */

@@ -5,7 +5,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatSize, type TrafficQuota } from '@haul/shared';
+import { formatSize } from '@haul/shared/plain';
+import type { TrafficQuota } from '@haul/shared';
 import { resetWords } from './limit-dialog';
 import { getQuotas, QUOTAS_KEY } from './limits-api';
 import './limits.css';

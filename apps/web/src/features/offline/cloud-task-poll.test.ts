@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PHASE, type DriveTask } from '@haul/shared';
+import { PHASE } from '@haul/shared/plain';
+import type { DriveTask } from '@haul/shared';
 import { AFTER_ACTION_POLL, followCloudTasks, onCloudAction, pollAfterAction } from './cloud-task-poll';
 
 const tasks = (...phases: string[]) => phases.map((phase, i) => ({ id: String(i), phase }) as DriveTask);

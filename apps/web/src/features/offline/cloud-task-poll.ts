@@ -3,7 +3,8 @@
  * 500 ms apart, until every listed task is complete (seed 000 §4 "Cloud task view and polling"), so the change shows at
  * once. The list's own polling goes on beside it, keeping the progress of running downloads live.
  */
-import { PHASE, type DriveTask } from '@haul/shared';
+import { PHASE } from '@haul/shared/plain';
+import type { DriveTask } from '@haul/shared';
 
 export const AFTER_ACTION_POLL = { times: 10, everyMs: 500 } as const;
 

@@ -1,7 +1,8 @@
 /** One cloud download in the transfer list: phase, progress, speed and time left, and the action its phase offers. */
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatSize, PHASE, type DriveTask } from '@haul/shared';
+import { formatSize, PHASE } from '@haul/shared/plain';
+import type { DriveTask } from '@haul/shared';
 import { useDialog } from '../files/dialog-store';
 import { runChange } from '../files/file-mutations';
 import type { IconName } from '../layout/icon';

@@ -5,7 +5,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { PHASE, type DriveTask } from '@haul/shared';
+import { PHASE } from '@haul/shared/plain';
+import type { DriveTask } from '@haul/shared';
 import { settleFileChanges } from '../files/file-mutations';
 import { listCloudTasks } from './offline-api';
 import { onCloudAction, pollAfterAction } from './cloud-task-poll';

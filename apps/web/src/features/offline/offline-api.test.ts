@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PHASE, type DriveTask } from '@haul/shared';
+import { PHASE } from '@haul/shared/plain';
+import type { DriveTask } from '@haul/shared';
 import { cloudActionFor } from './cloud-task-row';
 import { badLinks, etaSeconds } from './offline-api';
 

@@ -1,6 +1,7 @@
 /** Cloud downloads on the server: add links, list tasks, pause, continue, retry, remove and clear. */
 import type { Answer } from '@haul/client';
-import { FILE_KIND, PHASE, type DriveTask } from '@haul/shared';
+import { FILE_KIND, PHASE } from '@haul/shared/plain';
+import type { DriveTask } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 
 export const OFFLINE = 'offline';

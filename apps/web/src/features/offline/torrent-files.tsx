@@ -1,6 +1,6 @@
 /** The files of a torrent with a check box each, so the person keeps only what they want. */
 import { useTranslation } from 'react-i18next';
-import { formatSize } from '@haul/shared';
+import { formatSize } from '@haul/shared/plain';
 import type { TorrentListing } from './offline-api';
 
 export function TorrentFiles({

@@ -1,5 +1,6 @@
 /** How plans read on screen: prices in the person's language, and what a grant gives. */
-import { formatSize, type GrantItem } from '@haul/shared';
+import { formatSize } from '@haul/shared/plain';
+import type { GrantItem } from '@haul/shared';
 import type { TFunction } from 'i18next';
 
 /** "€4.99", from the plain decimal the server sends (no thousands separators, seed 001 §4). */

@@ -2,7 +2,8 @@
  * The seeds' tag icons for where a file came from (`params.platform_icon`): simple line drawings in the app's icon
  * style, not the sites' logos. Media and folder tags use the app's own icons.
  */
-import { platformIcon, type TagIcon } from '@haul/shared';
+import { platformIcon } from '@haul/shared/plain';
+import type { TagIcon } from '@haul/shared';
 import type { TFunction } from 'i18next';
 import { Icon, type IconName } from '../layout/icon';
 

@@ -5,7 +5,8 @@
 import './search.css';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { FOLDER_KIND, type SearchFilter, type TagIcon } from '@haul/shared';
+import { FOLDER_KIND } from '@haul/shared/plain';
+import type { SearchFilter, TagIcon } from '@haul/shared';
 import { PlatformIcon, platformName, TagIconView } from './platform-icon';
 import { entryFolderOf, writeSearch } from './search-state';
 

@@ -1,5 +1,6 @@
 /** Search mode lives in the route (seed 000 §2): action=search plus the filters, so a search survives a reload. */
-import { isEmptySearch, type SearchFilter } from '@haul/shared';
+import { isEmptySearch } from '@haul/shared/plain';
+import type { SearchFilter } from '@haul/shared';
 import { saveSetting } from '../settings/settings-sync';
 
 /** Views that can be searched; others send a search to all files. */

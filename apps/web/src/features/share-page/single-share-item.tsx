@@ -4,7 +4,8 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatSize, mediaTypeOf, type DriveFile, type MediaType, type ShareView } from '@haul/shared';
+import { formatSize, mediaTypeOf } from '@haul/shared/plain';
+import type { DriveFile, MediaType, ShareView } from '@haul/shared';
 import { iconFor } from '../files/file-item';
 import { formatTime } from '../files/format-time';
 import { Icon } from '../layout/icon';

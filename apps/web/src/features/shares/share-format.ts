@@ -1,5 +1,6 @@
 /** Words and numbers of share links: time left, capped counts, the text people paste, and copying it. */
-import { LIMITS, type ShareEntry } from '@haul/shared';
+import { LIMITS } from '@haul/shared/plain';
+import type { ShareEntry } from '@haul/shared';
 
 /** Seed 000 §4: never, N days left (rounded up, as the server counts), or hours left (at least 1); null once expired. */
 export function expiryLeft(

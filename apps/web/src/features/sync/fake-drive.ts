@@ -1,5 +1,6 @@
 /** A test double of the listing call (seed 000 §7 "List files") for the sync engine's unit tests. */
-import { PHASE, type DriveFile, type FileList } from '@haul/shared';
+import { PHASE } from '@haul/shared/plain';
+import type { DriveFile, FileList } from '@haul/shared';
 import type { ListParams } from '../files/files-api';
 
 /** A little server: files with change times, paged 500 at a time like the real one. */

@@ -2,7 +2,8 @@
  * Keeps the local database in step with the server (seed 000 §4 "Sync of files"): folder syncs when a folder is
  * opened, a full sync of the drive, and incremental syncs of what changed since the last one.
  */
-import { PHASE, type DriveFile, type FileList } from '@haul/shared';
+import { PHASE } from '@haul/shared/plain';
+import type { DriveFile, FileList } from '@haul/shared';
 import { isApiError } from '../../lib/api-error';
 import { LIVE_FILTERS, type Filters, type ListParams } from '../files/files-api';
 import type { Collection } from 'dexie';

@@ -1,5 +1,5 @@
 /** BLAKE3 of a picked file (hash-wasm, the server's function), computed in a Web Worker; aborting stops the worker. */
-import { cidSampleRanges } from '@haul/shared';
+import { cidSampleRanges } from '@haul/shared/plain';
 import { hashRangesOf } from '@haul/client/hash';
 import type { HashReply, HashRequest } from './hash.worker';
 

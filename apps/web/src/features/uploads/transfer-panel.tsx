@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatSize, PHASE } from '@haul/shared';
+import { formatSize, PHASE } from '@haul/shared/plain';
 import { useSessionStore } from '../auth/session-store';
 import { runChange } from '../files/file-mutations';
 import { Icon } from '../layout/icon';

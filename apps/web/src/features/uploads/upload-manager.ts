@@ -3,7 +3,7 @@
  * large files), created on the server (instantly when the content is already stored), sent over tus, then
  * confirmed. Pause, continue, retry and cancel; transmitting, paused and completed tasks are kept in IndexedDB.
  */
-import { CID_THRESHOLD_BYTES, LIMITS } from '@haul/shared';
+import { CID_THRESHOLD_BYTES, LIMITS } from '@haul/shared/plain';
 import i18n from 'i18next';
 import * as tus from 'tus-js-client';
 import { isApiError } from '../../lib/api-error';

@@ -1,5 +1,5 @@
 /** The upload calls: create (or speed-upload) a file, the large-file pre-check, task progress and cancel. */
-import { FILE_KIND, FOLDER_TYPE_NORMAL, LIMITS } from '@haul/shared';
+import { FILE_KIND, FOLDER_TYPE_NORMAL, LIMITS } from '@haul/shared/plain';
 import { haul } from '../../lib/api-client';
 
 export function createUpload(input: {

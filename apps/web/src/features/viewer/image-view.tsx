@@ -5,7 +5,8 @@
  */
 import { useEffect, useRef, useState, type PointerEvent, type WheelEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { extensionOf, type DriveFile } from '@haul/shared';
+import { extensionOf } from '@haul/shared/plain';
+import type { DriveFile } from '@haul/shared';
 import { Icon } from '../layout/icon';
 import { getDeg, setDeg } from './play-records';
 import { clampZoom, ZOOM } from './playback-rules';

@@ -5,7 +5,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { mediaTypeOf, type DriveFile } from '@haul/shared';
+import { mediaTypeOf } from '@haul/shared/plain';
+import type { DriveFile } from '@haul/shared';
 import { Icon } from '../layout/icon';
 import { OVERFLOW_CHECK_MS, stripPaging } from './viewer-rules';
 

@@ -4,7 +4,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatSize, type DriveFile } from '@haul/shared';
+import { formatSize } from '@haul/shared/plain';
+import type { DriveFile } from '@haul/shared';
 import { decodeText } from './text-decode';
 import { readHead } from './viewer-api';
 import type { MediaFault } from './viewer-errors';

@@ -2,7 +2,8 @@
  * What the viewer can show: the seeds' media (image, video, audio), plus plain text and PDF. Text is read as text and
  * shown in a <pre>, never rendered as markup (HTML, SVG and Markdown are shown as their source).
  */
-import { canDecompress, extensionOf, mediaTypeOf, type DriveFile } from '@haul/shared';
+import { canDecompress, extensionOf, mediaTypeOf } from '@haul/shared/plain';
+import type { DriveFile } from '@haul/shared';
 
 export type ViewKind = 'image' | 'video' | 'audio' | 'text' | 'pdf';
 

@@ -3,7 +3,7 @@
  * the 30 most recent (seed 001 §4) so that going back and forth shows files at once.
  */
 import type { DriveFile, DriveMedia } from '@haul/shared';
-import { mediaTypeOf } from '@haul/shared';
+import { mediaTypeOf } from '@haul/shared/plain';
 import { haul } from '../../lib/api-client';
 import { shareFileInfo } from '../shares/shares-api';
 import type { ViewerSource } from './viewer-store';

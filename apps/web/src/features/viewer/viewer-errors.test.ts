@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorBody, type DriveFile } from '@haul/shared';
+import { errorBody } from '@haul/shared/plain';
+import type { DriveFile } from '@haul/shared';
 import { ApiError, LOCAL_ERROR } from '../../lib/api-error';
 import { buttonsFor, failureOfCall, failureOfDetail, failureOfProbe, pictureOf } from './viewer-errors';
 

@@ -3,7 +3,8 @@
  * Codes: 1001 an image or a play entry without a link, 1002 a network failure, 9 a file in the trash
  * (file_in_recycle_bin), the server's own error_code for any other answer, none for a format the browser cannot play.
  */
-import { ERROR_CODES, type DriveFile } from '@haul/shared';
+import { ERROR_CODES } from '@haul/shared/plain';
+import type { DriveFile } from '@haul/shared';
 import { isApiError, LOCAL_ERROR } from '../../lib/api-error';
 import type { ViewKind } from './view-kind';
 

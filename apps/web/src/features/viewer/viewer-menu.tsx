@@ -5,7 +5,8 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { mediaTypeOf, type DriveFile } from '@haul/shared';
+import { mediaTypeOf } from '@haul/shared/plain';
+import type { DriveFile } from '@haul/shared';
 import { IconMenu } from '../../components/icon-menu';
 import { FILE_ACTIONS, type ActionContext } from '../files/actions';
 import { useDialog } from '../files/dialog-store';
