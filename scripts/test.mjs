@@ -56,7 +56,7 @@ try {
 const S3_TESTS = [
   's3-blob-store', 's3-presigned-downloads', 's3-reconcile', 'uploads', 'downloads', 'quotas', 'archives', 'archives-jobs', 'archives-rar',
   'media', 'offline', 'offline-quota', 'uploads-race', 'traffic', 'files', 'purge', 'shares', 's3-uploads', 'webdav', 'webdav-props-locks',
-  'webdav-clients', 'tus-patch-body',
+  'webdav-clients', 'tus-patch-body', 'lazy-modules',
 ].map((t) => `test/${t}.test.ts`);
 let s3 = null;
 try {

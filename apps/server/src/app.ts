@@ -50,7 +50,7 @@ import { logRequest } from './http/log-redaction.js';
 import { createJobSignals } from './tasks/job-signals.js';
 import { tasksRoutes } from './tasks/tasks.routes.js';
 import { HashingFileStore } from './uploads/hashing-file-store.js';
-import { HashingS3Store } from './uploads/s3-upload-store.js';
+import { createS3UploadStore } from './uploads/s3-upload-store.js';
 import { tusRoutes } from './uploads/tus.routes.js';
 import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { isAppRoute, webRoutes } from './web/web.routes.js';
@@ -110,7 +110,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     dialect,
     blobs,
     // Uploads gather where the blobs live: in S3, any API process can take an upload's next chunk.
-    uploads: blobStore instanceof S3BlobStore ? new HashingS3Store(blobStore, config.s3!) : new HashingFileStore(join(config.dataDir, 'uploads'), blobs),
+    uploads: blobStore instanceof S3BlobStore ? await createS3UploadStore(blobStore, config.s3!) : new HashingFileStore(join(config.dataDir, 'uploads'), blobs),
     clock,
     secrets: await loadSecrets(db),
     mailer: createMailer(config, db, clock, app.log),

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Migration, type MigrationProvider } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.js';
 import * as init from './migrations/2026-11-22-0001-init.js';
 import * as uploads from './migrations/2026-11-22-0002-uploads.js';
@@ -63,8 +63,17 @@ class KeepCauseSqliteDialect extends SqliteDialect {
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
 
-// int8 columns (sizes, epoch ms) fit in a double; read them as numbers like SQLite does.
-pg.types.setTypeParser(20, (v) => Number(v));
+let pgLoaded: Promise<typeof pg> | null = null;
+
+/** node-postgres, loaded once a database URL is set: a server on SQLite (the default) never loads it. */
+export function loadPg(): Promise<typeof pg> {
+  pgLoaded ??= import('pg').then(({ default: lib }) => {
+    // int8 columns (sizes, epoch ms) fit in a double; read them as numbers like SQLite does.
+    lib.types.setTypeParser(20, (v) => Number(v));
+    return lib;
+  });
+  return pgLoaded;
+}
 
 /** Forward-only migrations, in order; each runs once, at boot. */
 const migrations: Record<string, Migration> = {
@@ -113,9 +122,9 @@ export interface OpenedDb {
  * taking the process down: pg emits 'error' on the pool for those, and an unhandled 'error' event would crash Node.
  * The pool drops the broken connection and opens a new one on the next query.
  */
-function pgPool(connectionString: string): pg.Pool {
+function pgPool(lib: typeof pg, connectionString: string): pg.Pool {
   // A database that is down fails requests within seconds (503) instead of holding them until it returns.
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
+  const pool = new lib.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
   // The pool listens only to idle connections. One in use between two statements of a transaction, closed then, would
   // emit an 'error' nobody hears and end the process; the transaction's next statement fails and is answered as usual.
   pool.on('connect', (client) => client.on('error', (err) => console.warn(`database connection closed: ${err.message}`)));
@@ -130,7 +139,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
   if (opts.databaseUrl) {
     dialect = 'postgres';
     db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: pgPool(opts.databaseUrl) }),
+      dialect: new PostgresDialect({ pool: pgPool(await loadPg(), opts.databaseUrl) }),
     });
   } else {
     dialect = 'sqlite';

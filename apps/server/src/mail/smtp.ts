@@ -1,23 +1,29 @@
-/** Mail through an SMTP server (nodemailer): one transport for the process, a connection per message. */
+/**
+ * Mail through an SMTP server (nodemailer): one transport for the process, a connection per message. nodemailer is
+ * loaded with the first message, so a server without SMTP (mail kept in the outbox) never loads it.
+ */
 import type { FastifyBaseLogger } from 'fastify';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Mailer, MailMessage } from './mailer.js';
 
 export class SmtpMailer implements Mailer {
-  private readonly transport: ReturnType<typeof createTransport>;
+  private transport: Promise<Transporter> | null = null;
 
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly from: string,
     private readonly log: FastifyBaseLogger,
-  ) {
+  ) {}
+
+  private transporter(): Promise<Transporter> {
     // Bounded waits: a mail server that hangs must not hold a request (or a stop) for minutes.
-    this.transport = createTransport({ url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 });
+    this.transport ??= import('nodemailer').then(({ createTransport }) => createTransport({ url: this.url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 }));
+    return this.transport;
   }
 
   async send(m: MailMessage): Promise<void> {
     try {
-      await this.transport.sendMail({ from: this.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+      await (await this.transporter()).sendMail({ from: this.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
       this.log.info({ to: m.to, subject: m.subject }, 'mail sent');
     } catch (err) {
       // The SMTP reply says what went wrong; the message itself stays out of the log.
@@ -27,6 +33,7 @@ export class SmtpMailer implements Mailer {
   }
 
   async close(): Promise<void> {
-    this.transport.close();
+    // A transport that could not be made has nothing to close (its send said why).
+    (await this.transport?.catch(() => null))?.close();
   }
 }

@@ -12,7 +12,7 @@
  */
 import { lstat, mkdir, realpath, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { QBittorrent, TorrentFilePriority, type Torrent } from '@ctrl/qbittorrent';
+import type { QBittorrent, Torrent } from '@ctrl/qbittorrent';
 import parseTorrent from 'parse-torrent';
 import { privateNetworksDat } from './daemon-ip-filter.js';
 import {
@@ -108,14 +108,23 @@ export async function diskPathIn(dir: string, name: string, size: number): Promi
   return at;
 }
 
+/** qBittorrent's file priority "do not download" (the library's TorrentFilePriority.Skip). */
+const SKIP = 0;
+
 /** The built-in engine's contract, kept by a qBittorrent daemon. */
 export class QbittorrentEngine implements TorrentEngine {
-  private readonly client: QBittorrent;
+  private daemon: Promise<QBittorrent> | null = null;
   private readonly pollMs: number;
 
   constructor(private readonly opts: QbittorrentOptions) {
-    this.client = new QBittorrent({ baseUrl: opts.url, username: opts.username, password: opts.password, timeout: opts.timeoutMs ?? 30_000 });
     this.pollMs = opts.pollMs ?? 500;
+  }
+
+  /** The daemon's client, with its library loaded at the first call: a server on the built-in engine never loads it. */
+  private client(): Promise<QBittorrent> {
+    const o = this.opts;
+    this.daemon ??= import('@ctrl/qbittorrent').then(({ QBittorrent }) => new QBittorrent({ baseUrl: o.url, username: o.username, password: o.password, timeout: o.timeoutMs ?? 30_000 }));
+    return this.daemon;
   }
 
   private guarded: Promise<void> | null = null;
@@ -129,7 +138,7 @@ export class QbittorrentEngine implements TorrentEngine {
     this.guarded ??= (async () => {
       await mkdir(this.opts.localRoot, { recursive: true });
       await writeFile(join(this.opts.localRoot, FILTER_FILE), privateNetworksDat());
-      const ok = await this.client.setPreferences({ ip_filter_enabled: true, ip_filter_path: join(this.opts.daemonRoot, FILTER_FILE), ip_filter_trackers: true });
+      const ok = await (await this.client()).setPreferences({ ip_filter_enabled: true, ip_filter_path: join(this.opts.daemonRoot, FILTER_FILE), ip_filter_trackers: true });
       if (!ok) throw new TorrentError('The torrent daemon refused the IP filter that keeps it off private networks.');
     })().catch((err) => {
       this.guarded = null;
@@ -217,8 +226,9 @@ export class QbittorrentEngine implements TorrentEngine {
         }
         const picked = new Set(chosen.map((f) => f.index));
         const skipped = info.files.filter((f) => !picked.has(f.index)).map((f) => String(f.index));
-        if (skipped.length) await this.client.setFilePriority(hash, skipped, TorrentFilePriority.Skip);
-        await this.client.startTorrent(hash);
+        const qb = await this.client();
+        if (skipped.length) await qb.setFilePriority(hash, skipped, SKIP);
+        await qb.startTorrent(hash);
         const total = chosen.reduce((n, f) => n + f.size, 0);
         for (;;) {
           const t = await this.find(hash);
@@ -227,11 +237,11 @@ export class QbittorrentEngine implements TorrentEngine {
           if (FAILED.has(t.state)) throw new TorrentError(`The torrent daemon stopped this torrent (${t.state}).`);
           if (COMPLETE.has(t.state) && t.amount_left === 0) break;
           // Stopped in the daemon by someone else: the task is not paused, so it goes on.
-          if (STOPPED.has(t.state)) await this.client.startTorrent(hash);
+          if (STOPPED.has(t.state)) await qb.startTorrent(hash);
           await pause(this.pollMs, signal);
         }
         // qBittorrent lists files in torrent order; 4.5 and later also say each one's index.
-        const names = new Map((await this.client.torrentFiles(hash)).map((f, i) => [(f as { index?: number }).index ?? i, f.name]));
+        const names = new Map((await qb.torrentFiles(hash)).map((f, i) => [(f as { index?: number }).index ?? i, f.name]));
         // Out of the daemon before Haul moves the files away, so it neither seeds nor re-creates them.
         await this.remove(hash, false);
         held = false;
@@ -257,19 +267,21 @@ export class QbittorrentEngine implements TorrentEngine {
   }
 
   private async find(hash: string): Promise<Torrent | undefined> {
-    return (await this.client.listTorrents({ hashes: hash }))[0];
+    const qb = await this.client();
+    return (await qb.listTorrents({ hashes: hash }))[0];
   }
 
   /** The torrent's file list, once the daemon has its metadata. */
   private async metadata(hash: string): Promise<TorrentInfo | null> {
-    if ((await this.client.torrentFiles(hash)).length === 0) return null;
-    return infoOfFile(Buffer.from(await this.client.requestArrayBuffer('/torrents/export', { hash })));
+    const qb = await this.client();
+    if ((await qb.torrentFiles(hash)).length === 0) return null;
+    return infoOfFile(Buffer.from(await qb.requestArrayBuffer('/torrents/export', { hash })));
   }
 
   private async addFile(bytes: Buffer, savepath: string, hash: string): Promise<void> {
     await this.guard();
     // Added stopped, so nothing is fetched before the unchosen files are taken out.
-    await this.client.addTorrent(new Uint8Array(bytes), { savepath, paused: 'true', contentLayout: 'Original', tags: 'haul' });
+    await (await this.client()).addTorrent(new Uint8Array(bytes), { savepath, paused: 'true', contentLayout: 'Original', tags: 'haul' });
     await this.added(hash);
   }
 
@@ -277,7 +289,7 @@ export class QbittorrentEngine implements TorrentEngine {
     // The daemon stops the torrent once its metadata arrived: the files are chosen before any piece is fetched.
     const options = { savepath, paused: 'false', contentLayout: 'Original', tags: 'haul', stopCondition: 'MetadataReceived' } as const;
     await this.guard();
-    await this.client.addMagnet(magnet, options as Parameters<QBittorrent['addMagnet']>[1]);
+    await (await this.client()).addMagnet(magnet, options as Parameters<QBittorrent['addMagnet']>[1]);
     await this.added(hash);
   }
 
@@ -293,7 +305,7 @@ export class QbittorrentEngine implements TorrentEngine {
   /** Takes a torrent out of the daemon and waits until it is gone; files stay unless `deleteFiles`. */
   private async remove(hash: string, deleteFiles: boolean): Promise<void> {
     try {
-      await this.client.removeTorrent(hash, deleteFiles);
+      await (await this.client()).removeTorrent(hash, deleteFiles);
       for (let i = 0; i < 40 && (await this.find(hash)); i++) await new Promise((r) => setTimeout(r, 100));
     } catch {
       // The daemon is away: the torrent is found again by its hash and save path when the task runs next.

@@ -2,10 +2,11 @@
  * Stripe through its official library: Checkout Sessions for one-time payments and subscriptions (prices given
  * inline, so the operator's catalogue needs no copy in Stripe's dashboard), webhooks verified with the library's
  * signature check (a wrong signature, a changed body or an old timestamp are refused), sessions looked up while an
- * order is pending, cancellation at the period's end, refunds.
+ * order is pending, cancellation at the period's end, refunds. The library is loaded with the first call, so a server
+ * without Stripe never loads it.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { StripeConfig } from './payment-config.js';
 import { WebhookRejected, type Checkout, type CheckoutInput, type OrderRow, type PaymentNotice, type PaymentProvider, type SubscriptionRow } from './provider.js';
 
@@ -16,20 +17,26 @@ export class StripeProvider implements PaymentProvider {
   readonly name = 'Stripe';
   readonly recurring = true;
   readonly sandbox = false;
-  private readonly api: Stripe;
+  private client: Promise<Stripe> | null = null;
 
-  constructor(private readonly config: StripeConfig) {
-    const base = config.apiBase;
-    this.api = new Stripe(config.secretKey, {
-      maxNetworkRetries: 2,
-      timeout: 20_000,
-      ...(base ? { host: base.hostname, port: Number(base.port) || (base.protocol === 'https:' ? 443 : 80), protocol: base.protocol === 'http:' ? 'http' : 'https' } : {}),
-    });
+  constructor(private readonly config: StripeConfig) {}
+
+  private api(): Promise<Stripe> {
+    const base = this.config.apiBase;
+    this.client ??= import('stripe').then(
+      ({ default: Stripe }) =>
+        new Stripe(this.config.secretKey, {
+          maxNetworkRetries: 2,
+          timeout: 20_000,
+          ...(base ? { host: base.hostname, port: Number(base.port) || (base.protocol === 'https:' ? 443 : 80), protocol: base.protocol === 'http:' ? 'http' : 'https' } : {}),
+        }),
+    );
+    return this.client;
   }
 
   async startCheckout({ order, product, user, successUrl, cancelUrl }: CheckoutInput): Promise<Checkout> {
     const interval = order.interval === 'month' || order.interval === 'year' ? order.interval : null;
-    const session = await this.api.checkout.sessions.create(
+    const session = await (await this.api()).checkout.sessions.create(
       {
         mode: interval ? 'subscription' : 'payment',
         client_reference_id: order.id,
@@ -60,9 +67,10 @@ export class StripeProvider implements PaymentProvider {
   async readWebhook(raw: Buffer, headers: IncomingHttpHeaders): Promise<PaymentNotice[]> {
     const signature = headers['stripe-signature'];
     if (typeof signature !== 'string') throw new WebhookRejected('no Stripe-Signature header');
+    const api = await this.api();
     let event: Stripe.Event;
     try {
-      event = this.api.webhooks.constructEvent(raw, signature, this.config.webhookSecret);
+      event = api.webhooks.constructEvent(raw, signature, this.config.webhookSecret);
     } catch (err) {
       throw new WebhookRejected((err as Error).message);
     }
@@ -71,17 +79,17 @@ export class StripeProvider implements PaymentProvider {
 
   async lookup(order: OrderRow): Promise<PaymentNotice[]> {
     if (!order.provider_ref.startsWith('cs_')) return [];
-    const session = await this.api.checkout.sessions.retrieve(order.provider_ref);
+    const session = await (await this.api()).checkout.sessions.retrieve(order.provider_ref);
     return sessionNotices(`lookup:${session.id}:${session.status}:${session.payment_status}`, session);
   }
 
   async cancelSubscription(sub: SubscriptionRow): Promise<void> {
-    await this.api.subscriptions.update(sub.provider_ref, { cancel_at_period_end: true });
+    await (await this.api()).subscriptions.update(sub.provider_ref, { cancel_at_period_end: true });
   }
 
   async refund(order: OrderRow): Promise<void> {
     if (!order.provider_ref.startsWith('pi_')) throw new Error(`order ${order.id} has no Stripe payment to refund (${order.provider_ref}): refund it in Stripe's dashboard`);
-    await this.api.refunds.create({ payment_intent: order.provider_ref }, { idempotencyKey: `haul-refund-${order.id}` });
+    await (await this.api()).refunds.create({ payment_intent: order.provider_ref }, { idempotencyKey: `haul-refund-${order.id}` });
   }
 }
 

@@ -5,8 +5,10 @@
  * Provider addresses come from the operator's configuration, not from users, so these requests do not go through the
  * offline network guard: a household's own Keycloak on the LAN or on the same machine must work. They do keep the
  * network silence limit. Plain http is allowed only when the operator wrote an http issuer.
+ *
+ * openid-client is loaded at the first sign-in through a provider, so a server with none configured never loads it.
  */
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../http/errors.js';
 import type { OidcProviderConfig } from './provider-config.js';
@@ -35,6 +37,14 @@ function isNetworkFailure(err: unknown): boolean {
   return typeof e?.cause?.status === 'number' && e.cause.status >= 500;
 }
 
+let oidcLoaded: Promise<typeof oidc> | null = null;
+
+/** openid-client, loaded at its first use. */
+export function openidClient(): Promise<typeof oidc> {
+  oidcLoaded ??= import('openid-client');
+  return oidcLoaded;
+}
+
 /** The configured providers, each discovered on first use and cached. */
 export class OidcClients {
   private readonly discovered = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
@@ -52,13 +62,15 @@ export class OidcClients {
   private configuration(p: OidcProviderConfig): Promise<oidc.Configuration> {
     const hit = this.discovered.get(p.id);
     if (hit && Date.now() - hit.at < DISCOVERY_TTL_MS) return hit.config;
-    const config = oidc
-      .discovery(new URL(p.issuer), p.clientId, undefined, p.clientSecret ? oidc.ClientSecretBasic(p.clientSecret) : oidc.None(), {
-        // Signatures are checked even though the ID token comes straight from the token endpoint: over plain http (a
-        // LAN provider) there is no TLS to vouch for it, and a checked signature costs one cached key fetch.
-        execute: [oidc.enableNonRepudiationChecks, ...(p.issuer.startsWith('http:') ? [oidc.allowInsecureRequests] : [])],
-        timeout: this.timeoutSeconds,
-      })
+    const config = openidClient()
+      .then((oidc) =>
+        oidc.discovery(new URL(p.issuer), p.clientId, undefined, p.clientSecret ? oidc.ClientSecretBasic(p.clientSecret) : oidc.None(), {
+          // Signatures are checked even though the ID token comes straight from the token endpoint: over plain http (a
+          // LAN provider) there is no TLS to vouch for it, and a checked signature costs one cached key fetch.
+          execute: [oidc.enableNonRepudiationChecks, ...(p.issuer.startsWith('http:') ? [oidc.allowInsecureRequests] : [])],
+          timeout: this.timeoutSeconds,
+        }),
+      )
       .catch((err: unknown) => {
         this.discovered.delete(p.id);
         // The issuer and the library's words only: the client secret is never part of either.
@@ -72,6 +84,7 @@ export class OidcClients {
   /** The provider's authorization address for one sign-in (authorization code, PKCE S256, nonce). */
   async authorizationUrl(p: OidcProviderConfig, input: { redirectUri: string; state: string; nonce: string; codeVerifier: string }): Promise<string> {
     const config = await this.configuration(p);
+    const oidc = await openidClient();
     return oidc
       .buildAuthorizationUrl(config, {
         redirect_uri: input.redirectUri,
@@ -91,6 +104,7 @@ export class OidcClients {
    */
   async exchange(p: OidcProviderConfig, input: { code: string; state: string; redirectUri: string; nonce: string; codeVerifier: string }): Promise<VerifiedIdentity> {
     const config = await this.configuration(p);
+    const oidc = await openidClient();
     const callback = new URL(input.redirectUri);
     callback.search = '';
     callback.hash = '';

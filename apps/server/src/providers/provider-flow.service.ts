@@ -2,12 +2,11 @@
  * The authorization code flow at a provider: start (a state row with the PKCE verifier and nonce, the provider's
  * address to go to) and finish (the code traded once per state, the ID token validated, a provider token answered).
  */
-import * as oidc from 'openid-client';
 import type { AppContext } from '../context.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { sha256Hex } from '../lib/ids.js';
 import { clientKey, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
-import type { OidcClients } from './oidc-clients.js';
+import { openidClient, type OidcClients } from './oidc-clients.js';
 import { PROVIDER_TOKEN_TTL_SECONDS, signProviderToken } from './provider-token.js';
 
 /** How long a person may take at the provider (its login form, consent) before coming back. */
@@ -45,6 +44,7 @@ export async function startProviderSignIn(
   const wait = await takeAttempt(ctx.db, now, [[`provider-start|${clientKey(ip)}`, STARTS_PER_ADDRESS]]);
   if (wait > 0) throw tooManyAttempts(wait, 'Too many sign-ins started from your network.');
   await ctx.db.deleteFrom('provider_states').where('expires_at', '<', now - STATE_KEEP_MS).execute();
+  const oidc = await openidClient();
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const nonce = oidc.randomNonce();
   // The address first: a provider that cannot be reached leaves no row behind.

@@ -11,11 +11,10 @@
  */
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import type { Db } from '../db/database.js';
 import { isContentHash } from './blob-store.js';
 import { createContentHasher } from './content-hash.js';
-import { BLOB_PREFIX, type S3BlobStore } from './s3-blob-store.js';
+import { BLOB_PREFIX, s3Sdk, type S3BlobStore } from './s3-blob-store.js';
 
 const MiB = 1024 * 1024;
 
@@ -98,6 +97,7 @@ class DamagedLocal extends Error {}
  */
 async function sendVerified(s3: S3BlobStore, path: string, hash: string, partSize: number): Promise<number> {
   const key = s3.keyOf(hash);
+  const { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand } = s3Sdk();
   const fh = await open(path, 'r');
   try {
     const { size } = await fh.stat();

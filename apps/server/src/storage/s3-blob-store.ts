@@ -7,21 +7,9 @@ import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CopyObjectCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-  UploadPartCopyCommand,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createRequire } from 'node:module';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { newId } from '../lib/ids.js';
 import { isContentHash, type BlobStore, type StoredBlob } from './blob-store.js';
 import { hashingTap } from './content-hash.js';
@@ -48,9 +36,21 @@ export interface S3Entry {
   lastModified: number;
 }
 
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * The AWS SDK, loaded with the first S3 store rather than with the server, so a server keeping its blobs on local disk
+ * (the default) never loads it. Synchronous, so a store can be used as soon as it is built; the SDK ships CommonJS
+ * only, so this is the very module an `import` of it elsewhere gives. The multipart helper and the presigner, needed by
+ * fewer calls, are imported at their first use.
+ */
+export function s3Sdk(): typeof S3Sdk {
+  return requireHere('@aws-sdk/client-s3') as typeof S3Sdk;
+}
+
 /** The SDK client for a configuration; checksums only where S3 requires them, which every compatible server accepts. */
 export function s3Client(cfg: S3Config): S3Client {
-  return new S3Client(s3ClientConfig(cfg));
+  return new (s3Sdk().S3Client)(s3ClientConfig(cfg));
 }
 
 /** The SDK options s3Client builds its client from (the tus upload store builds its own client from them too). */
@@ -74,6 +74,8 @@ function isNotFound(err: unknown): boolean {
 export class S3BlobStore implements BlobStore {
   readonly client: S3Client;
   readonly bucket: string;
+  /** The SDK's command classes. */
+  private readonly sdk = s3Sdk();
   private readonly partSize: number;
   private readonly queueSize: number;
   private readonly copyLimit: number;
@@ -97,6 +99,7 @@ export class S3BlobStore implements BlobStore {
   async put(source: Readable): Promise<StoredBlob> {
     const tmpKey = `${TMP_PREFIX}${newId()}`;
     const { tap, result } = await hashingTap();
+    const { Upload } = await import('@aws-sdk/lib-storage');
     const upload = new Upload({ client: this.client, params: { Bucket: this.bucket, Key: tmpKey, Body: tap }, partSize: this.partSize, queueSize: this.queueSize });
     const flowing = pipeline(source, tap);
     try {
@@ -126,6 +129,7 @@ export class S3BlobStore implements BlobStore {
       const { size } = await stat(localPath);
       // A multipart upload only appears once completed, so the content key never holds part of a file.
       const partSize = Math.max(this.partSize, Math.ceil(size / 9_000));
+      const { Upload } = await import('@aws-sdk/lib-storage');
       const upload = new Upload({ client: this.client, params: { Bucket: this.bucket, Key: key, Body: createReadStream(localPath, { highWaterMark: MiB }) }, partSize, queueSize: this.queueSize });
       await upload.done();
     }
@@ -143,7 +147,7 @@ export class S3BlobStore implements BlobStore {
 
   async has(hash: string): Promise<boolean> {
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.keyOf(hash) }));
+      await this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.keyOf(hash) }));
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
@@ -158,7 +162,7 @@ export class S3BlobStore implements BlobStore {
     let body: Readable | null = null;
     let started = false;
     const get = () =>
-      this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }), { abortSignal: abort.signal });
+      this.client.send(new this.sdk.GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }), { abortSignal: abort.signal });
     return new Readable({
       read() {
         if (body) return void body.resume();
@@ -194,8 +198,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   /** A GET of the blob that works without credentials for `expiresIn` seconds, answering with the given headers. */
-  presignedGet(hash: string, expiresIn: number, headers: { contentDisposition: string; contentType: string }): Promise<string> {
-    const cmd = new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(hash), ResponseContentDisposition: headers.contentDisposition, ResponseContentType: headers.contentType });
+  async presignedGet(hash: string, expiresIn: number, headers: { contentDisposition: string; contentType: string }): Promise<string> {
+    const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
+    const cmd = new this.sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(hash), ResponseContentDisposition: headers.contentDisposition, ResponseContentType: headers.contentType });
     return getSignedUrl(this.client, cmd, { expiresIn });
   }
 
@@ -203,7 +208,7 @@ export class S3BlobStore implements BlobStore {
   async *list(prefix: typeof BLOB_PREFIX | typeof TMP_PREFIX): AsyncGenerator<S3Entry[]> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await this.client.send(new this.sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
       yield (page.Contents ?? []).map((o) => ({ key: o.Key!, size: o.Size ?? 0, lastModified: o.LastModified?.getTime() ?? 0 }));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -216,27 +221,27 @@ export class S3BlobStore implements BlobStore {
   }
 
   private async deleteKey(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   /** Server-side copy; past CopyObject's limit, a multipart copy of ranges. */
   private async copy(from: string, to: string, size: number): Promise<void> {
     const source = `${this.bucket}/${from}`;
     if (size <= this.copyLimit) {
-      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source }));
+      await this.client.send(new this.sdk.CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source }));
       return;
     }
-    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: to }));
+    const { UploadId } = await this.client.send(new this.sdk.CreateMultipartUploadCommand({ Bucket: this.bucket, Key: to }));
     try {
       const parts = [];
       for (let start = 0, n = 1; start < size; start += this.copyPartSize, n++) {
         const end = Math.min(size, start + this.copyPartSize) - 1;
-        const res = await this.client.send(new UploadPartCopyCommand({ Bucket: this.bucket, Key: to, UploadId, PartNumber: n, CopySource: source, CopySourceRange: `bytes=${start}-${end}` }));
+        const res = await this.client.send(new this.sdk.UploadPartCopyCommand({ Bucket: this.bucket, Key: to, UploadId, PartNumber: n, CopySource: source, CopySourceRange: `bytes=${start}-${end}` }));
         parts.push({ PartNumber: n, ETag: res.CopyPartResult?.ETag });
       }
-      await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: to, UploadId, MultipartUpload: { Parts: parts } }));
+      await this.client.send(new this.sdk.CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: to, UploadId, MultipartUpload: { Parts: parts } }));
     } catch (err) {
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: to, UploadId })).catch(() => undefined);
+      await this.client.send(new this.sdk.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: to, UploadId })).catch(() => undefined);
       throw err;
     }
   }

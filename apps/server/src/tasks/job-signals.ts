@@ -8,8 +8,8 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
-import type { Db } from '../db/database.js';
+import type pg from 'pg';
+import { loadPg, type Db } from '../db/database.js';
 
 /** The PostgreSQL channel every process of a site listens on. */
 export const JOBS_CHANNEL = 'haul_jobs';
@@ -147,7 +147,9 @@ class PgJobSignals extends LocalJobSignals {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5000, keepAlive: true });
+    const lib = await loadPg();
+    if (this.closed) return;
+    const client = new lib.Client({ connectionString: this.url, connectionTimeoutMillis: 5000, keepAlive: true });
     let dropped = false;
     const drop = (err?: Error) => {
       if (dropped) return;

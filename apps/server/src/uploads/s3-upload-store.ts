@@ -6,8 +6,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { S3 } from '@aws-sdk/client-s3';
-import { S3Store } from '@tus/s3-store';
-import { ERRORS } from '@tus/utils';
+import type { S3Store } from '@tus/s3-store';
+import { DataStore, ERRORS } from '@tus/utils';
 import { ThreadedHasher } from '../storage/threaded-hasher.js';
 import { s3ClientConfig, type S3BlobStore } from '../storage/s3-blob-store.js';
 import type { S3Config } from '../storage/s3-config.js';
@@ -46,7 +46,24 @@ function isNotFound(err: unknown): boolean {
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.name === 'NoSuchUpload' || e?.$metadata?.httpStatusCode === 404;
 }
 
-export class HashingS3Store extends S3Store implements UploadStore {
+let s3StoreLoaded: Promise<void> | null = null;
+
+/**
+ * The S3 upload store. @tus/s3-store brings the AWS SDK with it, so it is loaded here, once a server keeps its blobs in
+ * S3, not with the server: HashingS3Store is declared on tus's DataStore and put onto S3Store, its real base, before
+ * the first one is made (`super` follows the base the class has when it is called).
+ */
+export async function createS3UploadStore(blobs: S3BlobStore, cfg: S3Config): Promise<HashingS3Store> {
+  s3StoreLoaded ??= import('@tus/s3-store').then(({ S3Store }) => {
+    Object.setPrototypeOf(HashingS3Store, S3Store);
+    Object.setPrototypeOf(HashingS3Store.prototype, S3Store.prototype);
+  });
+  await s3StoreLoaded;
+  return new HashingS3Store(blobs, cfg);
+}
+
+export class HashingS3Store extends (DataStore as unknown as typeof S3Store) implements UploadStore {
+  /** Made by createS3UploadStore, which loads the base class first. */
   constructor(
     private readonly blobs: S3BlobStore,
     cfg: S3Config,
