@@ -8,5 +8,9 @@ export default defineConfig({
     globalSetup: ['test/global-build.ts'],
     // Each file gets its own database; two at a time suits a 2-core machine.
     maxWorkers: 2,
+    // Files share a worker's loaded modules instead of loading the server again for each (~1.3 s a file: 128 s of a
+    // SQLite pass went to imports, 16 s without isolation). Safe because no test mocks a module or changes the
+    // environment, and every file builds its own server, database and folders.
+    isolate: false,
   },
 });
