@@ -2,7 +2,7 @@
  * Every write to the local files table goes through here and is announced to the screens showing those rows, so
  * a screen keeps its rows in memory and never re-reads 100,000 of them because one changed.
  */
-import Dexie, { type Collection } from 'dexie';
+import { unwrap } from 'idb';
 import { localDb, type LocalFile } from './local-db';
 
 export interface LocalChange {
@@ -26,8 +26,7 @@ const PUT_SLICE = 100;
 
 /**
  * One page of a sync in one IndexedDB transaction: deletions, then rows put, without awaiting each request. It goes
- * straight to IndexedDB, not through Dexie's table: Dexie's change tracking works out every index key of every row
- * for live queries this app does not use, which cost more main-thread time than the writes themselves. The puts are
+ * straight to IndexedDB's own requests, without a promise per row (the rows are many, the pages few). The puts are
  * queued 100 at a time, the next hundred from the last one's success callback (the transaction stays open, and the
  * page gets input and frames in between), so a page of 500 is no 40 ms task. The rows are announced when the
  * first are queued, so a screen paints a page from the network answer while it is stored, and again when stored;
@@ -35,10 +34,8 @@ const PUT_SLICE = 100;
  */
 export async function writeLocalPage(put: LocalFile[], deleted: string[]): Promise<void> {
   if (!put.length && !deleted.length) return;
-  // Always through open(): it settles once Dexie is ready. isOpen() is already true while Dexie is still creating or
-  // upgrading the database (its version change transaction running), when no other transaction may start.
-  await localDb.open();
-  const tx = localDb.backendDB().transaction('files', 'readwrite', { durability: 'relaxed' });
+  // localDb() settles once the database is created or upgraded: no other transaction may start before.
+  const tx = unwrap(await localDb()).transaction('files', 'readwrite', { durability: 'relaxed' });
   let failure: unknown = null;
   const done = new Promise<void>((resolve, reject) => {
     tx.oncomplete = () => resolve();
@@ -70,24 +67,56 @@ export async function writeLocalPage(put: LocalFile[], deleted: string[]): Promi
 }
 
 export async function putLocal(rows: LocalFile[]): Promise<void> {
-  await localDb.files.bulkPut(rows);
+  const tx = (await localDb()).transaction('files', 'readwrite');
+  await Promise.all([...rows.map((r) => tx.store.put(r)), tx.done]);
   emit({ put: rows, deleted: [] });
 }
 
 export async function deleteLocal(ids: string[]): Promise<void> {
-  await localDb.files.bulkDelete(ids);
+  const tx = (await localDb()).transaction('files', 'readwrite');
+  await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
   emit({ put: [], deleted: ids });
 }
 
+/** Changes fields of stored rows; rows not stored are left out. */
 export async function updateLocal(changes: { id: string; changes: Partial<LocalFile> }[]): Promise<void> {
-  await localDb.files.bulkUpdate(changes.map((c) => ({ key: c.id, changes: c.changes })));
-  const rows = await localDb.files.bulkGet(changes.map((c) => c.id));
-  emit({ put: rows.filter((r): r is LocalFile => !!r), deleted: [] });
+  const tx = (await localDb()).transaction('files', 'readwrite');
+  const put: LocalFile[] = [];
+  for (const c of changes) {
+    const row = await tx.store.get(c.id);
+    if (!row) continue;
+    const next = { ...row, ...c.changes };
+    put.push(next);
+    void tx.store.put(next);
+  }
+  await tx.done;
+  emit({ put, deleted: [] });
 }
 
 /** Deletes the rows of a slice written before `stamp` (the server no longer lists them there). */
-export async function deleteStale(slice: Collection<LocalFile, string, unknown>, stamp: number): Promise<void> {
-  const stale = (await slice.and((f) => f.local_sync_timestamp < stamp).primaryKeys()) as string[];
+export async function deleteStale(userId: string, slice: LocalSlice, stamp: number): Promise<void> {
+  const stale: string[] = [];
+  await readSlice(userId, slice, (rows) => {
+    for (const r of rows) if (r.local_sync_timestamp < stamp) stale.push(r.id);
+  });
+  if (stale.length) await deleteLocal(stale);
+}
+
+/** Deletes the user's rows written before `stamp`, wherever they are (the end of a full sync of the drive). */
+export async function deleteStaleDrive(userId: string, stamp: number): Promise<void> {
+  // Only rows older than the sync can be stale: one cursor over the stamp index, not the whole drive.
+  const tx = unwrap(await localDb()).transaction('files', 'readonly');
+  const req = tx.objectStore('files').index('local_sync_timestamp').openCursor(IDBKeyRange.upperBound(stamp, true));
+  const stale = await new Promise<string[]>((resolve, reject) => {
+    const ids: string[] = [];
+    req.onsuccess = () => {
+      const cursor = req.result;
+      if (!cursor) return resolve(ids);
+      if ((cursor.value as LocalFile).user_id === userId) ids.push(cursor.primaryKey as string);
+      cursor.continue();
+    };
+    req.onerror = () => reject(req.error);
+  });
   if (stale.length) await deleteLocal(stale);
 }
 
@@ -102,21 +131,20 @@ export async function readSlice(
   userId: string,
   slice: LocalSlice,
   onChunk: (rows: LocalFile[]) => void,
-  signal: AbortSignal,
+  signal?: AbortSignal,
   chunk = 2000,
 ) {
   const [index, prefix] =
     slice.kind === 'folder'
       ? (['[user_id+parent_id+id]', [userId, slice.parentId]] as const)
       : (['[user_id+star+id]', [userId, 1]] as const);
+  const db = await localDb();
   let after: string = '';
   for (;;) {
-    const rows = await localDb.files
-      .where(index)
-      .between([...prefix, after], [...prefix, Dexie.maxKey], after === '', true)
-      .limit(chunk)
-      .toArray();
-    if (signal.aborted) return;
+    // An array sorts after every string: [...prefix, []] bounds the slice's ids from above.
+    const range = IDBKeyRange.bound([...prefix, after], [...prefix, []], after !== '', true);
+    const rows = await db.getAllFromIndex('files', index, range, chunk);
+    if (signal?.aborted) return;
     if (rows.length) onChunk(rows);
     if (rows.length < chunk) return;
     after = rows[rows.length - 1]!.id;

@@ -1,10 +1,9 @@
-import Dexie from 'dexie';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FileList } from '@haul/shared';
 import { ApiError } from '../../lib/api-error';
 import type { ListParams } from '../files/files-api';
 import { FakeDrive } from './fake-drive';
-import { localDb } from './local-db';
+import { deleteLocalDb, localDb } from './local-db';
 import { onLocalChange, writeLocalPage, type LocalChange } from './local-files';
 import { SYNC, SyncEngine } from './sync-engine';
 
@@ -17,12 +16,12 @@ const engine = (list: (p: ListParams) => Promise<FileList> = (p) => drive.list(p
     now: () => drive.clock,
     storage: { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => void store.set(k, v) },
   });
-const localIds = async () => (await localDb.files.toArray()).map((f) => f.id).sort();
+const localIds = async () => (await (await localDb()).getAll('files')).map((f) => f.id).sort();
 const marks = () => JSON.parse(store.get('haul.sync.u1') ?? '{}') as { since?: string; fullAt?: number; fullCursor?: { token: string; since: string } };
 const id = (i: number) => `f${String(i).padStart(4, '0')}`;
 
 beforeEach(async () => {
-  await localDb.files.clear();
+  await (await localDb()).clear('files');
   drive = new FakeDrive();
   store = new Map();
   for (let i = 0; i < 1200; i++) drive.put(id(i), i % 2 ? 'A' : '');
@@ -130,8 +129,8 @@ describe('SyncEngine full sync, page by page', () => {
   });
 
   it('drops rows of the drive the full sync no longer finds, and only those', async () => {
-    await localDb.files.put({ ...drive.files.get(id(0))!, id: 'gone', local_sync_timestamp: 1 });
-    await localDb.files.put({ ...drive.files.get(id(0))!, id: 'other-user', user_id: 'u2', local_sync_timestamp: 1 });
+    await (await localDb()).put('files', { ...drive.files.get(id(0))!, id: 'gone', local_sync_timestamp: 1 });
+    await (await localDb()).put('files', { ...drive.files.get(id(0))!, id: 'other-user', user_id: 'u2', local_sync_timestamp: 1 });
     await engine().fullSync();
     const ids = await localIds();
     expect(ids).not.toContain('gone');
@@ -143,18 +142,9 @@ describe('SyncEngine full sync, page by page', () => {
 describe('writeLocalPage', () => {
   it('waits for the database while it is being created (a first visit), instead of failing the page', async () => {
     const rows = [...drive.files.values()].slice(0, 3).map((f) => ({ ...f, local_sync_timestamp: 1 }));
-    await localDb.delete();
-    // Written while Dexie's version change transaction runs: no other transaction may start then.
-    let writing: Promise<void> | undefined;
-    // Called as the app calls it, from outside Dexie's transaction zone.
-    const during = () => void (writing = Dexie.ignoreTransaction(() => writeLocalPage(rows, [])));
-    localDb.on('populate', during);
-    try {
-      await localDb.open();
-    } finally {
-      localDb.on('populate').unsubscribe(during);
-    }
-    await writing;
+    await deleteLocalDb();
+    // The first call creates the database: both writes must wait for its version change to finish.
+    await Promise.all([writeLocalPage(rows.slice(0, 2), []), writeLocalPage(rows.slice(2), [])]);
     expect(await localIds()).toEqual(rows.map((r) => r.id));
   });
 
@@ -192,7 +182,7 @@ describe('SyncEngine incremental sync in pages', () => {
     await e.incremental();
     off();
     expect(drive.calls.filter((c) => c.filters?.modified_time)).toHaveLength(2);
-    const rows = await localDb.files.toArray();
+    const rows = await (await localDb()).getAll('files');
     expect(rows).toHaveLength(1198);
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(byId.has(id(2))).toBe(false);

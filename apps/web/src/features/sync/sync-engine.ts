@@ -6,9 +6,8 @@ import { PHASE } from '@haul/shared/plain';
 import type { DriveFile, FileList } from '@haul/shared';
 import { isApiError } from '../../lib/api-error';
 import { LIVE_FILTERS, type Filters, type ListParams } from '../files/files-api';
-import type { Collection } from 'dexie';
-import { localDb, type LocalFile } from './local-db';
-import { deleteStale, writeLocalPage } from './local-files';
+import type { LocalFile } from './local-db';
+import { deleteStale, deleteStaleDrive, writeLocalPage, type LocalSlice } from './local-files';
 import { useSyncStatus } from './sync-status';
 
 export const SYNC = {
@@ -174,7 +173,7 @@ export class SyncEngine {
   }
 
   /** Loads a slice of the drive and drops local rows of that slice the server no longer lists. */
-  private syncSlice(parentId: string, filters: Filters, slice: () => Collection<LocalFile, string, unknown>, signal?: AbortSignal) {
+  private syncSlice(parentId: string, filters: Filters, slice: LocalSlice, signal?: AbortSignal) {
     return this.tracked(async () => {
       const stamp = this.now();
       let shown = () => undefined as void;
@@ -190,7 +189,7 @@ export class SyncEngine {
       );
       await walking.finally(shown);
       if (signal?.aborted) return;
-      await deleteStale(slice(), stamp);
+      await deleteStale(this.userId, slice, stamp);
       if (parentId !== '*') this.writeMarks({ folders: { ...this.readMarks().folders, [parentId]: true } });
     });
   }
@@ -203,14 +202,12 @@ export class SyncEngine {
 
   /** The folder sync loop: run when a folder is opened, stopped when the user leaves it (signal). */
   syncFolder(parentId: string, signal?: AbortSignal): Promise<void> {
-    const slice = () => localDb.files.where('[user_id+parent_id]').equals([this.userId, parentId]);
-    return this.syncSlice(parentId, LIVE_FILTERS, slice, signal);
+    return this.syncSlice(parentId, LIVE_FILTERS, { kind: 'folder', parentId }, signal);
   }
 
   /** Every starred item, for the star view. */
   syncStarred(signal?: AbortSignal): Promise<void> {
-    const slice = () => localDb.files.where('[user_id+star]').equals([this.userId, 1]);
-    return this.syncSlice('*', { ...LIVE_FILTERS, system_tag: { in: 'STAR' } }, slice, signal);
+    return this.syncSlice('*', { ...LIVE_FILTERS, system_tag: { in: 'STAR' } }, { kind: 'starred' }, signal);
   }
 
   /**
@@ -251,11 +248,7 @@ export class SyncEngine {
       // Moved only once a page is stored, and every page before it, so the cursor never runs ahead of the rows.
       (next) => next && this.writeMarks({ fullCursor: { token: next, stamp, since } }),
     );
-    // Only rows older than this sync can be stale: read through the stamp index, not the whole drive.
-    await deleteStale(
-      localDb.files.where('local_sync_timestamp').below(stamp).and((f) => f.user_id === this.userId),
-      stamp,
-    );
+    await deleteStaleDrive(this.userId, stamp);
     this.writeMarks({ since, fullAt: this.now(), fullCursor: undefined });
   }
 

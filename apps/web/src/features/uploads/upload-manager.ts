@@ -10,7 +10,7 @@ import { isApiError } from '../../lib/api-error';
 import { currentToken } from '../../lib/api-client';
 import { errorMessage } from '../../lib/error-message';
 import { settleFileChanges } from '../files/file-mutations';
-import { localDb } from '../sync/local-db';
+import { forgetLocalTasks, saveLocalTask } from '../sync/local-db';
 import { contentId, hashFile, hashRanges } from './file-hash';
 import { cidExists, clashingFiles, createUpload, deleteTasks, getTask } from './uploads-api';
 import { UPLOAD, UPLOAD_STATUS as S, ACTIVE, COMPLETED, uploadTaskId, type UploadStatus } from './upload-status';
@@ -56,8 +56,8 @@ function schedulePersist(id: string) {
     setTimeout(() => {
       persistTimers.delete(id);
       const t = get(id);
-      if (!t) return void localDb.tasks.delete(id);
-      if (t.status === S.TRANSMISSION || t.status === S.PAUSE || COMPLETED.includes(t.status)) void localDb.tasks.put({ ...t });
+      if (!t) return void forgetLocalTasks([id]);
+      if (t.status === S.TRANSMISSION || t.status === S.PAUSE || COMPLETED.includes(t.status)) void saveLocalTask({ ...t });
     }, UPLOAD.persistThrottleMs),
   );
 }
@@ -333,14 +333,14 @@ export async function cancel(id: string): Promise<void> {
   running.get(id)?.abort.abort();
   useUploads.getState().remove([id]);
   files.delete(id);
-  await localDb.tasks.delete(id);
+  await forgetLocalTasks([id]);
   if (t.task_id && !COMPLETED.includes(t.status)) await deleteTasks([t.task_id], true).catch(() => undefined);
 }
 
 export async function clearCompleted(): Promise<void> {
   const done = Object.values(useUploads.getState().tasks).filter((t) => COMPLETED.includes(t.status));
   useUploads.getState().remove(done.map((t) => t.taskId));
-  await localDb.tasks.bulkDelete(done.map((t) => t.taskId));
+  await forgetLocalTasks(done.map((t) => t.taskId));
 }
 
 /** Deleting a file removes the finished uploads that made it (seed 000 §4): the list names no file that is gone. */
@@ -349,5 +349,5 @@ export async function forgetUploadsOf(fileIds: readonly string[]): Promise<void>
   const done = Object.values(useUploads.getState().tasks).filter((t) => t.fileId && gone.has(t.fileId) && COMPLETED.includes(t.status));
   if (!done.length) return;
   useUploads.getState().remove(done.map((t) => t.taskId));
-  await localDb.tasks.bulkDelete(done.map((t) => t.taskId));
+  await forgetLocalTasks(done.map((t) => t.taskId));
 }

@@ -1,7 +1,7 @@
 /** Upload tasks (seed 000 §3 "Upload task"): what the transfer list shows, kept locally so a reload loses nothing. */
 import i18n from 'i18next';
 import { create } from 'zustand';
-import { localDb } from '../sync/local-db';
+import { localTasksOf } from '../sync/local-db';
 import { COMPLETED, UPLOAD_STATUS, type UploadStatus } from './upload-status';
 
 export interface UploadTask {
@@ -80,7 +80,7 @@ export const activeUploads = () =>
 
 /** Loads the user's saved tasks; what was running when the page closed waits, paused, for its file to be picked again. */
 export async function restoreUploads(userId: string): Promise<void> {
-  const saved = (await localDb.tasks.where('userId').equals(userId).toArray()) as unknown as UploadTask[];
+  const saved = (await localTasksOf(userId)) as unknown as UploadTask[];
   const store = useUploads.getState();
   for (const t of saved.sort((a, b) => a.modifyTime - b.modifyTime)) {
     if (store.tasks[t.taskId]) continue;

@@ -1,0 +1,91 @@
+import Dexie from 'dexie';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FakeDrive } from './fake-drive';
+import { clearLocalUser, deleteLocalDb, localDb, localTasksOf, saveLocalTask, type LocalFile } from './local-db';
+import { deleteStale, deleteStaleDrive, readSlice, updateLocal } from './local-files';
+
+const drive = new FakeDrive();
+const row = (id: string, parent: string, over: Partial<LocalFile> = {}): LocalFile => {
+  drive.put(id, parent);
+  return { ...drive.files.get(id)!, local_sync_timestamp: 10, ...over };
+};
+
+const slice = async (userId: string, parentId: string) => {
+  const ids: string[] = [];
+  await readSlice(userId, { kind: 'folder', parentId }, (rows) => ids.push(...rows.map((r) => r.id)), undefined, 2);
+  return ids;
+};
+
+beforeEach(() => deleteLocalDb());
+
+describe('the local database', () => {
+  it('opens a database Dexie made as version 7, without an upgrade, and reads its rows', async () => {
+    // The schema as the app declared it through Dexie before: browsers that hold it must keep working.
+    const old = new Dexie('drive');
+    old.version(7).stores({
+      files:
+        'id, user_id, parent_id, star, local_sync_timestamp, [user_id+parent_id], [user_id+star], [user_id+parent_id+id], [user_id+star+id]',
+      tasks: 'taskId, userId, status, taskType',
+      resumes: 'uploadId',
+      checkpoints: 'task_id',
+    });
+    await old.table('files').bulkPut([row('a', 'P'), row('b', 'P'), row('c', 'Q')]);
+    await old.table('tasks').put({ taskId: 't1', userId: 'u1', status: 'PAUSE', taskType: 'upload' });
+    old.close();
+
+    const db = await localDb();
+    expect(db.version).toBe(70);
+    expect([...db.objectStoreNames].sort()).toEqual(['checkpoints', 'files', 'resumes', 'tasks']);
+    expect(await slice('u1', 'P')).toEqual(['a', 'b']);
+    expect((await localTasksOf('u1')).map((t) => t.taskId)).toEqual(['t1']);
+  });
+
+  it('adds the stores and indexes an older database lacks', async () => {
+    await new Promise<void>((resolve, reject) => {
+      const req = indexedDB.open('drive', 60);
+      req.onupgradeneeded = () => req.result.createObjectStore('files', { keyPath: 'id' }).createIndex('user_id', 'user_id');
+      req.onsuccess = () => (req.result.close(), resolve());
+      req.onerror = () => reject(req.error);
+    });
+    const db = await localDb();
+    const tx = db.transaction(['files', 'tasks'], 'readonly');
+    expect([...tx.objectStore('files').indexNames]).toContain('[user_id+star+id]');
+    expect([...tx.objectStore('tasks').indexNames]).toContain('userId');
+  });
+
+  it('reads a slice in chunks, in id order, and only that user and folder', async () => {
+    const db = await localDb();
+    for (const r of [row('c', 'P'), row('a', 'P'), row('b', 'P'), row('d', 'Q'), row('e', 'P', { user_id: 'u2' })]) await db.put('files', r);
+    expect(await slice('u1', 'P')).toEqual(['a', 'b', 'c']);
+    expect(await slice('u2', 'P')).toEqual(['e']);
+  });
+
+  it('deletes stale rows of a slice, and of the drive only for its user', async () => {
+    const db = await localDb();
+    for (const r of [row('old', 'P', { local_sync_timestamp: 1 }), row('new', 'P', { local_sync_timestamp: 20 }), row('elsewhere', 'Q', { local_sync_timestamp: 1 }), row('theirs', 'P', { user_id: 'u2', local_sync_timestamp: 1 })])
+      await db.put('files', r);
+    await deleteStale('u1', { kind: 'folder', parentId: 'P' }, 5);
+    expect((await db.getAllKeys('files')).sort()).toEqual(['elsewhere', 'new', 'theirs']);
+    await deleteStaleDrive('u1', 5);
+    expect((await db.getAllKeys('files')).sort()).toEqual(['new', 'theirs']);
+  });
+
+  it('updates the rows it holds and skips the ones it does not', async () => {
+    const db = await localDb();
+    await db.put('files', row('a', 'P'));
+    await updateLocal([{ id: 'a', changes: { name: 'renamed', star: 1 } }, { id: 'missing', changes: { name: 'x' } }]);
+    expect(await db.get('files', 'a')).toMatchObject({ name: 'renamed', star: 1, parent_id: 'P' });
+    expect(await db.get('files', 'missing')).toBeUndefined();
+  });
+
+  it("forgets one user's rows and tasks on sign-out, keeping another's", async () => {
+    const db = await localDb();
+    await db.put('files', row('a', 'P'));
+    await db.put('files', row('b', 'P', { user_id: 'u2' }));
+    await saveLocalTask({ taskId: 't1', userId: 'u1', status: 'PAUSE', taskType: 'upload' });
+    await saveLocalTask({ taskId: 't2', userId: 'u2', status: 'PAUSE', taskType: 'upload' });
+    await clearLocalUser('u1');
+    expect(await db.getAllKeys('files')).toEqual(['b']);
+    expect(await db.getAllKeys('tasks')).toEqual(['t2']);
+  });
+});
