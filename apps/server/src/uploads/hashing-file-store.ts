@@ -38,6 +38,18 @@ export class HashingFileStore extends FileStore implements UploadStore {
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
+    try {
+      return await this.writeAt(readable, id, offset);
+    } catch (err) {
+      // Placed (its bytes moved into the blob store) or finished by a request that ran alongside this one, a client
+      // repeating its final PATCH: the upload is gone, as a later request finds it, not a fault of ours.
+      if (!(await this.configstore.get(id))) throw ERRORS.FILE_NOT_FOUND;
+      if (!(await stat(this.dataPath(id)).catch(() => null))) throw ERRORS.FILE_NO_LONGER_EXISTS;
+      throw err;
+    }
+  }
+
+  private async writeAt(readable: Readable, id: string, offset: number): Promise<number> {
     // A PATCH at the very end (a client repeating its last request while the first finishes) adds nothing: the digest
     // alone serves it, even once the bytes have moved into the store. Any other may add bytes, so it needs a hasher.
     const complete = (await this.configstore.get(id))?.size === offset;
