@@ -35,9 +35,11 @@ RUN apt-get update \
  && chown haul:haul /data
 WORKDIR /app
 COPY --from=build --chown=root:root /app /app
+# MALLOC_ARENA_MAX: as `npm start` runs the server (SERVER_ENV in scripts/build-server.mjs).
 ENV NODE_ENV=production \
     HAUL_DATA_DIR=/data \
-    PORT=8080
+    PORT=8080 \
+    MALLOC_ARENA_MAX=2
 USER haul
 VOLUME ["/data"]
 EXPOSE 8080

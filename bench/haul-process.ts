@@ -17,6 +17,13 @@ export async function serverEntry(): Promise<string> {
   return join(SERVER_DIST as string, 'main.js');
 }
 
+/** The environment `npm start` gives the server (SERVER_ENV of scripts/build-server.mjs); the caller's own settings win. */
+export async function serverEnvironment(): Promise<Record<string, string>> {
+  // @ts-expect-error: a plain ES module of the repository's scripts, without type declarations.
+  const { SERVER_ENV } = await import('../scripts/build-server.mjs');
+  return SERVER_ENV as Record<string, string>;
+}
+
 export interface HaulProcess {
   base: string;
   pid: number;
@@ -38,6 +45,7 @@ export async function startHaulProcess(
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, await serverEntry()], {
     cwd: resolve(import.meta.dirname, '..'),
     env: {
+      ...(await serverEnvironment()),
       ...process.env,
       HAUL_CONFIG: '',
       DATABASE_URL: '',

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { Server as Tracker } from 'bittorrent-tracker';
 import { startQbittorrentDaemon } from '../apps/server/src/offline/qbittorrent-daemon.js';
 import { freePort, pct, signUpClient } from './fixtures.js';
-import { serverEntry } from './haul-process.js';
+import { serverEntry, serverEnvironment } from './haul-process.js';
 import type { HaulClient } from '@haul/client';
 
 const MB = 1_000_000;
@@ -166,6 +166,7 @@ try {
     const child = spawn(process.execPath, [...prof, ...serverArgs], {
       cwd: repoRoot,
       env: {
+        ...(await serverEnvironment()),
         ...process.env,
         ...env,
         PORT: String(port),

@@ -14,8 +14,9 @@ if (role !== 'worker' && existsSync('apps/web/package.json') && !existsSync('app
   const built = spawnSync('npm', ['run', 'build', '-w', '@haul/web'], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
-const { buildServer, SERVER_DIST } = await import('./build-server.mjs');
+const { buildServer, SERVER_DIST, SERVER_ENV } = await import('./build-server.mjs');
 await buildServer({ ifStale: true });
-const server = spawn(process.execPath, [`${SERVER_DIST}/main.js`, ...process.argv.slice(2)], { stdio: 'inherit' });
+const env = { ...SERVER_ENV, ...process.env };
+const server = spawn(process.execPath, [`${SERVER_DIST}/main.js`, ...process.argv.slice(2)], { stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
