@@ -2,6 +2,7 @@
 import { FILE_KIND, FOLDER_KIND, LIMITS, PHASE } from '@haul/shared/plain';
 import type { DriveFile, FileList, SortOrder } from '@haul/shared';
 import { haul } from '../../lib/api-client';
+import { takeFirstPage, unlessAborted } from './first-page';
 
 export type Filters = Record<string, Record<string, unknown>>;
 
@@ -17,19 +18,22 @@ export interface ListParams {
   pageToken?: string;
 }
 
-export function listFiles(p: ListParams, signal?: AbortSignal): Promise<FileList> {
-  const page = haul.call('listFiles', {
-    query: {
-      parent_id: p.parentId,
-      limit: p.limit ?? LIMITS.listDefault,
-      page_token: p.pageToken || undefined,
-      filters: JSON.stringify(p.filters ?? LIVE_FILTERS),
-      order: p.order,
-      with_audit: 'true',
-    },
-    signal,
-  });
-  return page;
+export async function listFiles(p: ListParams, signal?: AbortSignal): Promise<FileList> {
+  const query = {
+    parent_id: p.parentId,
+    limit: p.limit ?? LIMITS.listDefault,
+    page_token: p.pageToken || undefined,
+    filters: JSON.stringify(p.filters ?? LIVE_FILTERS),
+    order: p.order,
+    with_audit: 'true',
+  };
+  // On a cold start the open folder's first page may already be on its way (index.html): taken if it is this request.
+  if (typeof window !== 'undefined' && window.__haulFirstPage) {
+    const early = takeFirstPage(haul.url('listFiles', { query }), await haul.token());
+    const page = early && (await unlessAborted(early, signal));
+    if (page) return page;
+  }
+  return haul.call('listFiles', { query, signal });
 }
 
 export const getFile = (id: string) => haul.call('getFile', { params: { id } });
