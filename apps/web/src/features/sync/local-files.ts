@@ -28,12 +28,15 @@ const PUT_SLICE = 100;
  * One page of a sync in one IndexedDB transaction: deletions, then rows put, without awaiting each request. It goes
  * straight to IndexedDB's own requests, without a promise per row (the rows are many, the pages few). The puts are
  * queued 100 at a time, the next hundred from the last one's success callback (the transaction stays open, and the
- * page gets input and frames in between), so a page of 500 is no 40 ms task. The rows are announced when the
- * first are queued, so a screen paints a page from the network answer while it is stored, and again when stored;
+ * page gets input and frames in between), so a page of 500 is no 40 ms task. The rows are announced at once,
+ * so a screen paints a page from the network answer while it is stored, and again when stored;
  * the promise settles when the transaction commits, or rejects when it fails, keeping nothing of the page.
  */
 export async function writeLocalPage(put: LocalFile[], deleted: string[]): Promise<void> {
   if (!put.length && !deleted.length) return;
+  // Announced before the database is open: on a first visit creating it takes 40-50 ms the screen need not wait for.
+  // A page IndexedDB then refuses (a bad key) was shown but is not kept; the sync fails and tries again.
+  emit({ put, deleted });
   // localDb() settles once the database is created or upgraded: no other transaction may start before.
   const tx = unwrap(await localDb()).transaction('files', 'readwrite', { durability: 'relaxed' });
   let failure: unknown = null;
@@ -59,7 +62,6 @@ export async function writeLocalPage(put: LocalFile[], deleted: string[]): Promi
     done.catch(() => undefined);
     throw failure;
   }
-  emit({ put, deleted });
   // Again once stored: a screen that mounts between the two (a reload mid-sync, a layout swapped for a phone's) reads
   // the database before the page is in it and missed the first announcement. Commits come in order, so the last
   // announcement of a row is always of its newest stored version.
