@@ -77,6 +77,8 @@ describe('contrast and accessibility (axe-core)', () => {
 
       // A forgotten password: the address, then the code step with a refused code (the error colours).
       await page.getByRole('link', { name: 'Forgot password?' }).click();
+      // The sign-in page's own Email field stays until the page's code has loaded: fill the one on the reset page.
+      await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
       await page.getByLabel('Email').fill('nobody@example.com');
       found.push(...(await audit(page, theme, 'forgot password')));
       await page.getByRole('button', { name: 'Send code' }).click();
