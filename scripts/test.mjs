@@ -1,6 +1,8 @@
 // Runs every test: shared rules and server on SQLite, the server again on PostgreSQL, the web app, and the browser tests.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startPgCluster } from './pg-cluster.mjs';
 
 /** The test S3 server (apps/server/test/s3-server.ts) in a process of its own: its address, and how to stop it. */
@@ -18,11 +20,30 @@ function startTestS3() {
 }
 
 const results = [];
+// Each vitest step also writes a JSON report, so the summary at the very end names every failed test and its error
+// (a CI log is often read from its tail).
+const reports = mkdtempSync(join(tmpdir(), 'haul-test-reports-'));
 function step(name, cmd, args, env = {}) {
   console.log(`\n=== ${name} ===`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  results.push({ name, ok: r.status === 0 });
+  const report = join(reports, `${results.length}.json`);
+  const withReport = args[1] === 'run' ? [...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`] : args;
+  const r = spawnSync(cmd, withReport, { stdio: 'inherit', env: { ...process.env, ...env } });
+  results.push({ name, ok: r.status === 0, report });
   return r.status === 0;
+}
+
+/** The failed tests of a step's JSON report, a line each: file, test, the error's first lines. */
+function failuresOf(report) {
+  if (!existsSync(report)) return [];
+  const { testResults = [] } = JSON.parse(readFileSync(report, 'utf8'));
+  return testResults.flatMap((file) => {
+    const where = file.name.replace(`${process.cwd()}/`, '');
+    const failed = file.assertionResults.filter((t) => t.status === 'failed');
+    const lines = failed.map((t) => `  ${where} > ${t.fullName}\n    ${(t.failureMessages[0] ?? '').split('\n').slice(0, 3).join('\n    ')}`);
+    // A file that failed outside its tests (an import, a hook).
+    if (!failed.length && file.status === 'failed') lines.push(`  ${where}\n    ${(file.message ?? '').split('\n').slice(0, 3).join('\n    ')}`);
+    return lines;
+  });
 }
 
 const vitest = ['vitest', 'run'];
@@ -44,7 +65,7 @@ try {
   step('server on PostgreSQL', 'npx', [...vitest, '--root', 'apps/server', ...S3_ONLY], { HAUL_TEST_DATABASE_URL: pgUrl });
 } catch (err) {
   console.error(`\n${err.message}`);
-  results.push({ name: 'server on PostgreSQL', ok: false });
+  results.push({ name: 'server on PostgreSQL', ok: false, error: err.message });
 } finally {
   pg?.stop();
 }
@@ -64,7 +85,7 @@ try {
   step('server on S3 (SQLite)', 'npx', [...vitest, '--root', 'apps/server', ...S3_TESTS], { HAUL_TEST_DATABASE_URL: '', HAUL_TEST_BLOB_STORE: 's3', HAUL_TEST_S3_ENDPOINT: s3.endpoint });
 } catch (err) {
   console.error(`\n${err.message}`);
-  results.push({ name: 'server on S3 (SQLite)', ok: false });
+  results.push({ name: 'server on S3 (SQLite)', ok: false, error: err.message });
 } finally {
   s3?.stop();
 }
@@ -80,6 +101,11 @@ if (existsSync('e2e/vitest.config.ts')) {
 
 const failed = results.filter((r) => !r.ok);
 console.log('\n=== summary ===');
-for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}`);
+for (const r of results) {
+  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}`);
+  if (r.error) console.log(`  ${r.error}`);
+  if (!r.ok && r.report) for (const line of failuresOf(r.report)) console.log(line);
+}
 console.log(`${results.length - failed.length} passed, ${failed.length} failed`);
+rmSync(reports, { recursive: true, force: true });
 process.exit(failed.length ? 1 : 0);
