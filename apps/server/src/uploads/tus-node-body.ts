@@ -62,7 +62,11 @@ async function writeNodeBody(source: IncomingMessage, store: DataStore, upload: 
   // being destroyed, so the bytes it holds are written too, and the upload resumes from every byte that arrived.
   const endBody = () => {
     source.unpipe(proxy);
-    if (!proxy.destroyed && !proxy.writableEnded) proxy.end();
+    if (proxy.destroyed || proxy.writableEnded) return;
+    // What the request read but had not passed on yet (up to its buffer's 16 KiB, held back while the store is slower
+    // than the client: the signal can come first) is part of what arrived.
+    for (let chunk: Buffer | null; (chunk = source.read() as Buffer | null) !== null; ) proxy.write(chunk);
+    proxy.end();
   };
   // Stays on the request (like the web adapter's listener did): an error after this write must not go unheard.
   const onError = () => {
