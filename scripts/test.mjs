@@ -32,6 +32,9 @@ function step(name, cmd, args, env = {}) {
   return r.status === 0;
 }
 
+/** An error's first three lines, indented under the name they belong to. */
+const firstLines = (message = '') => message.split('\n').slice(0, 3).join('\n    ');
+
 /** The failed tests of a step's JSON report, a line each: file, test, the error's first lines. */
 function failuresOf(report) {
   if (!existsSync(report)) return [];
@@ -39,9 +42,9 @@ function failuresOf(report) {
   return testResults.flatMap((file) => {
     const where = file.name.replace(`${process.cwd()}/`, '');
     const failed = file.assertionResults.filter((t) => t.status === 'failed');
-    const lines = failed.map((t) => `  ${where} > ${t.fullName}\n    ${(t.failureMessages[0] ?? '').split('\n').slice(0, 3).join('\n    ')}`);
+    const lines = failed.map((t) => `  ${where} > ${t.fullName}\n    ${firstLines(t.failureMessages[0])}`);
     // A file that failed outside its tests (an import, a hook).
-    if (!failed.length && file.status === 'failed') lines.push(`  ${where}\n    ${(file.message ?? '').split('\n').slice(0, 3).join('\n    ')}`);
+    if (!failed.length && file.status === 'failed') lines.push(`  ${where}\n    ${firstLines(file.message)}`);
     return lines;
   });
 }
