@@ -25,6 +25,7 @@ import { filesRoutes } from './files/files.routes.js';
 import { sharesRoutes } from './shares/shares.routes.js';
 import { requireAuth } from './http/auth.js';
 import { installErrorHandlers } from './http/errors.js';
+import { installFairTurns } from './http/fair-turns.js';
 import { installResponseCheck } from './http/contract.js';
 import { installApiReference } from './http/openapi.js';
 import { installLinkBase } from './http/public-url.js';
@@ -120,6 +121,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: r.schema as RouteEntry['schema'], contract: r.config?.contract });
   });
+  installFairTurns(app);
   installRequestId(app);
   metrics.installHttpHooks(app);
   installValidators(app);

@@ -1,0 +1,95 @@
+/**
+ * Requests take turns by client, a few milliseconds of work per turn of the event loop.
+ *
+ * Node reads every socket that is ready in one turn of its loop and runs each request it finds there to its first real
+ * wait; libuv (since 1.45) also accepts one new connection per turn. Under a flood of 150 kept-alive connections a turn
+ * grew to ~150 ms, so a quiet client's request waited behind all of the flood's (p50 ~185 ms), and its new connection
+ * waited in the kernel's queue one turn per connection ahead of it (6-9 s). Here a request that arrives once this turn
+ * has spent SLICE_MS waits in a queue of its client, and the queues are served in rotation, SLICE_MS at a time, in later
+ * turns: each turn stays short, so connections are accepted and sockets read often, and one client's backlog delays
+ * another's request by at most one of its own.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** Work started in one turn before later requests wait for the next (ms). */
+export const SLICE_MS = 5;
+
+type Wake = () => void;
+
+export class FairTurns {
+  /** Waiting requests by client; the Map's order is the rotation (a served client moves to the back). */
+  private readonly queues = new Map<string, Wake[]>();
+  private waitingCount = 0;
+  /** When this turn started admitting requests as they came, or null before the first since the last check phase. */
+  private turnStart: number | null = null;
+  /** End of the current check phase's slice, or 0 until its first step sets it. */
+  private sliceEnd = 0;
+
+  constructor(private readonly sliceMs = SLICE_MS) {}
+
+  /** Resolves when `client`'s request may run: undefined (run now) while this turn has time left and nobody waits. */
+  admit(client: string): Promise<void> | undefined {
+    if (this.waitingCount === 0) {
+      const now = performance.now();
+      if (this.turnStart === null) {
+        this.turnStart = now;
+        setImmediate(() => (this.turnStart = null));
+      }
+      if (now - this.turnStart < this.sliceMs) return undefined;
+    }
+    return new Promise<void>((resolve) => {
+      const queue = this.queues.get(client);
+      if (queue) queue.push(resolve);
+      else this.queues.set(client, [resolve]);
+      this.waitingCount++;
+      setImmediate(this.step);
+    });
+  }
+
+  /** Requests waiting, all clients together. */
+  get waiting(): number {
+    return this.waitingCount;
+  }
+
+  /**
+   * One per waiting request, in the check phase. Node runs the microtasks of one immediate before the next, so a woken
+   * request has done its synchronous part when the next step reads the clock. Past the slice, a step waits a turn.
+   */
+  private readonly step = (): void => {
+    const now = performance.now();
+    if (this.sliceEnd === 0) {
+      this.sliceEnd = now + this.sliceMs;
+      // Queued during this check phase, so it runs first in the next one: each turn gets a slice of its own.
+      setImmediate(() => (this.sliceEnd = 0));
+    }
+    if (now >= this.sliceEnd) {
+      setImmediate(this.step);
+      return;
+    }
+    const [client, queue] = this.queues.entries().next().value as [string, Wake[]];
+    const wake = queue.shift()!;
+    this.queues.delete(client);
+    if (queue.length > 0) this.queues.set(client, queue);
+    this.waitingCount--;
+    wake();
+  };
+}
+
+/**
+ * Who a request belongs to for turns: its credentials (an account's token, cookie or WebDAV password), else its address.
+ * Not verified here: a forged value only puts its own requests in a queue of their own.
+ */
+export function clientKey(req: FastifyRequest): string {
+  const h = req.headers;
+  return h.authorization ?? h.cookie ?? `ip:${req.ip}`;
+}
+
+/** The first onRequest hook: every request waits its turn before anything else is done for it. */
+export function installFairTurns(app: FastifyInstance, turns = new FairTurns()): FairTurns {
+  app.addHook('onRequest', (req, _reply, done) => {
+    const wait = turns.admit(clientKey(req));
+    if (wait) void wait.then(() => done());
+    else done();
+  });
+  return turns;
+}
