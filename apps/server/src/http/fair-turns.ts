@@ -79,17 +79,17 @@ export class FairTurns {
  * Who a request belongs to for turns: its credentials (an account's token, cookie or WebDAV password), else its address.
  * Not verified here: a forged value only puts its own requests in a queue of their own.
  */
-export function clientKey(req: FastifyRequest): string {
+function clientKey(req: FastifyRequest): string {
   const h = req.headers;
   return h.authorization ?? h.cookie ?? `ip:${req.ip}`;
 }
 
 /** The first onRequest hook: every request waits its turn before anything else is done for it. */
-export function installFairTurns(app: FastifyInstance, turns = new FairTurns()): FairTurns {
+export function installFairTurns(app: FastifyInstance): void {
+  const turns = new FairTurns();
   app.addHook('onRequest', (req, _reply, done) => {
     const wait = turns.admit(clientKey(req));
     if (wait) void wait.then(() => done());
     else done();
   });
-  return turns;
 }
