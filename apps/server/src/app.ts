@@ -7,6 +7,7 @@ import { aboutRoutes } from './about/about.routes.js';
 import { AccountEraser } from './accounts/account-erasure.js';
 import { accountsRoutes } from './accounts/accounts.routes.js';
 import { devicesRoutes } from './devices/devices.routes.js';
+import { verifiedTokenAccount } from './accounts/tokens.js';
 import { twoFactorRoutes } from './accounts/two-factor.routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -121,7 +122,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: r.schema as RouteEntry['schema'], contract: r.config?.contract });
   });
-  installFairTurns(app);
+  installFairTurns(app, (token) => verifiedTokenAccount(ctx, token));
   installRequestId(app);
   metrics.installHttpHooks(app);
   installValidators(app);

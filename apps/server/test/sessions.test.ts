@@ -157,6 +157,23 @@ describe('sessions', () => {
     expect(await me(await sign({ sid: 'not-a-session' }, true))).toBe(401);
   });
 
+  it('names the account of verified tokens only, for the turns between clients, and forgets them at expiry', async () => {
+    const { verifiedTokenAccount } = await import('../src/accounts/tokens.js');
+    const email = 'turns@example.com';
+    const first = await h.signUp(email);
+    const second = (await signIn(email)).body;
+    const forged = await new SignJWT({ sid: 'x' }).setProtectedHeader({ alg: 'HS256' }).setSubject(first.sub).setIssuer('haul').setAudience('haul-api').setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode('not the key of this server at all'));
+    for (const t of [first.access_token, second.access_token]) expect(await me(t)).toBe(200);
+    expect(await me(forged)).toBe(401);
+    // Both sessions' tokens name the account; a token claiming it without the key names nothing.
+    expect(verifiedTokenAccount(h.ctx, first.access_token)).toBe(first.sub);
+    expect(verifiedTokenAccount(h.ctx, second.access_token)).toBe(first.sub);
+    expect(verifiedTokenAccount(h.ctx, forged)).toBeUndefined();
+    expect(verifiedTokenAccount(h.ctx, 'never.seen.token')).toBeUndefined();
+    clock.advance((first.expires_in as number) * 1000);
+    expect(verifiedTokenAccount(h.ctx, first.access_token)).toBeUndefined();
+  });
+
   it('drops ended sessions and used refresh tokens in the hourly purge', async () => {
     const { purgeSessions } = await import('../src/accounts/tokens.js');
     const t = await h.signUp();

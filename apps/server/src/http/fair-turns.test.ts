@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { FairTurns, installFairTurns, SLICE_MS } from './fair-turns.js';
+import type { FastifyRequest } from 'fastify';
+import { clientKey, FairTurns, installFairTurns, SLICE_MS } from './fair-turns.js';
 
 /** Keeps the thread busy for `ms`, as a request's synchronous work (a SQLite query, serialising its answer) does. */
 function busy(ms: number): void {
@@ -68,7 +69,7 @@ describe('fair turns', () => {
 
   it('in a Fastify app, a quiet client is answered ahead of a busy one’s queued requests', async () => {
     const app = Fastify();
-    installFairTurns(app);
+    installFairTurns(app, () => undefined);
     app.get('/work', async () => {
       busy(2);
       return { ok: true };
@@ -85,5 +86,19 @@ describe('fair turns', () => {
     await Promise.all(calls);
     expect(done.indexOf('quiet')).toBeLessThan(10);
     await app.close();
+  });
+
+  it('groups requests by the account of a verified token, else by the credentials sent, else by address', () => {
+    const known: Record<string, string> = { 'tok-a1': 'alice', 'tok-a2': 'alice', 'tok-b': 'bob' };
+    const key = (headers: Record<string, string>, ip = '203.0.113.7') => clientKey({ headers, ip } as unknown as FastifyRequest, (t) => known[t]);
+    // Two sessions of one account share a queue; another account has its own.
+    expect(key({ authorization: 'Bearer tok-a1' })).toBe(key({ authorization: 'bearer  tok-a2 ' }));
+    expect(key({ authorization: 'Bearer tok-b' })).not.toBe(key({ authorization: 'Bearer tok-a1' }));
+    // A token not verified yet (or forged) is a queue of its own, never an account's.
+    expect(key({ authorization: 'Bearer tok-new' })).toBe('Bearer tok-new');
+    expect(key({ authorization: 'Basic YWxpY2U6cHc=' })).toBe('Basic YWxpY2U6cHc=');
+    // No credentials: the address, whoever it was made for (signed links, share pages).
+    expect(key({}, '198.51.100.1')).not.toBe(key({}, '198.51.100.2'));
+    expect(key({}, '198.51.100.1')).toBe(key({}, '198.51.100.1'));
   });
 });

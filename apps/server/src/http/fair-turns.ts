@@ -75,20 +75,30 @@ export class FairTurns {
   };
 }
 
+/** The account a bearer token is known to belong to (a token already verified), else undefined. */
+export type TokenAccount = (token: string) => string | undefined;
+
 /**
- * Who a request belongs to for turns: its credentials (an account's token, cookie or WebDAV password), else its address.
- * Not verified here: a forged value only puts its own requests in a queue of their own.
+ * Who a request belongs to for turns: the account of a token already verified (all of an account's sessions and apps
+ * share one queue), else its credentials as sent (a new token, a WebDAV password), else its address (the client's,
+ * behind a trusted proxy). Nothing here is verified, and need not be: an unknown value only puts its own requests in a
+ * queue of their own, and joining an account's queue takes one of its tokens.
  */
-function clientKey(req: FastifyRequest): string {
+export function clientKey(req: FastifyRequest, accountOf: TokenAccount): string {
   const h = req.headers;
-  return h.authorization ?? h.cookie ?? `ip:${req.ip}`;
+  if (h.authorization) {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(h.authorization);
+    const account = bearer ? accountOf(bearer[1]!) : undefined;
+    return account === undefined ? h.authorization : `account:${account}`;
+  }
+  return h.cookie ?? `ip:${req.ip}`;
 }
 
 /** The first onRequest hook: every request waits its turn before anything else is done for it. */
-export function installFairTurns(app: FastifyInstance): void {
+export function installFairTurns(app: FastifyInstance, accountOf: TokenAccount): void {
   const turns = new FairTurns();
   app.addHook('onRequest', (req, _reply, done) => {
-    const wait = turns.admit(clientKey(req));
+    const wait = turns.admit(clientKey(req, accountOf));
     if (wait) void wait.then(() => done());
     else done();
   });
