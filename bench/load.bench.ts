@@ -46,6 +46,10 @@ async function eventLoopDelay(base: string): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const m of text.matchAll(/^nodejs_eventloop_lag_(p50|p99|max|mean)_seconds (\S+)$/gm)) out[m[1]!] = Number(m[2]);
   out.heap = Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? NaN);
+  // PostgreSQL's pool (absent on SQLite): connections handed out, and the seconds spent getting them.
+  out.acquired = Number(/^haul_db_pool_acquired_total (\S+)$/m.exec(text)?.[1] ?? NaN);
+  out.poolWait = Number(/^haul_db_pool_wait_seconds_total (\S+)$/m.exec(text)?.[1] ?? NaN);
+  out.poolSize = Number(/^haul_db_pool_size (\S+)$/m.exec(text)?.[1] ?? NaN);
   return out;
 }
 
@@ -148,7 +152,8 @@ async function run(label: string, databaseUrl: string | null, cleanup: Cleanup) 
   // Haul: the three kinds at once.
   await sleep(2000);
   const rssBefore = rssOf(haul.pid);
-  const heapBefore = (await eventLoopDelay(haul.base)).heap!;
+  const before = await eventLoopDelay(haul.base);
+  const heapBefore = before.heap!;
   const clientDelay = monitorEventLoopDelay({ resolution: 10 });
   clientDelay.enable();
   const rss = sampleRss(haul.pid);
@@ -225,6 +230,14 @@ async function run(label: string, databaseUrl: string | null, cleanup: Cleanup) 
   const errorCount = [hList, hFetch, hUp, rList, rFetch, rUp].map(badCount);
   console.log(`  errors and non-2xx: Haul ${errorCount.slice(0, 3).join('/')} ${errs([hList, hFetch, hUp])}, references ${errorCount.slice(3).join('/')} ${errs([rList, rFetch, rUp])} (listing/fetch/upload)`);
   console.log(`  Haul event-loop delay over the window (prom-client, 10 ms sampling: an idle loop reads ~10 ms): p50 ${s(delay.p50!)}, p99 ${s(delay.p99!)}, max ${s(delay.max!)}; raw server's: p50 ${s(rawDelay.p50!)}, p99 ${s(rawDelay.p99!)}, max ${s(rawDelay.max!)}`);
+  if (databaseUrl) {
+    const n = delay.acquired! - before.acquired!;
+    const waited = delay.poolWait! - before.poolWait!;
+    console.log(
+      `  Haul's PostgreSQL pool (${delay.poolSize} connections): ${(n / SECONDS).toFixed(0)} handed out a second, ` +
+        `mean wait for one ${((waited / n) * 1000).toFixed(1)} ms, ${waited.toFixed(1)} s waited in all (callers together)`,
+    );
+  }
   console.log(
     `  Haul RSS: ${mb(rssBefore)} before, peak ${mb(peak.peak)}${peak.hwm ? ` (VmHWM ${mb(peak.hwm)})` : ''}, ${mb(rssAfter)} 5 s after; every 5 s: ${marks.join(', ')}` +
       `; V8 heap in use ${mb(heapBefore)} before, ${mb(delay.heap!)} at the end, ${mb(heapAfter)} after`,

@@ -89,7 +89,7 @@ export interface Haul {
 
 /** Opens storage, runs migrations and registers the routes. Nothing listens until app.listen(). */
 export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: boolean; logStream?: { write(line: string): void } } = {}): Promise<Haul> {
-  const { db, dialect } = await openDatabase(config);
+  const { db, dialect, pool } = await openDatabase({ ...config, poolSize: config.databasePoolSize });
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel, serializers: { req: logRequest }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     bodyLimit: 1024 * 1024,
@@ -100,7 +100,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     frameworkErrors: (err, _req, reply) => (reply as unknown as FastifyReply).status(400).send(errorBody('invalid_argument', `The address is not valid: ${err.message}`)),
   });
   const clock = opts.clock ?? systemClock;
-  const metrics = new HaulMetrics(db, app.log);
+  const metrics = new HaulMetrics(db, app.log, pool);
   // The trigram index for name search, when migration 0027 could not create it; logs once why not.
   await ensureNameSearchIndex(db, dialect, app.log);
   const blobStore = config.s3 ? new S3BlobStore(config.s3) : new LocalBlobStore(join(config.dataDir, 'blobs'));

@@ -12,6 +12,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL when set; otherwise SQLite at dataDir/haul.db. */
   databaseUrl: string | null;
+  /** Connections to PostgreSQL this process keeps at most (HAUL_DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   /** Where blobs live (HAUL_BLOB_STORE, storage/s3-config.ts): the data folder, or an S3 bucket described by `s3`. */
   blobStore: 'local' | 's3';
   s3: S3Config | null;
@@ -152,6 +154,8 @@ export interface Config {
 type Env = Record<string, string | undefined>;
 
 const GiB = 1024 ** 3;
+/** Connections to PostgreSQL per process: enough for a server's two cores, few enough to leave room for several. */
+export const DEFAULT_POOL_SIZE = 10;
 
 function int(v: string | undefined, fallback: number, name: string): number {
   if (v === undefined || v === '') return fallback;
@@ -244,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(get('HAUL_DATA_DIR') ?? './data'),
     // HAUL_DATABASE_URL, like every other setting; DATABASE_URL (the common name hosting platforms set) still works.
     databaseUrl: get('HAUL_DATABASE_URL') || get('DATABASE_URL') || null,
+    databasePoolSize: Math.max(1, int(get('HAUL_DATABASE_POOL_SIZE'), DEFAULT_POOL_SIZE, 'HAUL_DATABASE_POOL_SIZE')),
     ...blobStoreConfig(get, bool),
     publicUrl,
     publicUrlPinned: !!get('HAUL_PUBLIC_URL'),

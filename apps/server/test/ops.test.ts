@@ -9,6 +9,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHASE } from '@haul/shared';
 import { startPgCluster, type PgCluster } from '../../../scripts/pg-cluster.mjs';
@@ -176,6 +177,30 @@ describe('metrics', () => {
     expect(sample(text, 'haul_jobs{kind="transcode",state="failed"}')).toBe(0);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+  });
+
+  it('on PostgreSQL, reports its connection pool: busy, idle, queries waiting and the time spent getting a connection', async () => {
+    const scrape = async () => (await fetch(`${origin}/metrics`)).text();
+    if (h.ctx.dialect === 'sqlite') {
+      expect(await scrape()).not.toContain('haul_db_pool');
+      return;
+    }
+    const before = await scrape();
+    expect(sample(before, 'haul_db_pool_size')).toBe(10);
+    const acquired = sample(before, 'haul_db_pool_acquired_total')!;
+    expect(acquired).toBeGreaterThan(0);
+    // Twelve queries of 0.5 s at once on ten connections: ten run, two wait.
+    const sleeps = Array.from({ length: 12 }, () => sql`select pg_sleep(0.5)`.execute(h.ctx.db));
+    await new Promise((r) => setTimeout(r, 200));
+    const busy = await scrape();
+    expect(sample(busy, 'haul_db_pool_connections{state="busy"}')).toBe(10);
+    expect(sample(busy, 'haul_db_pool_waiting')).toBe(2);
+    await Promise.all(sleeps);
+    const after = await scrape();
+    expect(sample(after, 'haul_db_pool_waiting')).toBe(0);
+    expect(sample(after, 'haul_db_pool_acquired_total')).toBeGreaterThanOrEqual(acquired + 12);
+    // The two that waited waited ~0.5 s each.
+    expect(sample(after, 'haul_db_pool_wait_seconds_total')! - sample(before, 'haul_db_pool_wait_seconds_total')!).toBeGreaterThan(0.6);
   });
 
   it('without HAUL_METRICS_TOKEN answers only on this machine, and not what a proxy relays', async () => {

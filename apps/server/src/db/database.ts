@@ -2,8 +2,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Migration, type MigrationProvider, type PostgresPool } from 'kysely';
 import type pg from 'pg';
+import { DEFAULT_POOL_SIZE } from '../config.js';
 import type { Database } from './schema.js';
 import * as init from './migrations/2026-11-22-0001-init.js';
 import * as uploads from './migrations/2026-11-22-0002-uploads.js';
@@ -114,33 +115,63 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 export interface OpenedDb {
   db: Db;
   dialect: Dialect;
+  /** PostgreSQL's connection pool; none on SQLite. */
+  pool?: PoolUse;
 }
 
 /** Opens the database and applies pending migrations. */
 /**
+ * How one process uses its PostgreSQL connections, for /metrics: when every connection is busy a query waits for one,
+ * which is where Haul's time goes under load on PostgreSQL (bench/README.md, "load").
+ */
+export interface PoolUse {
+  size: number;
+  open(): number;
+  idle(): number;
+  /** Queries waiting for a connection now. */
+  waiting(): number;
+  /** Connections handed out since start, and the seconds spent getting them (a new connection's opening included). */
+  acquired: number;
+  waitSeconds: number;
+}
+
+/**
  * A pool whose idle connections may be closed under it (a database restart, a failover, an administrator) without
  * taking the process down: pg emits 'error' on the pool for those, and an unhandled 'error' event would crash Node.
- * The pool drops the broken connection and opens a new one on the next query.
+ * The pool drops the broken connection and opens a new one on the next query. Kysely gets it through a wrapper that
+ * times each wait for a connection.
  */
-function pgPool(lib: typeof pg, connectionString: string): pg.Pool {
+function pgPool(lib: typeof pg, connectionString: string, size: number): { pool: PostgresPool; use: PoolUse } {
   // A database that is down fails requests within seconds (503) instead of holding them until it returns.
-  const pool = new lib.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
+  const pool = new lib.Pool({ connectionString, max: size, connectionTimeoutMillis: 5000 });
   // The pool listens only to idle connections. One in use between two statements of a transaction, closed then, would
   // emit an 'error' nobody hears and end the process; the transaction's next statement fails and is answered as usual.
   pool.on('connect', (client) => client.on('error', (err) => console.warn(`database connection closed: ${err.message}`)));
   // An idle connection's error reaches the pool as well, already logged by the connection's own listener above.
   pool.on('error', () => undefined);
-  return pool;
+  const use: PoolUse = { size, open: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => pool.waitingCount, acquired: 0, waitSeconds: 0 };
+  const timed: PostgresPool = {
+    async connect() {
+      const start = performance.now();
+      const client = await pool.connect();
+      use.acquired++;
+      use.waitSeconds += (performance.now() - start) / 1000;
+      return client;
+    },
+    end: () => pool.end(),
+  };
+  return { pool: timed, use };
 }
 
-export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string }): Promise<OpenedDb> {
+export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string; poolSize?: number }): Promise<OpenedDb> {
   let db: Db;
   let dialect: Dialect;
+  let pool: PoolUse | undefined;
   if (opts.databaseUrl) {
     dialect = 'postgres';
-    db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: pgPool(await loadPg(), opts.databaseUrl) }),
-    });
+    const opened = pgPool(await loadPg(), opts.databaseUrl, opts.poolSize ?? DEFAULT_POOL_SIZE);
+    pool = opened.use;
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: opened.pool }) });
   } else {
     dialect = 'sqlite';
     mkdirSync(opts.dataDir, { recursive: true });
@@ -157,5 +188,5 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
     await db.destroy();
     throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message}`);
   }
-  return { db, dialect };
+  return { db, dialect, pool };
 }

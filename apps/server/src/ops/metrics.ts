@@ -7,7 +7,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { PHASE } from '@haul/shared';
-import type { Db } from '../db/database.js';
+import type { Db, PoolUse } from '../db/database.js';
 
 /** Label of requests no route matched: their raw paths would give every scanner its own series. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -51,8 +51,9 @@ export class HaulMetrics {
     registers: [this.registry],
   });
 
-  constructor(db: Db, log: FastifyBaseLogger) {
+  constructor(db: Db, log: FastifyBaseLogger, pool?: PoolUse) {
     collectDefaultMetrics({ register: this.registry });
+    if (pool) this.poolMetrics(pool);
     new Gauge({
       name: 'haul_jobs',
       help: 'Background jobs by kind and state (queued, running, failed), across every process sharing the database.',
@@ -67,6 +68,33 @@ export class HaulMetrics {
           // The database is away: /readyz says so; the scrape still answers with what this process knows.
           log.warn({ err: (err as Error).message }, 'job counts could not be read for /metrics');
         }
+      },
+    });
+  }
+
+  /** PostgreSQL's connections, read at scrape time: in use, idle, queries waiting, and the time spent getting one. */
+  private poolMetrics(pool: PoolUse): void {
+    const registers = [this.registry];
+    new Gauge({ name: 'haul_db_pool_size', help: 'Connections to PostgreSQL this process keeps at most (HAUL_DATABASE_POOL_SIZE).', registers }).set(pool.size);
+    new Gauge({
+      name: 'haul_db_pool_connections',
+      help: 'Open connections to PostgreSQL, by state.',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        this.set({ state: 'idle' }, pool.idle());
+        this.set({ state: 'busy' }, pool.open() - pool.idle());
+      },
+    });
+    new Gauge({ name: 'haul_db_pool_waiting', help: 'Queries waiting for a connection now.', registers, collect() { this.set(pool.waiting()); } });
+    new Counter({ name: 'haul_db_pool_acquired_total', help: 'Connections handed to queries and transactions.', registers, collect() { this.reset(); this.inc(pool.acquired); } });
+    new Counter({
+      name: 'haul_db_pool_wait_seconds_total',
+      help: 'Time spent getting a connection, all callers together (waiting for a busy pool, or opening a connection).',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(pool.waitSeconds);
       },
     });
   }
