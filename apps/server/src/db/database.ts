@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Migration, type MigrationProvider, type PostgresPool } from 'kysely';
 import type pg from 'pg';
 import { DEFAULT_POOL_SIZE } from '../config.js';
+import { fairPool } from './fair-pool.js';
 import type { Database } from './schema.js';
 import * as init from './migrations/2026-11-22-0001-init.js';
 import * as uploads from './migrations/2026-11-22-0002-uploads.js';
@@ -119,7 +120,6 @@ export interface OpenedDb {
   pool?: PoolUse;
 }
 
-/** Opens the database and applies pending migrations. */
 /**
  * How one process uses its PostgreSQL connections, for /metrics: when every connection is busy a query waits for one,
  * which is where Haul's time goes under load on PostgreSQL (bench/README.md, "load").
@@ -135,34 +135,39 @@ export interface PoolUse {
   waitSeconds: number;
 }
 
+/** How long a query waits for its turn at the pool, and then again for pg to open or hand over a connection. */
+const CONNECT_TIMEOUT_MS = 5000;
+
 /**
  * A pool whose idle connections may be closed under it (a database restart, a failover, an administrator) without
  * taking the process down: pg emits 'error' on the pool for those, and an unhandled 'error' event would crash Node.
- * The pool drops the broken connection and opens a new one on the next query. Kysely gets it through a wrapper that
- * times each wait for a connection.
+ * The pool drops the broken connection and opens a new one on the next query. Kysely gets it through a queue served
+ * in rotation by client (db/fair-pool.ts) that also times each wait for a connection.
  */
 function pgPool(lib: typeof pg, connectionString: string, size: number): { pool: PostgresPool; use: PoolUse } {
   // A database that is down fails requests within seconds (503) instead of holding them until it returns.
-  const pool = new lib.Pool({ connectionString, max: size, connectionTimeoutMillis: 5000 });
+  const pool = new lib.Pool({ connectionString, max: size, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // The pool listens only to idle connections. One in use between two statements of a transaction, closed then, would
   // emit an 'error' nobody hears and end the process; the transaction's next statement fails and is answered as usual.
   pool.on('connect', (client) => client.on('error', (err) => console.warn(`database connection closed: ${err.message}`)));
   // An idle connection's error reaches the pool as well, already logged by the connection's own listener above.
   pool.on('error', () => undefined);
-  const use: PoolUse = { size, open: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => pool.waitingCount, acquired: 0, waitSeconds: 0 };
+  const fair = fairPool(pool, size, CONNECT_TIMEOUT_MS);
+  const use: PoolUse = { size, open: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => fair.waiting() + pool.waitingCount, acquired: 0, waitSeconds: 0 };
   const timed: PostgresPool = {
     async connect() {
       const start = performance.now();
-      const client = await pool.connect();
+      const client = await fair.connect();
       use.acquired++;
       use.waitSeconds += (performance.now() - start) / 1000;
       return client;
     },
-    end: () => pool.end(),
+    end: () => fair.end(),
   };
   return { pool: timed, use };
 }
 
+/** Opens the database and applies pending migrations. */
 export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string; poolSize?: number }): Promise<OpenedDb> {
   let db: Db;
   let dialect: Dialect;

@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
+import { queryClient } from '../db/fair-pool.js';
 import { clientKey, FairTurns, installFairTurns, SLICE_MS } from './fair-turns.js';
 
 /** Keeps the thread busy for `ms`, as a request's synchronous work (a SQLite query, serialising its answer) does. */
@@ -100,5 +101,20 @@ describe('fair turns', () => {
     // No credentials: the address, whoever it was made for (signed links, share pages).
     expect(key({}, '198.51.100.1')).not.toBe(key({}, '198.51.100.2'));
     expect(key({}, '198.51.100.1')).toBe(key({}, '198.51.100.1'));
+  });
+
+  it('keeps the request’s client for its database queries, through a request body too', async () => {
+    const app = Fastify();
+    installFairTurns(app, (t) => (t === 'tok-a' ? 'alice' : undefined));
+    app.post('/echo', async (req) => {
+      await new Promise((r) => setTimeout(r, 1));
+      return { client: queryClient.getStore(), body: req.body };
+    });
+    await app.ready();
+    const post = (headers: Record<string, string>) => app.inject({ method: 'POST', url: '/echo', headers, payload: { n: 1 } }).then((r) => r.json());
+    expect(await post({ authorization: 'Bearer tok-a' })).toEqual({ client: 'account:alice', body: { n: 1 } });
+    expect(await post({ authorization: 'Bearer tok-new' })).toEqual({ client: 'Bearer tok-new', body: { n: 1 } });
+    expect(queryClient.getStore()).toBeUndefined();
+    await app.close();
   });
 });

@@ -10,6 +10,8 @@
  * another's request by at most one of its own.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { queryClient } from '../db/fair-pool.js';
+import { installRequestScope } from './request-scope.js';
 
 /** Work started in one turn before later requests wait for the next (ms). */
 export const SLICE_MS = 5;
@@ -94,12 +96,19 @@ export function clientKey(req: FastifyRequest, accountOf: TokenAccount): string 
   return h.cookie ?? `ip:${req.ip}`;
 }
 
-/** The first onRequest hook: every request waits its turn before anything else is done for it. */
+/**
+ * The first onRequest hook: every request waits its turn before anything else is done for it. The client is then kept
+ * for the request's database queries, which take PostgreSQL's connections in the same rotation (db/fair-pool.ts).
+ */
 export function installFairTurns(app: FastifyInstance, accountOf: TokenAccount): void {
   const turns = new FairTurns();
+  const clients = new WeakMap<FastifyRequest, string>();
   app.addHook('onRequest', (req, _reply, done) => {
-    const wait = turns.admit(clientKey(req, accountOf));
+    const client = clientKey(req, accountOf);
+    clients.set(req, client);
+    const wait = turns.admit(client);
     if (wait) void wait.then(() => done());
     else done();
   });
+  installRequestScope(app, queryClient, (req) => clients.get(req)!, 'haul-query-client');
 }

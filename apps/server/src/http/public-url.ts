@@ -4,13 +4,13 @@
  * HAUL_PUBLIC_URL. The request's origin is kept in an AsyncLocalStorage for the length of the request, so link
  * builders deep inside services need only the context; background work, outside any request, gets the fallback.
  */
-import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { AppContext } from '../context.js';
+import { installRequestScope } from './request-scope.js';
 
 const origins = new AsyncLocalStorage<string>();
-const scopes = new WeakMap<FastifyRequest, AsyncResource>();
 
 // A host name, an IPv4 address or a bracketed IPv6 address, and an optional port: nothing that could carry a path,
 // user info or a second URL into the link.
@@ -47,18 +47,5 @@ export function publicUrl(ctx: AppContext): string {
  */
 export function installLinkBase(app: FastifyInstance, config: Config): void {
   if (config.publicUrlPinned) return;
-  app.addHook('onRequest', (req, _reply, done) => {
-    origins.run(linkBase(config, req), () => {
-      const scope = new AsyncResource('haul-link-base');
-      scopes.set(req, scope);
-      scope.runInAsyncScope(done);
-    });
-  });
-  // Validation and the handler run from the request body's 'end' event, which some Node versions deliver in the
-  // socket's async context rather than ours (nodejs/node#34430): enter the request's again, as @fastify/request-context does.
-  app.addHook('preValidation', (req, _reply, done) => {
-    const scope = scopes.get(req);
-    if (scope) scope.runInAsyncScope(done);
-    else done();
-  });
+  installRequestScope(app, origins, (req) => linkBase(config, req), 'haul-link-base');
 }
