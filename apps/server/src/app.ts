@@ -122,7 +122,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: r.schema as RouteEntry['schema'], contract: r.config?.contract });
   });
-  installFairTurns(app, (token) => verifiedTokenAccount(ctx, token));
+  installFairTurns(app, (token) => verifiedTokenAccount(ctx, token), { queries: dialect === 'postgres' });
   installRequestId(app);
   metrics.installHttpHooks(app);
   installValidators(app);

@@ -153,7 +153,7 @@ function pgPool(lib: typeof pg, connectionString: string, size: number): { pool:
   // An idle connection's error reaches the pool as well, already logged by the connection's own listener above.
   pool.on('error', () => undefined);
   const fair = fairPool(pool, size, CONNECT_TIMEOUT_MS);
-  const use: PoolUse = { size, open: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => fair.waiting() + pool.waitingCount, acquired: 0, waitSeconds: 0 };
+  const use: PoolUse = { size, open: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => fair.waiting(), acquired: 0, waitSeconds: 0 };
   const timed: PostgresPool = {
     async connect() {
       const start = performance.now();

@@ -70,7 +70,7 @@ describe('fair turns', () => {
 
   it('in a Fastify app, a quiet client is answered ahead of a busy one’s queued requests', async () => {
     const app = Fastify();
-    installFairTurns(app, () => undefined);
+    installFairTurns(app, () => undefined, { queries: false });
     app.get('/work', async () => {
       busy(2);
       return { ok: true };
@@ -105,7 +105,7 @@ describe('fair turns', () => {
 
   it('keeps the request’s client for its database queries, through a request body too', async () => {
     const app = Fastify();
-    installFairTurns(app, (t) => (t === 'tok-a' ? 'alice' : undefined));
+    installFairTurns(app, (t) => (t === 'tok-a' ? 'alice' : undefined), { queries: true });
     app.post('/echo', async (req) => {
       await new Promise((r) => setTimeout(r, 1));
       return { client: queryClient.getStore(), body: req.body };
@@ -116,5 +116,11 @@ describe('fair turns', () => {
     expect(await post({ authorization: 'Bearer tok-new' })).toEqual({ client: 'Bearer tok-new', body: { n: 1 } });
     expect(queryClient.getStore()).toBeUndefined();
     await app.close();
+    // On SQLite there is no pool to share: nothing is kept.
+    const plain = Fastify();
+    installFairTurns(plain, () => 'alice', { queries: false });
+    plain.get('/client', async () => ({ client: queryClient.getStore() ?? null }));
+    expect((await plain.inject({ method: 'GET', url: '/client', headers: { authorization: 'Bearer tok-a' } })).json()).toEqual({ client: null });
+    await plain.close();
   });
 });

@@ -97,18 +97,19 @@ export function clientKey(req: FastifyRequest, accountOf: TokenAccount): string 
 }
 
 /**
- * The first onRequest hook: every request waits its turn before anything else is done for it. The client is then kept
- * for the request's database queries, which take PostgreSQL's connections in the same rotation (db/fair-pool.ts).
+ * The first onRequest hook: every request waits its turn before anything else is done for it. With `queries` (on
+ * PostgreSQL) the client is then kept for the request's database queries, which take connections in the same rotation
+ * (db/fair-pool.ts); SQLite has no pool to share.
  */
-export function installFairTurns(app: FastifyInstance, accountOf: TokenAccount): void {
+export function installFairTurns(app: FastifyInstance, accountOf: TokenAccount, opts: { queries: boolean }): void {
   const turns = new FairTurns();
   const clients = new WeakMap<FastifyRequest, string>();
   app.addHook('onRequest', (req, _reply, done) => {
     const client = clientKey(req, accountOf);
-    clients.set(req, client);
+    if (opts.queries) clients.set(req, client);
     const wait = turns.admit(client);
     if (wait) void wait.then(() => done());
     else done();
   });
-  installRequestScope(app, queryClient, (req) => clients.get(req)!, 'haul-query-client');
+  if (opts.queries) installRequestScope(app, queryClient, (req) => clients.get(req)!, 'haul-query-client');
 }
