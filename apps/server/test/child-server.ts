@@ -34,7 +34,7 @@ export async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms
   for (;;) {
     const v = await what().catch(() => undefined as T);
     if (v !== undefined && ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(v).slice(0, 400)}`);
+    if (Date.now() > end) throw new Error(`timed out waiting; last: ${String(JSON.stringify(v)).slice(0, 400)}`);
     await sleep(150);
   }
 }
