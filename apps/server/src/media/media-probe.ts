@@ -1,8 +1,7 @@
 /** What a media file holds: ffprobe for video, music-metadata for audio. Both read our own blob file only. */
 import { open } from 'node:fs/promises';
-import { parseFile } from 'music-metadata';
-import sharp from 'sharp';
 import type { Config } from '../config.js';
+import { loadMusicMetadata, loadSharp } from './media-libs.js';
 import { INPUT_GUARD, MediaToolError, mediaTools, runTool } from './media-tools.js';
 
 export interface VideoProbe {
@@ -95,6 +94,7 @@ export async function probeVideo(config: Config, path: string, signal?: AbortSig
 export async function probeAudio(path: string): Promise<AudioProbe> {
   let meta;
   try {
+    const { parseFile } = await loadMusicMetadata();
     meta = await parseFile(path, { duration: false, skipCovers: false });
   } catch (err) {
     throw new MediaToolError(`The audio could not be read: ${(err as Error).message}`.slice(0, 300));
@@ -119,6 +119,7 @@ export async function probeImage(path: string): Promise<ImageProbe> {
   if (await looksLikeSvg(path)) throw new MediaToolError('SVG images are not probed.');
   let meta;
   try {
+    const sharp = await loadSharp();
     meta = await sharp(path, { failOn: 'none' }).metadata();
   } catch (err) {
     throw new MediaToolError(`The image could not be read: ${(err as Error).message}`.slice(0, 300));

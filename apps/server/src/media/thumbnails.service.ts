@@ -4,13 +4,12 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { selectCover, parseFile } from 'music-metadata';
-import sharp from 'sharp';
 import { mediaTypeOf } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { FileRow } from '../db/schema.js';
 import { withBlobFile } from './media-blobs.js';
 import { findThumbnail, saveThumbnails, type NewThumbnail, type ThumbnailRow } from './media.repository.js';
+import { loadMusicMetadata, loadSharp } from './media-libs.js';
 import { INPUT_GUARD, isTransient, mediaTools, runTool } from './media-tools.js';
 import { THUMBNAIL_PIXELS, type ThumbnailSize } from './playback.policy.js';
 import { createLimiter } from './limiter.js';
@@ -70,10 +69,11 @@ async function pictureSource(ctx: AppContext, hash: string, kind: 'video' | 'ima
     if ((await stat(path)).size > MAX_IMAGE_BYTES) return null;
     // Read into memory rather than by path: an SVG then has no base location to resolve files against.
     const bytes = await readFile(path);
-    const meta = await sharp(bytes).metadata();
+    const meta = await (await loadSharp())(bytes).metadata();
     return meta.format === 'svg' ? null : bytes;
   }
   if (kind === 'audio') {
+    const { parseFile, selectCover } = await loadMusicMetadata();
     const meta = await parseFile(path, { skipCovers: false, duration: false });
     const cover = selectCover(meta.common.picture);
     return cover ? Buffer.from(cover.data) : null;
@@ -105,6 +105,7 @@ function videoFrame(ctx: AppContext, path: string, at: number): Promise<Buffer> 
 
 /** Every size as WebP, never enlarged, each stored as a blob. */
 async function encodeSizes(ctx: AppContext, source: Buffer, sizes: ThumbnailSize[]): Promise<NewThumbnail[]> {
+  const sharp = await loadSharp();
   const base = sharp(source, { failOn: 'none', limitInputPixels: 200_000_000 }).autoOrient();
   const out: NewThumbnail[] = [];
   for (const size of sizes) {
