@@ -204,7 +204,12 @@ export const localRows = (page: Page, userId: string) =>
         const open = indexedDB.open('drive');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
-          const count = open.result.transaction('files').objectStore('files').index('user_id').count(uid);
+          // A user's rows are the keys of the folder index from [user] up to [user, []].
+          const count = open.result
+            .transaction('files')
+            .objectStore('files')
+            .index('[user_id+parent_id+id]')
+            .count(IDBKeyRange.bound([uid], [uid, []]));
           count.onsuccess = () => {
             open.result.close();
             resolve(count.result);

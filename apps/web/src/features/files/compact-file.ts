@@ -6,9 +6,7 @@
  * empty list and map, all with one shape: about six objects a row.
  */
 import type { DriveFile } from '@haul/shared';
-
-const NO_TAGS: DriveFile['tags'] = Object.freeze([]) as unknown as DriveFile['tags'];
-const NO_PARAMS: DriveFile['params'] = Object.freeze({}) as DriveFile['params'];
+import { NO_PARAMS, NO_TAGS } from '../sync/stored-row';
 
 /** One instance per distinct value of the fields that take few values across a drive. */
 export class StringPool {

@@ -2,7 +2,7 @@ import Dexie from 'dexie';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FakeDrive } from './fake-drive';
 import { clearLocalUser, deleteLocalDb, localDb, localTasksOf, saveLocalTask, type LocalFile } from './local-db';
-import { deleteStale, deleteStaleDrive, readSlice, updateLocal } from './local-files';
+import { deleteStale, deleteStaleDrive, readSlice, updateLocal, writeLocalPage } from './local-files';
 
 const drive = new FakeDrive();
 const row = (id: string, parent: string, over: Partial<LocalFile> = {}): LocalFile => {
@@ -19,7 +19,7 @@ const slice = async (userId: string, parentId: string) => {
 beforeEach(() => deleteLocalDb());
 
 describe('the local database', () => {
-  it('opens a database Dexie made as version 7, without an upgrade, and reads its rows', async () => {
+  it('opens a database Dexie made as version 7, keeps its rows and tasks, and drops the indexes no longer read', async () => {
     // The schema as the app declared it through Dexie before: browsers that hold it must keep working.
     const old = new Dexie('drive');
     old.version(7).stores({
@@ -29,14 +29,18 @@ describe('the local database', () => {
       resumes: 'uploadId',
       checkpoints: 'task_id',
     });
-    await old.table('files').bulkPut([row('a', 'P'), row('b', 'P'), row('c', 'Q')]);
+    await old.table('files').bulkPut([row('a', 'P'), row('b', 'P'), row('c', 'Q'), row('s', 'Q', { star: 1 })]);
     await old.table('tasks').put({ taskId: 't1', userId: 'u1', status: 'PAUSE', taskType: 'upload' });
     old.close();
 
     const db = await localDb();
-    expect(db.version).toBe(70);
+    expect(db.version).toBe(71);
     expect([...db.objectStoreNames].sort()).toEqual(['checkpoints', 'files', 'resumes', 'tasks']);
+    expect([...db.transaction('files').store.indexNames].sort()).toEqual(['[user_id+parent_id+id]', '[user_id+star+id]', 'local_sync_timestamp']);
     expect(await slice('u1', 'P')).toEqual(['a', 'b']);
+    const starred: string[] = [];
+    await readSlice('u1', { kind: 'starred' }, (rows) => starred.push(...rows.map((r) => r.id)));
+    expect(starred).toEqual(['s']);
     expect((await localTasksOf('u1')).map((t) => t.taskId)).toEqual(['t1']);
   });
 
@@ -70,6 +74,23 @@ describe('the local database', () => {
     expect((await db.getAllKeys('files')).sort()).toEqual(['new', 'theirs']);
   });
 
+  it('stores a page without the fields at their usual value, and reads and updates the rows whole', async () => {
+    const plain = row('a', 'P', { icon_link: '', web_content_link: '', tags: [], sensitive: 0, audit: null, delete_time: '' });
+    const tagged = row('b', 'P', { icon_link: '', web_content_link: '', tags: [{ id: 't', name: 'x', type: 1 }] as unknown as LocalFile['tags'], sensitive: 0, audit: null, delete_time: '' });
+    await writeLocalPage([plain, tagged], []);
+    const db = await localDb();
+    expect(await db.get('files', 'a')).not.toHaveProperty('phase');
+    expect(await db.get('files', 'a')).not.toHaveProperty('tags');
+    expect(await db.get('files', 'b')).toHaveProperty('tags', tagged.tags);
+    const read: LocalFile[] = [];
+    await readSlice('u1', { kind: 'folder', parentId: 'P' }, (rows) => read.push(...rows));
+    expect(read).toEqual([plain, tagged]);
+    await updateLocal([{ id: 'a', changes: { name: 'renamed' } }]);
+    const again: LocalFile[] = [];
+    await readSlice('u1', { kind: 'folder', parentId: 'P' }, (rows) => again.push(...rows));
+    expect(again[0]).toEqual({ ...plain, name: 'renamed' });
+  });
+
   it('updates the rows it holds and skips the ones it does not', async () => {
     const db = await localDb();
     await db.put('files', row('a', 'P'));
@@ -81,11 +102,13 @@ describe('the local database', () => {
   it("forgets one user's rows and tasks on sign-out, keeping another's", async () => {
     const db = await localDb();
     await db.put('files', row('a', 'P'));
+    await db.put('files', row('top', ''));
     await db.put('files', row('b', 'P', { user_id: 'u2' }));
+    await db.put('files', row('c', '', { user_id: 'u10' }));
     await saveLocalTask({ taskId: 't1', userId: 'u1', status: 'PAUSE', taskType: 'upload' });
     await saveLocalTask({ taskId: 't2', userId: 'u2', status: 'PAUSE', taskType: 'upload' });
     await clearLocalUser('u1');
-    expect(await db.getAllKeys('files')).toEqual(['b']);
+    expect(await db.getAllKeys('files')).toEqual(['b', 'c']);
     expect(await db.getAllKeys('tasks')).toEqual(['t2']);
   });
 });

@@ -1,10 +1,13 @@
 /**
  * The browser's copy of the drive: IndexedDB database `drive`, version 7 (seed 000 §3), through `idb`'s promise
- * wrapper. Version 7 is stored as 70: the schema was first created with Dexie, which multiplies its versions by ten,
- * and browsers that hold it must open it without an upgrade.
+ * wrapper. It is stored as 71: the schema was first created with Dexie, which multiplies its versions by ten (7 is
+ * 70), and 7.1 is the same stores with the files indexed by what the app reads them by (user and folder, user and
+ * star, sync time) and nothing else. Every index is worked out again on every put: with the nine of 7.0, the first
+ * sync of a large drive spent most of its time in IndexedDB (bench/README.md, "web app: the first sync").
  */
 import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
 import type { DriveFile } from '@haul/shared';
+import type { StoredFile } from './stored-row';
 
 export interface LocalFile extends DriveFile {
   /** When a sync (or a change made here) last wrote this row (epoch ms); rows of a synced slice older than the sync's start are stale. */
@@ -22,14 +25,9 @@ export interface LocalTask {
 export interface DriveSchema extends DBSchema {
   files: {
     key: string;
-    value: LocalFile;
+    value: StoredFile;
     indexes: {
-      user_id: string;
-      parent_id: string;
-      star: number;
       local_sync_timestamp: number;
-      '[user_id+parent_id]': [string, string];
-      '[user_id+star]': [string, number];
       '[user_id+parent_id+id]': [string, string, string];
       '[user_id+star+id]': [string, number, string];
     };
@@ -41,11 +39,12 @@ export interface DriveSchema extends DBSchema {
 
 export type DriveDb = IDBPDatabase<DriveSchema>;
 
-const VERSION = 70;
+const VERSION = 71;
 
 /** Each store's primary key and indexes; an index named `[a+b]` has the key path [a, b]. */
 const STORES = {
-  files: ['id', 'user_id', 'parent_id', 'star', 'local_sync_timestamp', '[user_id+parent_id]', '[user_id+star]', '[user_id+parent_id+id]', '[user_id+star+id]'],
+  // A user's rows are the [user_id+parent_id+id] keys from [user] up to [user, []] (parent ids are strings).
+  files: ['id', 'local_sync_timestamp', '[user_id+parent_id+id]', '[user_id+star+id]'],
   tasks: ['taskId', 'userId', 'status', 'taskType'],
   resumes: ['uploadId'],
   checkpoints: ['task_id'],
@@ -59,12 +58,15 @@ let opening: Promise<DriveDb> | null = null;
 export function localDb(): Promise<DriveDb> {
   opening ??= openDB<DriveSchema>('drive', VERSION, {
     upgrade(db, _old, _new, tx) {
-      // Creates what is missing, so a database made by an earlier schema ends up with every store and index.
+      // Creates what is missing and drops indexes no longer kept, so a database made by an earlier schema ends up
+      // with exactly these stores' indexes; the rows stay.
       const raw = unwrap(db);
       for (const [name, [primary, ...indexes]] of Object.entries(STORES)) {
         const store = raw.objectStoreNames.contains(name)
           ? unwrap(tx).objectStore(name)
           : raw.createObjectStore(name, { keyPath: primary });
+        const keep: readonly string[] = indexes;
+        for (const index of [...store.indexNames]) if (!keep.includes(index)) store.deleteIndex(index);
         for (const index of indexes) if (!store.indexNames.contains(index)) store.createIndex(index, keyPath(index));
       }
     },
@@ -100,7 +102,8 @@ export async function clearLocalUser(userId: string): Promise<void> {
   const tx = (await localDb()).transaction(['files', 'tasks'], 'readwrite');
   const files = tx.objectStore('files');
   const tasks = tx.objectStore('tasks');
-  for (const id of await files.index('user_id').getAllKeys(userId)) void files.delete(id);
+  const theirs = IDBKeyRange.bound([userId], [userId, []]);
+  for (const id of await files.index('[user_id+parent_id+id]').getAllKeys(theirs)) void files.delete(id);
   for (const id of await tasks.index('userId').getAllKeys(userId)) void tasks.delete(id);
   await tx.done;
 }

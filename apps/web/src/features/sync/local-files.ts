@@ -4,6 +4,7 @@
  */
 import { unwrap } from 'idb';
 import { localDb, type LocalFile } from './local-db';
+import { fromStored, toStored } from './stored-row';
 
 export interface LocalChange {
   put: LocalFile[];
@@ -49,7 +50,7 @@ export async function writeLocalPage(put: LocalFile[], deleted: string[]): Promi
   const queue = () => {
     try {
       let last: IDBRequest | undefined;
-      for (const end = Math.min(put.length, i + PUT_SLICE); i < end; i++) last = store.put(put[i]);
+      for (const end = Math.min(put.length, i + PUT_SLICE); i < end; i++) last = store.put(toStored(put[i]!));
       if (last && i < put.length) last.onsuccess = queue;
     } catch (err) {
       failure = err; // a row IndexedDB refuses (a bad key): none of the page is kept
@@ -70,7 +71,7 @@ export async function writeLocalPage(put: LocalFile[], deleted: string[]): Promi
 
 export async function putLocal(rows: LocalFile[]): Promise<void> {
   const tx = (await localDb()).transaction('files', 'readwrite');
-  await Promise.all([...rows.map((r) => tx.store.put(r)), tx.done]);
+  await Promise.all([...rows.map((r) => tx.store.put(toStored(r))), tx.done]);
   emit({ put: rows, deleted: [] });
 }
 
@@ -87,9 +88,9 @@ export async function updateLocal(changes: { id: string; changes: Partial<LocalF
   for (const c of changes) {
     const row = await tx.store.get(c.id);
     if (!row) continue;
-    const next = { ...row, ...c.changes };
+    const next = { ...fromStored(row), ...c.changes };
     put.push(next);
-    void tx.store.put(next);
+    void tx.store.put(toStored(next));
   }
   await tx.done;
   emit({ put, deleted: [] });
@@ -145,7 +146,7 @@ export async function readSlice(
   for (;;) {
     // An array sorts after every string: [...prefix, []] bounds the slice's ids from above.
     const range = IDBKeyRange.bound([...prefix, after], [...prefix, []], after !== '', true);
-    const rows = await db.getAllFromIndex('files', index, range, chunk);
+    const rows = (await db.getAllFromIndex('files', index, range, chunk)).map(fromStored);
     if (signal?.aborted) return;
     if (rows.length) onChunk(rows);
     if (rows.length < chunk) return;

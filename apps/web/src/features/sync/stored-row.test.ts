@@ -1,0 +1,59 @@
+import { PHASE } from '@haul/shared/plain';
+import { describe, expect, it } from 'vitest';
+import type { LocalFile } from './local-db';
+import { fromStored, toStored } from './stored-row';
+
+const listed: LocalFile = {
+  kind: 'drive#file',
+  id: 'f1',
+  parent_id: '',
+  name: 'a.mp4',
+  user_id: 'u1',
+  size: '10',
+  mime_type: 'video/mp4',
+  file_extension: '.mp4',
+  hash: 'abc',
+  icon_link: '',
+  thumbnail_link: '/t/f1',
+  web_content_link: '',
+  star: 0,
+  tags: [],
+  sensitive: 0,
+  audit: null,
+  params: {},
+  folder_type: 'NORMAL',
+  phase: PHASE.COMPLETE,
+  trashed: false,
+  created_time: '2026-01-01T00:00:00.000Z',
+  modified_time: '2026-01-01T00:00:00.000Z',
+  delete_time: '',
+  local_sync_timestamp: 5,
+};
+
+describe('the stored row', () => {
+  it('leaves out the fields at their usual value and gets the same row back', () => {
+    const stored = toStored(listed);
+    for (const field of ['icon_link', 'web_content_link', 'tags', 'params', 'sensitive', 'audit', 'phase', 'trashed', 'delete_time'])
+      expect(stored).not.toHaveProperty(field);
+    expect(stored).toMatchObject({ id: 'f1', parent_id: '', star: 0, size: '10', local_sync_timestamp: 5 });
+    expect(fromStored(structuredClone(stored))).toEqual(listed);
+  });
+
+  it('keeps every field that differs from its usual value', () => {
+    const unusual: LocalFile = {
+      ...listed,
+      icon_link: '/i',
+      web_content_link: '/d',
+      tags: [{ id: 't', name: 'STAR', type: 0 }] as unknown as LocalFile['tags'],
+      params: { platform: 'Upload' },
+      sensitive: 1,
+      audit: { status: 'STATUS_SENSITIVE_RESOURCE', message: 'sensitive resource', title: '' },
+      phase: PHASE.RUNNING,
+      trashed: true,
+      delete_time: '2026-02-01T00:00:00.000Z',
+    };
+    const stored = toStored(unusual);
+    expect(Object.keys(stored).sort()).toEqual(Object.keys(unusual).sort());
+    expect(fromStored(structuredClone(stored))).toEqual(unusual);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * A file row as the local database keeps it. IndexedDB copies every field of every row it stores, so the fields
+ * most rows hold at one value (no icon, no download link, no tags or params, not sensitive, complete, not trashed)
+ * are left out when they hold it and put back when a row is read: the row seed 001 lists for the local copy, with
+ * nothing lost. bench/README.md ("web app: the first sync") has what it saves.
+ */
+import { PHASE } from '@haul/shared/plain';
+import type { DriveFile } from '@haul/shared';
+import type { LocalFile } from './local-db';
+
+export const NO_TAGS: DriveFile['tags'] = Object.freeze([]) as unknown as DriveFile['tags'];
+export const NO_PARAMS: DriveFile['params'] = Object.freeze({}) as DriveFile['params'];
+
+/** What the files store holds: the keys it is indexed by are always there. */
+export type StoredFile = Partial<LocalFile> & Pick<LocalFile, 'id' | 'user_id' | 'parent_id' | 'star' | 'local_sync_timestamp'>;
+
+const DEFAULTS: Partial<LocalFile> = {
+  icon_link: '',
+  web_content_link: '',
+  tags: NO_TAGS,
+  params: NO_PARAMS,
+  sensitive: 0,
+  audit: null,
+  phase: PHASE.COMPLETE,
+  trashed: false,
+  delete_time: '',
+};
+const FIELDS = Object.keys(DEFAULTS) as (keyof LocalFile)[];
+
+const isDefault = (key: string, v: unknown) => {
+  if (!(key in DEFAULTS)) return false;
+  if (Array.isArray(v)) return v.length === 0;
+  if (v && typeof v === 'object') return Object.keys(v).length === 0;
+  return v === DEFAULTS[key as keyof LocalFile];
+};
+
+/** The row without the fields that hold their usual value. */
+export function toStored(row: LocalFile): StoredFile {
+  const out: Record<string, unknown> = {};
+  for (const key in row) {
+    const v = row[key as keyof LocalFile];
+    if (v !== undefined && !isDefault(key, v)) out[key] = v;
+  }
+  return out as StoredFile;
+}
+
+/** The whole row again, filled in place (a row read from IndexedDB is a fresh copy). */
+export function fromStored(row: StoredFile): LocalFile {
+  const r = row as Record<string, unknown>;
+  for (const key of FIELDS) if (!(key in r)) r[key] = DEFAULTS[key];
+  return row as LocalFile;
+}
