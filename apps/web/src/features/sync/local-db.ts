@@ -2,7 +2,7 @@
  * The browser's copy of the drive: IndexedDB database `drive`, version 7 (seed 000 §3), through `idb`'s promise
  * wrapper. It is stored as 71: the schema was first created with Dexie, which multiplies its versions by ten (7 is
  * 70), and 7.1 is the same stores with the files indexed by what the app reads them by (user and folder, user and
- * star, sync time) and nothing else. Every index is worked out again on every put: with the nine of 7.0, the first
+ * star, sync time) and nothing else. Every index is worked out again on every put: with the eight of 7.0, the first
  * sync of a large drive spent most of its time in IndexedDB (bench/README.md, "web app: the first sync").
  */
 import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';

@@ -22,7 +22,7 @@ function emit(c: LocalChange) {
   if (c.put.length || c.deleted.length) listeners.forEach((l) => l(c));
 }
 
-/** Rows put in one go: about 10 ms of the main thread (each put copies its row and works out nine index keys). */
+/** Rows put in one go: about 10 ms of the main thread (each put copies its row and works out its index keys). */
 const PUT_SLICE = 100;
 
 /**
