@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DriveFile } from '@haul/shared';
 import { StringPool, compactFile } from './compact-file';
 import { IdIndex, hashId } from './id-index';
+import { listedFile } from '../sync/fake-drive';
 import { idTest, pickSelected, useSelection } from './selection-store';
 
 const row = (id: string, name = id): { id: string; name: string } => ({ id, name });
@@ -76,33 +77,7 @@ describe('selection test', () => {
 });
 
 describe('compactFile', () => {
-  const file = (over: Partial<DriveFile>): DriveFile =>
-    ({
-      kind: 'drive#file',
-      id: 'id1',
-      parent_id: 'p1',
-      name: 'a.jpg',
-      user_id: 'u1',
-      size: '10',
-      mime_type: 'image/jpeg',
-      file_extension: '.jpg',
-      hash: 'h',
-      icon_link: '',
-      thumbnail_link: '',
-      web_content_link: '',
-      star: 0,
-      tags: [],
-      sensitive: 0,
-      audit: null,
-      params: {},
-      folder_type: '',
-      phase: 'PHASE_TYPE_COMPLETE',
-      trashed: false,
-      created_time: '2026-01-01T00:00:00.000Z',
-      modified_time: '2026-01-02T00:00:00.000Z',
-      delete_time: '',
-      ...over,
-    }) as DriveFile;
+  const file = listedFile;
 
   it('keeps every field of the listing and drops local ones', () => {
     const f = { ...file({ params: { a: '1' }, tags: [{ id: 't' } as never] }), local_sync_timestamp: 5 };

@@ -3,6 +3,35 @@ import { PHASE } from '@haul/shared/plain';
 import type { DriveFile, FileList } from '@haul/shared';
 import type { ListParams } from '../files/files-api';
 
+/** One row as the listing gives it, every field at the value most rows hold. */
+export const listedFile = (over: Partial<DriveFile> = {}): DriveFile =>
+  ({
+    kind: 'drive#file',
+    id: 'id1',
+    parent_id: 'p1',
+    name: 'a.jpg',
+    user_id: 'u1',
+    size: '10',
+    mime_type: 'image/jpeg',
+    file_extension: '.jpg',
+    hash: 'h',
+    icon_link: '',
+    thumbnail_link: '',
+    web_content_link: '',
+    star: 0,
+    tags: [],
+    sensitive: 0,
+    audit: null,
+    params: {},
+    folder_type: '',
+    phase: PHASE.COMPLETE,
+    trashed: false,
+    created_time: '2026-01-01T00:00:00.000Z',
+    modified_time: '2026-01-02T00:00:00.000Z',
+    delete_time: '',
+    ...over,
+  }) as DriveFile;
+
 /** A little server: files with change times, paged 500 at a time like the real one. */
 export class FakeDrive {
   files = new Map<string, DriveFile & { changed: number }>();

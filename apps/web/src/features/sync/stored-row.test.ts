@@ -1,34 +1,10 @@
 import { PHASE } from '@haul/shared/plain';
 import { describe, expect, it } from 'vitest';
+import { listedFile } from './fake-drive';
 import type { LocalFile } from './local-db';
 import { fromStored, toStored } from './stored-row';
 
-const listed: LocalFile = {
-  kind: 'drive#file',
-  id: 'f1',
-  parent_id: '',
-  name: 'a.mp4',
-  user_id: 'u1',
-  size: '10',
-  mime_type: 'video/mp4',
-  file_extension: '.mp4',
-  hash: 'abc',
-  icon_link: '',
-  thumbnail_link: '/t/f1',
-  web_content_link: '',
-  star: 0,
-  tags: [],
-  sensitive: 0,
-  audit: null,
-  params: {},
-  folder_type: 'NORMAL',
-  phase: PHASE.COMPLETE,
-  trashed: false,
-  created_time: '2026-01-01T00:00:00.000Z',
-  modified_time: '2026-01-01T00:00:00.000Z',
-  delete_time: '',
-  local_sync_timestamp: 5,
-};
+const listed: LocalFile = { ...listedFile({ id: 'f1', parent_id: '' }), local_sync_timestamp: 5 };
 
 describe('the stored row', () => {
   it('leaves out the fields at their usual value and gets the same row back', () => {
