@@ -2,7 +2,8 @@
  * Offline download of an HTTP link: Haul fetching a 1 GB file from an origin on loopback (nginx, with Range and
  * sendfile) into the drive, from creating the task to the task complete, beside `curl -o /dev/null` of the same
  * URL in the same run (aim: Haul at 0.8 of curl or better), and the Haul process's peak memory meanwhile.
- * `curl -o` into a file on the same disk is printed too, as the reference that also writes the bytes.
+ * `curl -o` into a file on the same disk is printed too, as the reference that also writes the bytes, and `curl -o`
+ * followed by `sync` of the file, as the reference that also makes them durable (Haul syncs before it answers).
  * HAUL_BENCH_OFFLINE_MB changes the size (MiB); HAUL_BENCH_ROUNDS the turns each side takes (default 3, medians compared).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +35,7 @@ try {
 
   const toNull: number[] = [];
   const toFile: number[] = [];
+  const toSyncedFile: number[] = [];
   const haulTimes: number[] = [];
   const waits: number[] = [];
   // CPU seconds of the origin (nginx) and of the one downloading (curl, or the Haul process), per round.
@@ -50,6 +52,9 @@ try {
     flushDisk();
     const copy = join(work, 'curl-copy.bin');
     toFile.push((await runTimed('/usr/bin/curl', ['-sS', '-f', '-o', copy, url])).seconds);
+    rmSync(copy, { force: true });
+    flushDisk();
+    toSyncedFile.push((await runTimed('/bin/sh', ['-c', 'curl -sS -f -o "$1" "$2" && sync "$1"', 'sh', copy, url])).seconds);
     rmSync(copy, { force: true });
     flushDisk();
 
@@ -75,12 +80,14 @@ try {
   const h = median(haulTimes);
   const n = median(toNull);
   const f = median(toFile);
+  const synced = median(toSyncedFile);
   console.log(`\noffline download of ${mb(BYTES)} from nginx on loopback`);
   console.log(`  Haul (task created to complete, hash checked): median ${h.toFixed(2)} s ${mbps(BYTES, h)}   rounds: ${secs(haulTimes)} s`);
   console.log(`    of which before the task was seen running (queue pick-up, seen by 50 ms polls): ${secs(waits)} s`);
   console.log(`  curl -o /dev/null:                             median ${n.toFixed(2)} s ${mbps(BYTES, n)}   rounds: ${secs(toNull)} s`);
   console.log(`  curl -o file (same disk):                      median ${f.toFixed(2)} s ${mbps(BYTES, f)}   rounds: ${secs(toFile)} s`);
-  console.log(`  Haul/curl: ${(n / h).toFixed(2)} against /dev/null (aim >= 0.8), ${(f / h).toFixed(2)} against a file`);
+  console.log(`  curl -o file, then sync the file:              median ${synced.toFixed(2)} s ${mbps(BYTES, synced)}   rounds: ${secs(toSyncedFile)} s`);
+  console.log(`  Haul/curl: ${(n / h).toFixed(2)} against /dev/null (aim >= 0.8), ${(f / h).toFixed(2)} against a file, ${(synced / h).toFixed(2)} against a synced file`);
   const cpu = (xs: { server: number; client: number }[]) => xs.map((x) => `${x.server.toFixed(1)}+${x.client.toFixed(1)}`).join(', ');
   console.log(`  CPU seconds, origin+downloader, per round: nginx+Haul ${cpu(haulCpu)} | nginx+curl (/dev/null) ${cpu(nullCpu)}`);
   console.log(`  Haul process RSS: ${mb(mem.before)} before, peak ${mb(mem.peak)} (${mem.samples} samples, every 100 ms)${mem.hwm ? `, ${mb(mem.hwm)} VmHWM` : ''}`);
