@@ -31,5 +31,7 @@ describe('the stored row', () => {
     const stored = toStored(unusual);
     expect(Object.keys(stored).sort()).toEqual(Object.keys(unusual).sort());
     expect(fromStored(structuredClone(stored))).toEqual(unusual);
+    // An empty audit object is not the usual null: it stays as it is.
+    expect(fromStored(structuredClone(toStored({ ...listed, audit: {} as LocalFile['audit'] })))).toHaveProperty('audit', {});
   });
 });

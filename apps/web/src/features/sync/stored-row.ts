@@ -2,7 +2,7 @@
  * A file row as the local database keeps it. IndexedDB copies every field of every row it stores, so the fields
  * most rows hold at one value (no icon, no download link, no tags or params, not sensitive, complete, not trashed)
  * are left out when they hold it and put back when a row is read: the row seed 001 lists for the local copy, with
- * nothing lost. bench/README.md ("web app: the first sync") has what it saves.
+ * nothing lost. bench/README.md ("web app: three indexes and the seed's local row") has what it saves.
  */
 import { PHASE } from '@haul/shared/plain';
 import type { DriveFile } from '@haul/shared';
@@ -27,11 +27,11 @@ const DEFAULTS: Partial<LocalFile> = {
 };
 const FIELDS = Object.keys(DEFAULTS) as (keyof LocalFile)[];
 
+/** Whether a field holds its usual value: an empty list of tags, an empty map of params, else the value itself. */
 const isDefault = (key: string, v: unknown) => {
-  if (!(key in DEFAULTS)) return false;
-  if (Array.isArray(v)) return v.length === 0;
-  if (v && typeof v === 'object') return Object.keys(v).length === 0;
-  return v === DEFAULTS[key as keyof LocalFile];
+  if (key === 'tags') return Array.isArray(v) && v.length === 0;
+  if (key === 'params') return !!v && typeof v === 'object' && Object.keys(v).length === 0;
+  return key in DEFAULTS && v === DEFAULTS[key as keyof LocalFile];
 };
 
 /** The row without the fields that hold their usual value. */
