@@ -91,6 +91,25 @@ describe('the local database', () => {
     expect(again[0]).toEqual({ ...plain, name: 'renamed' });
   });
 
+  it('indexes the starred rows only, and a row leaves that index when unstarred', async () => {
+    await writeLocalPage([row('a', 'P'), row('b', 'P', { star: 1 }), row('c', 'Q', { star: 1 }), row('d', 'Q')], []);
+    const db = await localDb();
+    const starIndex = () => db.getAllKeysFromIndex('files', '[user_id+star+id]');
+    expect(await starIndex()).toEqual(['b', 'c']);
+    const starred = async () => {
+      const ids: string[] = [];
+      await readSlice('u1', { kind: 'starred' }, (rows) => ids.push(...rows.map((r) => `${r.id}:${r.star}`)));
+      return ids;
+    };
+    expect(await starred()).toEqual(['b:1', 'c:1']);
+    await updateLocal([{ id: 'b', changes: { star: 0 } }, { id: 'd', changes: { star: 1 } }]);
+    expect(await starIndex()).toEqual(['c', 'd']);
+    expect(await starred()).toEqual(['c:1', 'd:1']);
+    // Unstarred rows read back with star 0, and stay in their folder.
+    expect(await slice('u1', 'P')).toEqual(['a', 'b']);
+    expect((await db.get('files', 'b'))?.star).toBeUndefined();
+  });
+
   it('updates the rows it holds and skips the ones it does not', async () => {
     const db = await localDb();
     await db.put('files', row('a', 'P'));

@@ -9,15 +9,16 @@ const listed: LocalFile = { ...listedFile({ id: 'f1', parent_id: '' }), local_sy
 describe('the stored row', () => {
   it('leaves out the fields at their usual value and gets the same row back', () => {
     const stored = toStored(listed);
-    for (const field of ['icon_link', 'web_content_link', 'tags', 'params', 'sensitive', 'audit', 'phase', 'trashed', 'delete_time'])
+    for (const field of ['star', 'icon_link', 'web_content_link', 'tags', 'params', 'sensitive', 'audit', 'phase', 'trashed', 'delete_time'])
       expect(stored).not.toHaveProperty(field);
-    expect(stored).toMatchObject({ id: 'f1', parent_id: '', star: 0, size: '10', local_sync_timestamp: 5 });
+    expect(stored).toMatchObject({ id: 'f1', parent_id: '', size: '10', local_sync_timestamp: 5 });
     expect(fromStored(structuredClone(stored))).toEqual(listed);
   });
 
   it('keeps every field that differs from its usual value', () => {
     const unusual: LocalFile = {
       ...listed,
+      star: 1,
       icon_link: '/i',
       web_content_link: '/d',
       tags: [{ id: 't', name: 'STAR', type: 0 }] as unknown as LocalFile['tags'],

@@ -3,6 +3,8 @@
  * most rows hold at one value (no icon, no download link, no tags or params, not sensitive, complete, not trashed)
  * are left out when they hold it and put back when a row is read: the row seed 001 lists for the local copy, with
  * nothing lost. bench/README.md ("web app: three indexes and the seed's local row") has what it saves.
+ * `star` is left out when 0 for the index's sake: IndexedDB leaves a row whose index key it cannot make (a missing
+ * field) out of that index, so `[user_id+star+id]` holds the starred rows only, not one entry for every file.
  */
 import { PHASE } from '@haul/shared/plain';
 import type { DriveFile } from '@haul/shared';
@@ -11,10 +13,11 @@ import type { LocalFile } from './local-db';
 export const NO_TAGS: DriveFile['tags'] = Object.freeze([]) as unknown as DriveFile['tags'];
 export const NO_PARAMS: DriveFile['params'] = Object.freeze({}) as DriveFile['params'];
 
-/** What the files store holds: the keys it is indexed by are always there. */
-export type StoredFile = Partial<LocalFile> & Pick<LocalFile, 'id' | 'user_id' | 'parent_id' | 'star' | 'local_sync_timestamp'>;
+/** What the files store holds: the keys it is indexed by are always there, but for `star` (kept only when set). */
+export type StoredFile = Partial<LocalFile> & Pick<LocalFile, 'id' | 'user_id' | 'parent_id' | 'local_sync_timestamp'>;
 
 const DEFAULTS: Partial<LocalFile> = {
+  star: 0,
   icon_link: '',
   web_content_link: '',
   tags: NO_TAGS,
