@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/global-build.ts'],
+    setupFiles: ['test/scratch-setup.ts'],
     // Each file gets its own database; two at a time suits a 2-core machine.
     maxWorkers: 2,
     // Files share a worker's loaded modules instead of loading the server again for each (~1.3 s a file: 128 s of a

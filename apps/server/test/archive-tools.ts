@@ -1,13 +1,12 @@
 /** Archive tests' tools: real archivers (7zz from npm, Debian's zip, tar), and reading what landed in the drive. */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TokenResponse } from '@haul/shared';
-import { afterAll } from 'vitest';
 import { sevenZipPath } from '../src/archives/seven-zip.js';
 import type { TestHaul } from './helper.js';
+import { scratchDir } from './scratch.js';
 
 /** A tool the tests need; missing, it fails with the step that installs it (never a skipped test). */
 export function requireTool(bin: string, install: string): string {
@@ -22,16 +21,9 @@ export function requireTool(bin: string, install: string): string {
 /** The npm package's 7zz (fails naming `npm install` when it is missing). */
 export const Z7 = () => sevenZipPath(null);
 
-/** Scratch folders made by `tree`, removed when the test file ends (each file loads this module afresh). */
-const scratch: string[] = [];
-afterAll(() => {
-  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A scratch folder with `files` (path → content) written into it. */
 export function tree(files: Record<string, string | Buffer>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'haul-arc-'));
-  scratch.push(dir);
+  const dir = scratchDir('haul-arc-');
   for (const [p, c] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, p)), { recursive: true });
     writeFileSync(join(dir, p), c);
