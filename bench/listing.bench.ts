@@ -2,7 +2,8 @@
  * Listing a folder of 100,000 files through the HTTP API beside the same keyset query run directly on the
  * database, on SQLite and on PostgreSQL: per-page p50/p99 and the API/raw ratio for pages of 100 and 500 (and the
  * server's own share of each page, from request to answer sent), a whole incremental sync (modified_time gt 0,
- * 500 a page), and the server's peak memory.
+ * 500 a page), and the server's peak memory. On SQLite the raw query is also timed with its rows read as arrays, as the
+ * server reads them (db/sqlite-rows.ts).
  * Aims: a 100-item page within 2x of the raw query and under 2 ms p50 on SQLite, a 500-item page within 1.5x; the
  * sync under 1.5 s on SQLite and 2 s on PostgreSQL.
  */
@@ -28,7 +29,8 @@ interface Raw {
   close: () => Promise<void>;
 }
 
-function rawSqlite(file: string): Raw {
+/** `arrays`: the driver's rows as arrays (better-sqlite3's `raw` mode), the cheapest way it has to read them. */
+function rawSqlite(file: string, arrays = false): Raw {
   const db = new SQLite(file, { readonly: true });
   const first = db.prepare(
     `SELECT * FROM files WHERE user_id = ? AND parent_id = ? AND trashed = 0 AND phase IN ('PHASE_TYPE_COMPLETE')
@@ -38,8 +40,22 @@ function rawSqlite(file: string): Raw {
     `SELECT * FROM files WHERE user_id = ? AND parent_id = ? AND trashed = 0 AND phase IN ('PHASE_TYPE_COMPLETE')
      AND (modified_time, id) < (?, ?) ORDER BY modified_time DESC, id DESC LIMIT ?`,
   );
+  if (!arrays)
+    return {
+      page: async (u, p, limit, after) => (after ? next.all(u, p, after.modified_time, after.id, limit) : first.all(u, p, limit)) as Row[],
+      close: async () => void db.close(),
+    };
+  const names = first.columns().map((c) => c.name);
+  const [time, id] = [names.indexOf('modified_time'), names.indexOf('id')];
+  first.raw(true);
+  next.raw(true);
   return {
-    page: async (u, p, limit, after) => (after ? next.all(u, p, after.modified_time, after.id, limit) : first.all(u, p, limit)) as Row[],
+    page: async (u, p, limit, after) => {
+      const rows = (after ? next.all(u, p, after.modified_time, after.id, limit) : first.all(u, p, limit)) as unknown[][];
+      const last = rows[rows.length - 1];
+      // Only the last row is read as an object: the cursor.
+      return Object.assign(rows, { [rows.length - 1]: last && { modified_time: last[time], id: last[id] } }) as unknown as Row[];
+    },
     close: async () => void db.close(),
   };
 }
@@ -86,6 +102,7 @@ async function run(label: string, databaseUrl: string | null) {
     if (databaseUrl) await sql`ANALYZE files`.execute(haul.ctx.db);
     console.log(`\n${label}: seeded ${FILES} files in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const raw = databaseUrl ? await rawPostgres(databaseUrl) : rawSqlite(join(dataDir, 'haul.db'));
+    const rawArrays = databaseUrl ? null : rawSqlite(join(dataDir, 'haul.db'), true);
 
     const api = async (query: string) => {
       const res = await fetch(`${base}/drive/v1/files?${query}`, { headers: auth });
@@ -94,9 +111,8 @@ async function run(label: string, databaseUrl: string | null) {
     };
 
     for (const limit of [100, 500]) {
-      // Warm both paths once, then walk the whole folder through each.
+      // Warm each path once, then walk the whole folder through it.
       await api(`parent_id=${folder}&limit=${limit}&filters=${encodeURIComponent(FILTERS)}`);
-      await raw.page(t.sub, folder, limit, null);
       const apiTimes: number[] = [];
       serverTimes.length = 0;
       let token = '';
@@ -110,21 +126,29 @@ async function run(label: string, databaseUrl: string | null) {
         seen += page.files.length;
         token = page.next_page_token;
       } while (token);
-      const rawTimes: number[] = [];
-      let after: Row | null = null;
-      for (;;) {
-        const s = performance.now();
-        const rows = await raw.page(t.sub, folder, limit, after);
-        rawTimes.push(performance.now() - s);
-        if (rows.length < limit) break;
-        after = rows[rows.length - 1]!;
-      }
+      const walk = async (through: Raw) => {
+        await through.page(t.sub, folder, limit, null);
+        const times: number[] = [];
+        let after: Row | null = null;
+        for (;;) {
+          const s = performance.now();
+          const rows = await through.page(t.sub, folder, limit, after);
+          times.push(performance.now() - s);
+          if (rows.length < limit) return times;
+          after = rows[rows.length - 1]!;
+        }
+      };
+      const rawTimes = await walk(raw);
       console.log(
         `  pages of ${limit}: ${apiTimes.length} pages, ${seen} files | API p50 ${ms(pct(apiTimes, 50))} p99 ${ms(pct(apiTimes, 99))}` +
           ` (server p50 ${ms(pct(serverTimes, 50))})` +
           ` | raw p50 ${ms(pct(rawTimes, 50))} p99 ${ms(pct(rawTimes, 99))}` +
           ` | API/raw ${(pct(apiTimes, 50) / pct(rawTimes, 50)).toFixed(1)}x (p50), ${(sum(apiTimes) / sum(rawTimes)).toFixed(1)}x (total)`,
       );
+      if (rawArrays) {
+        const arrayTimes = await walk(rawArrays);
+        console.log(`    raw, rows as arrays: p50 ${ms(pct(arrayTimes, 50))} | API/raw ${(pct(apiTimes, 50) / pct(arrayTimes, 50)).toFixed(1)}x (p50)`);
+      }
     }
 
     // A whole incremental sync, as a new client does it.
@@ -142,6 +166,7 @@ async function run(label: string, databaseUrl: string | null) {
       `  incremental sync of the whole drive: ${items} items in ${syncSeconds.toFixed(2)} s (aim < ${databaseUrl ? 2 : 1.5} s)${items < FILES ? '  WARNING: fewer items than files' : ''}`,
     );
     await raw.close();
+    await rawArrays?.close();
   } finally {
     await haul.close();
     rmSync(dataDir, { recursive: true, force: true });

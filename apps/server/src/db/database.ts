@@ -6,6 +6,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type Da
 import type pg from 'pg';
 import { DEFAULT_POOL_SIZE } from '../config.js';
 import { fairPool } from './fair-pool.js';
+import { fastRowsDatabase } from './sqlite-rows.js';
 import type { Database } from './schema.js';
 import * as init from './migrations/2026-11-22-0001-init.js';
 import * as uploads from './migrations/2026-11-22-0002-uploads.js';
@@ -185,7 +186,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<Database>({ dialect: new KeepCauseSqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new KeepCauseSqliteDialect({ database: fastRowsDatabase(sqlite) }) });
   }
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) {
