@@ -142,6 +142,12 @@ ${filters.map((f) => `[filter:${f}]\nuse = egg:swift#${f}\n`).join('\n')}`;
 export async function startTestS3(): Promise<TestS3> {
   requirePackages();
   const dir = mkdtempSync(join(tmpdir(), 'haul-s3-'));
+  // A test worker is killed at the end of its run without an 'exit' event: the servers go with it (PR_SET_PDEATHSIG in
+  // the launcher), and this watcher removes their folder once this process is gone.
+  spawn('sh', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; rm -rf "$2"', 'reaper', String(process.pid), dir], {
+    detached: true,
+    stdio: 'ignore',
+  }).unref();
   const children: ChildProcess[] = [];
   let log = '';
   const stopNow = () => {
