@@ -58,7 +58,8 @@ async function freshPostgres(baseUrl: string): Promise<{ url: string; drop: () =
 
 /** `logStream` receives the server's log lines (at `overrides.logLevel`; silent unless given). */
 export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clock, opts: { logStream?: { write(line: string): void } } = {}): Promise<TestHaul> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'haul-test-'));
+  // A folder the caller gives is used (and removed by destroy) as is, so no unused one is left behind.
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'haul-test-'));
   const pgBase = process.env.HAUL_TEST_DATABASE_URL;
   const pgDb = pgBase ? await freshPostgres(pgBase) : null;
   const config: Config = {

@@ -162,7 +162,7 @@ describe('codes by text message into the outbox', () => {
   let h: TestHaul;
   const lines: string[] = [];
   // SQLite in a folder of its own, so haul-admin (another process) reads the same database.
-  const dataDir = mkdtempSync(join(tmpdir(), 'haul-sms-outbox-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'haul-sms-'));
   beforeAll(async () => {
     h = await startTestHaul({ dataDir, databaseUrl: null, logLevel: 'info' }, undefined, { logStream: { write: (l) => void lines.push(l) } });
   });

@@ -318,7 +318,7 @@ describe('without SMTP: the outbox', () => {
   const run = promisify(execFile);
 
   it('keeps the mail in the outbox, logs it without the code, and haul-admin outbox prints it', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'haul-outbox-'));
+    const dataDir = mkdtempSync(join(tmpdir(), 'haul-mail-'));
     const lines: string[] = [];
     // SQLite in a folder of its own, so the command line (another process) reads the same database.
     const h = await startTestHaul({ dataDir, databaseUrl: null, logLevel: 'info' }, undefined, { logStream: { write: (l) => void lines.push(l) } });
