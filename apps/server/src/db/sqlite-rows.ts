@@ -45,7 +45,7 @@ export function fastRowsDatabase(sqlite: BetterSqlite.Database): SqliteDatabase 
           return (stmt.raw(true).all(parameters) as unknown[][]).map(build);
         },
         run: (parameters) => stmt.run(parameters),
-        iterate: (parameters) => stmt.raw(false).iterate(parameters),
+        iterate: (parameters) => stmt.iterate(parameters),
       };
     },
   };
