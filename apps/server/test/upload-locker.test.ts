@@ -8,7 +8,7 @@ let h: TestHaul;
 beforeAll(async () => {
   h = await startTestHaul();
 });
-afterAll(() => h.close());
+afterAll(() => h.destroy());
 
 const never = () => new AbortController().signal;
 const holders = (id: string) => h.ctx.db.selectFrom('upload_locks').selectAll().where('upload_id', '=', id).execute();
