@@ -10,7 +10,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PHASE } from '@haul/shared';
 import { startPgCluster, type PgCluster } from '../../../scripts/pg-cluster.mjs';
 import { buildHaul, type Haul } from '../src/app.js';
@@ -154,6 +154,15 @@ describe('metrics', () => {
     const queuedId = await insertTask(h.ctx.db, { userId: t.sub, type: 'offline', phase: PHASE.PENDING, name: 'a.iso', params }, Date.now());
     for (let i = 0; i < 2; i++) await insertTask(h.ctx.db, { userId: t.sub, type: 'offline', phase: PHASE.ERROR, name: 'b.iso', params }, Date.now());
     await h.api('GET', '/drive/v1/no-such-endpoint/ABCDEF123');
+    // An answer is counted when the server sees it finish, which can come after the client has read the last byte.
+    await vi.waitFor(
+      async () => {
+        const now = await (await fetch(`${origin}/metrics`)).text();
+        expect(sample(now, 'haul_http_received_bytes_total{route="/v1/auth/signin"}')).toBeDefined();
+        expect(sample(now, 'haul_http_sent_bytes_total{route="/drive/v1/content/:id"}')).toBeDefined();
+      },
+      { timeout: 5000, interval: 50 },
+    );
 
     const res = await fetch(`${origin}/metrics`);
     expect(res.status).toBe(200);
