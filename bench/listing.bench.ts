@@ -83,7 +83,7 @@ async function run(label: string, databaseUrl: string | null) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const haul = await buildHaul(
-    { ...loadConfig({}), dataDir, databaseUrl, logLevel: 'silent', port, publicUrl: base, webDir: join(dataDir, 'none') },
+    { ...loadConfig({}), dataDir, databaseUrl, logLevel: 'silent', port, publicUrl: base, webDir: join(dataDir, 'none'), compression: loadConfig().compression },
     { logger: false },
   );
   // The server's time per listing request (Fastify's, from the request's arrival to the answer's last byte written).
@@ -104,28 +104,39 @@ async function run(label: string, databaseUrl: string | null) {
     const raw = databaseUrl ? await rawPostgres(databaseUrl) : rawSqlite(join(dataDir, 'haul.db'));
     const rawArrays = databaseUrl ? null : rawSqlite(join(dataDir, 'haul.db'), true);
 
-    const api = async (query: string) => {
-      const res = await fetch(`${base}/drive/v1/files?${query}`, { headers: auth });
+    // Answers as they are (what the aims were set against), or compressed as a browser asks for them.
+    let wireBytes = 0;
+    const api = async (query: string, encoding = 'identity') => {
+      const res = await fetch(`${base}/drive/v1/files?${query}`, { headers: { ...auth, 'accept-encoding': encoding } });
       if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-      return (await res.json()) as { files: unknown[]; next_page_token: string };
+      const body = (await res.json()) as { files: unknown[]; next_page_token: string };
+      wireBytes += Number(res.headers.get('content-length') ?? 0) || (res.headers.get('content-encoding') ? NaN : 0);
+      return body;
     };
 
-    for (const limit of [100, 500]) {
-      // Warm each path once, then walk the whole folder through it.
-      await api(`parent_id=${folder}&limit=${limit}&filters=${encodeURIComponent(FILTERS)}`);
-      const apiTimes: number[] = [];
+    /** Walks the whole folder `limit` at a time through the API: each page's time, the server's p50, bytes a page. */
+    const walkApi = async (limit: number, encoding: string) => {
+      const pageQuery = (token: string) =>
+        `parent_id=${folder}&limit=${limit}&filters=${encodeURIComponent(FILTERS)}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`;
+      // Warm the path once, then walk the whole folder through it.
+      await api(pageQuery(''), encoding);
+      const times: number[] = [];
       serverTimes.length = 0;
+      wireBytes = 0;
       let token = '';
       let seen = 0;
       do {
         const s = performance.now();
-        const page = await api(
-          `parent_id=${folder}&limit=${limit}&filters=${encodeURIComponent(FILTERS)}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
-        );
-        apiTimes.push(performance.now() - s);
+        const page = await api(pageQuery(token), encoding);
+        times.push(performance.now() - s);
         seen += page.files.length;
         token = page.next_page_token;
       } while (token);
+      return { times, seen, server: pct(serverTimes, 50), bytes: wireBytes / times.length };
+    };
+
+    for (const limit of [100, 500]) {
+      const { times: apiTimes, seen, server, bytes: plainBytes } = await walkApi(limit, 'identity');
       const walk = async (through: Raw) => {
         await through.page(t.sub, folder, limit, null);
         const times: number[] = [];
@@ -141,7 +152,7 @@ async function run(label: string, databaseUrl: string | null) {
       const rawTimes = await walk(raw);
       console.log(
         `  pages of ${limit}: ${apiTimes.length} pages, ${seen} files | API p50 ${ms(pct(apiTimes, 50))} p99 ${ms(pct(apiTimes, 99))}` +
-          ` (server p50 ${ms(pct(serverTimes, 50))})` +
+          ` (server p50 ${ms(server)})` +
           ` | raw p50 ${ms(pct(rawTimes, 50))} p99 ${ms(pct(rawTimes, 99))}` +
           ` | API/raw ${(pct(apiTimes, 50) / pct(rawTimes, 50)).toFixed(1)}x (p50), ${(sum(apiTimes) / sum(rawTimes)).toFixed(1)}x (total)`,
       );
@@ -149,6 +160,12 @@ async function run(label: string, databaseUrl: string | null) {
         const arrayTimes = await walk(rawArrays);
         console.log(`    raw, rows as arrays: p50 ${ms(pct(arrayTimes, 50))} | API/raw ${(pct(apiTimes, 50) / pct(arrayTimes, 50)).toFixed(1)}x (p50)`);
       }
+      // The same walk as a browser asks for it: brotli, decoded by the client.
+      const br = await walkApi(limit, 'br');
+      console.log(
+        `    compressed (brotli, as a browser asks): API p50 ${ms(pct(br.times, 50))} p99 ${ms(pct(br.times, 99))} (server p50 ${ms(br.server)})` +
+          ` | ${(br.bytes / 1024).toFixed(1)} KB a page instead of ${(plainBytes / 1024).toFixed(1)} KB`,
+      );
     }
 
     // A whole incremental sync, as a new client does it.

@@ -8,6 +8,7 @@
  * p50/p99 per kind and target, the ratios, Haul's event-loop delay (prom-client's, from /metrics), its RSS and heap
  * before, at peak and after, CPU time, and every error or non-2xx answer (any makes the run exit 1).
  * On SQLite and PostgreSQL (HAUL_BENCH_LOAD_DATABASES=sqlite,postgresql). Haul runs as `npm start` runs it.
+ * HAUL_BENCH_LOAD_ENCODING=br makes the listing clients accept compressed answers, as browsers do.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,6 +28,8 @@ import { Cleanup, loadLine, MiB, startNginx } from './references.js';
 import { startPgCluster } from '../scripts/pg-cluster.mjs';
 
 const DATABASES = (process.env.HAUL_BENCH_LOAD_DATABASES ?? 'sqlite,postgresql').split(',');
+/** HAUL_BENCH_LOAD_ENCODING=br: the listing clients accept compressed answers, as browsers do (none by default). */
+const ENCODING = process.env.HAUL_BENCH_LOAD_ENCODING ?? '';
 const USERS = 20;
 const FILES_PER_USER = 2000;
 /** The web app's folder page (seed 000: 100 in the viewer). */
@@ -122,7 +125,7 @@ async function run(label: string, databaseUrl: string | null, cleanup: Cleanup) 
   const haulPages: Req[] = [];
   const rawPages: Req[] = [];
   for (let k = 0; k < USERS; k++) {
-    const headers = { authorization: `Bearer ${users[k]!.tokens.access_token}` };
+    const headers: Record<string, string> = { authorization: `Bearer ${users[k]!.tokens.access_token}`, ...(ENCODING ? { 'accept-encoding': ENCODING } : {}) };
     const first = `/drive/v1/files?parent_id=${folders[k]}&limit=${PAGE}&filters=${FILTERS}`;
     let token = '';
     do {

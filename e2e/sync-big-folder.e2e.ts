@@ -35,6 +35,14 @@ describe('first sync of a big folder', () => {
     expect((await syncMarks(page, userId)).fullCursor).toBeUndefined();
     // The folder and its files, each stored once.
     expect(await localRows(page, userId)).toBe(FILES + 1);
+    // The listing pages came compressed (brotli, as Chromium asks) and were decoded to the same JSON.
+    const listings = await page.evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((e) => e.name.includes('/drive/v1/files?') && e.decodedBodySize > 100_000)
+        .map((e) => [e.encodedBodySize, e.decodedBodySize]),
+    );
+    expect(listings.length).toBeGreaterThan(0);
+    for (const [encoded, decoded] of listings) expect(encoded).toBeLessThan(decoded! / 3);
     await expect.poll(() => page.locator('.file-view').getAttribute('aria-rowcount'), { timeout: 30_000 }).toBe(String(FILES));
 
     // Opened again, the folder lists every row from the local copy.

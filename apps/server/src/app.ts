@@ -25,6 +25,7 @@ import { eventsRoutes } from './events/events.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { sharesRoutes } from './shares/shares.routes.js';
 import { requireAuth } from './http/auth.js';
+import { installCompression } from './http/compression.js';
 import { installErrorHandlers } from './http/errors.js';
 import { installFairTurns } from './http/fair-turns.js';
 import { installResponseCheck } from './http/contract.js';
@@ -122,6 +123,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: r.schema as RouteEntry['schema'], contract: r.config?.contract });
   });
+  // Before any route: routes opt in as they are registered.
+  await installCompression(app, config.compression);
   installFairTurns(app, (token) => verifiedTokenAccount(ctx, token), { queries: dialect === 'postgres' });
   installRequestId(app);
   metrics.installHttpHooks(app);

@@ -127,6 +127,8 @@ export interface Config {
    * could pick a new address per request and walk past the sign-in and pass-code limits.
    */
   trustProxy: string;
+  /** Compress the API's JSON answers for clients that accept it (HAUL_COMPRESSION; off: a proxy in front does it). */
+  compression: boolean;
   /**
    * Check every JSON answer against its route's contract, and every error against the errors the route documents; a
    * breach answers 500 naming it. On in the tests; off in production, where the serialiser already drops what the
@@ -296,6 +298,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: get('HAUL_METRICS_TOKEN') || null,
     opsPort: get('HAUL_OPS_PORT') ? int(get('HAUL_OPS_PORT'), 0, 'HAUL_OPS_PORT') : null,
     trustProxy: get('HAUL_TRUST_PROXY') ?? 'loopback',
+    compression: bool(get('HAUL_COMPRESSION'), true),
     checkResponses: bool(get('HAUL_CHECK_RESPONSES'), false),
     // Read raw: in a HAUL_CONFIG file it may be the array itself, which get() would turn into "[object Object]".
     oidcProviders: parseOidcProviders(env.HAUL_OIDC_PROVIDERS ?? (file as Record<string, unknown>).HAUL_OIDC_PROVIDERS),

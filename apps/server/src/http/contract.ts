@@ -5,6 +5,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { JSON_ANSWER_COMPRESSION } from './compression.js';
 import { errorBody, ErrorBodySchema, isRaw, routeErrors, type ErrorName, type RouteBody, type RouteDef, type RouteParams, type RouteQuery } from '@haul/shared';
 
 declare module 'fastify' {
@@ -53,6 +54,8 @@ export function serve<D extends RouteDef>(app: FastifyInstance, def: D, handler:
     url: def.path,
     schema: fastifySchema(def),
     config: { contract: def },
+    // JSON answers are compressed for clients that accept it; a raw body (a file's bytes) never is.
+    ...(isRaw(def.response) ? {} : { compress: JSON_ANSWER_COMPRESSION }),
     ...opts,
     handler: handler as never,
   });
