@@ -135,6 +135,21 @@ async function run(label: string, databaseUrl: string | null) {
       return { times, seen, server: pct(serverTimes, 50), bytes: wireBytes / times.length };
     };
 
+    // The floor under any page: the same client and server answering the smallest requests, 1,000 of each.
+    const floor = async (path: string, headers: Record<string, string>) => {
+      const times: number[] = [];
+      for (let i = 0; i < 1100; i++) {
+        const s = performance.now();
+        const res = await fetch(`${base}${path}`, { headers: { ...headers, 'accept-encoding': 'identity' } });
+        await res.arrayBuffer();
+        if (i >= 100) times.push(performance.now() - s);
+      }
+      return pct(times, 50);
+    };
+    console.log(
+      `  the floor: GET /healthz p50 ${ms(await floor('/healthz', {}))}; one file by id (token checked, one row) p50 ${ms(await floor(`/drive/v1/files/${folder}`, auth))}`,
+    );
+
     for (const limit of [100, 500]) {
       const { times: apiTimes, seen, server, bytes: plainBytes } = await walkApi(limit, 'identity');
       const walk = async (through: Raw) => {

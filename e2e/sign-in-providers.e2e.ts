@@ -62,9 +62,23 @@ describe('sign-in providers', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL('**/drive/all');
 
+    // The account's connections come late (a slow network): until they are known, whether the password comes first is
+    // not, so Connect waits for them instead of going to the provider without it.
+    let release = () => undefined as void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/v1/user/provider', async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    });
     await page.goto('/drive/account/providers');
     await page.getByRole('link', { name: 'Sign-in providers' }).waitFor();
-    await page.getByRole('button', { name: 'Connect Test ID' }).click();
+    const connect = page.getByRole('button', { name: 'Connect Test ID' });
+    await connect.waitFor();
+    expect(await connect.isDisabled()).toBe(true);
+    release();
+    await expect.poll(() => connect.isEnabled()).toBe(true);
+    await page.unroute('**/v1/user/provider');
+    await connect.click();
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Continue to Test ID' }).click();
     await page.waitForURL(`${idp.issuer}/**`);

@@ -37,6 +37,7 @@ export function ProvidersPage() {
     }
   };
 
+  // Only once the account's connections are known: whether it has a password decides if the password comes first.
   const start = (providerId: string) => {
     setErrors({});
     if (linked.data?.has_password) setConfirming(providerId);
@@ -96,14 +97,16 @@ export function ProvidersPage() {
               <li key={p.id} className="provider-row">
                 <div>
                   <strong>{p.name}</strong>
-                  <div className="account-notice">{link ? t('providers.connectedAs', { email: link.email || '-' }) : t('providers.notConnected')}</div>
+                  <div className="account-notice">
+                    {!linked.isSuccess ? t('common.loading') : link ? t('providers.connectedAs', { email: link.email || '-' }) : t('providers.notConnected')}
+                  </div>
                 </div>
                 {link ? (
                   <button type="button" className="btn" disabled={busy} onClick={() => void disconnect(p.id, p.name)} aria-label={t('providers.disconnectName', { name: p.name })}>
                     {t('providers.disconnect')}
                   </button>
                 ) : (
-                  <button type="button" className="btn primary" disabled={busy || !providers.some((o) => o.id === p.id)} onClick={() => start(p.id)} aria-label={t('providers.connectName', { name: p.name })}>
+                  <button type="button" className="btn primary" disabled={busy || !linked.isSuccess || !providers.some((o) => o.id === p.id)} onClick={() => start(p.id)} aria-label={t('providers.connectName', { name: p.name })}>
                     {t('providers.connect')}
                   </button>
                 )}
@@ -129,6 +132,7 @@ export function ProvidersPage() {
             </button>
           </form>
         )}
+        {linked.isError && <FormError error={errorMessage(linked.error)} />}
         <FormError error={errors.form ?? ''} />
       </div>
     </section>
