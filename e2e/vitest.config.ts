@@ -1,14 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-// Browser tests: a real Haul on a temporary SQLite file, driven in Debian's Chromium. One file at a time (2 cores):
-// two at a time took 334-346 s against 464 s, but one run in four then timed out waiting for a dialog's field.
+// Browser tests: a real Haul on a temporary SQLite file, driven in Debian's Chromium. Two files at a time: a file
+// mostly waits (the UI's throttles, polls, media), ~0.5 of one core over its run, so two take 334-346 s where one at
+// a time took 464 s; each file has its own server, database, port and browser.
 export default defineConfig({
   test: {
     root: 'e2e',
     include: ['**/*.e2e.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    fileParallelism: false,
+    maxWorkers: 2,
     pool: 'forks',
     // The UI follows the local database at most once a second; give it time.
     expect: { poll: { timeout: 10_000, interval: 100 } },

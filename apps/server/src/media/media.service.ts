@@ -44,6 +44,9 @@ export function isLiveContent(file: FileRow): boolean {
   return file.kind === FILE_KIND && file.trashed === 0 && file.phase === PHASE.COMPLETE && file.hash !== '';
 }
 
+/** True for a live video, audio or image file: one `describeFileMedia` has something to say about. */
+export const hasMedia = (file: FileRow): boolean => isLiveContent(file) && mediaTypeOf(file.name, file.mime_type) !== null;
+
 /**
  * A thumbnail link maker for listings: signing only, no I/O per row. Images and videos get one; `withAudio` adds
  * audio files (whose cover art may turn out to be missing, so listings leave them out).
