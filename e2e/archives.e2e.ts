@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFolder } from '../apps/server/src/files/files.service.js';
 import { listView, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
@@ -61,6 +62,34 @@ describe('cloud decompression', () => {
     await expect.poll(() => rowNames(page)).toEqual(expect.arrayContaining(['notes.txt', 'plan.md']));
     const root = await e2e.haul.ctx.db.selectFrom('files').select('name').where('parent_id', '=', '').execute();
     expect(root.map((r) => r.name).sort()).toEqual(['secret', 'secret.zip']);
+  });
+
+  it("unpacks into the archive's own folder once it knows which that is", async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    const userId = await sessionUserId(page);
+    const trips = await createFolder(e2e.haul.ctx, userId, '', 'Trips');
+    const archive = await e2e.seedFile(userId, trips.id, 'secret.zip', protectedZip());
+    // The archive's own details come late (a slow network): its folder is not known until they do.
+    let release = () => undefined as void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route((url) => url.pathname === `/drive/v1/files/${archive.id}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/drive/decompression/${archive.id}`);
+    await page.getByLabel('Password').fill('open sesame');
+    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('radio', { name: "The archive's folder" }).check();
+    const unpack = page.getByRole('button', { name: 'Unpack 2 files' });
+    await unpack.waitFor();
+    expect(await unpack.isDisabled()).toBe(true);
+    release();
+    await expect.poll(() => unpack.isEnabled()).toBe(true);
+    await unpack.click();
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 20_000 }).toContain('Unpacked 2 files');
+    const landed = await e2e.haul.ctx.db.selectFrom('files').select(['name', 'parent_id']).where('name', 'in', ['notes.txt', 'plan.md']).where('user_id', '=', userId).execute();
+    expect(landed.map((r) => r.parent_id)).toEqual([trips.id, trips.id]);
   });
 
   it('opens a RAR5 with encrypted headers after the password, and unpacks two of its entries', async () => {

@@ -64,7 +64,8 @@ export function DecompressionPage() {
     setError('');
     try {
       const paths = chosen.size === all.length ? undefined : [...chosen];
-      const parentId = intoNew ? undefined : (file.data?.parent_id ?? '');
+      // Beside the archive: its folder, known once the file has loaded (the button waits for it).
+      const parentId = intoNew ? undefined : file.data!.parent_id;
       track('archive_unzip_request');
       const { task } = await startDecompress(fileId, password, encoding, paths, parentId);
       useUploads.getState().setTab('cloud');
@@ -137,7 +138,7 @@ export function DecompressionPage() {
           </fieldset>
           <FormError error={error} />
           <p>
-            <button className="btn primary" type="button" disabled={busy || chosen.size === 0} onClick={() => void start()}>
+            <button className="btn primary" type="button" disabled={busy || chosen.size === 0 || (!intoNew && !file.data)} onClick={() => void start()}>
               {t('archives.start', { count: chosen.size })}
             </button>
           </p>
