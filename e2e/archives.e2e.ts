@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { listView, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { holdRequests, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-zip-'));
@@ -71,12 +71,7 @@ describe('cloud decompression', () => {
     const trips = await createFolder(e2e.haul.ctx, userId, '', 'Trips');
     const archive = await e2e.seedFile(userId, trips.id, 'secret.zip', protectedZip());
     // The archive's own details come late (a slow network): its folder is not known until they do.
-    let release = () => undefined as void;
-    const held = new Promise<void>((r) => (release = r));
-    await page.route((url) => url.pathname === `/drive/v1/files/${archive.id}`, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, `/drive/v1/files/${archive.id}`);
     await page.goto(`/drive/decompression/${archive.id}`);
     await page.getByLabel('Password').fill('open sesame');
     await page.getByRole('button', { name: 'Open' }).click();

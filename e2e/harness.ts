@@ -149,6 +149,20 @@ export async function signUpInBrowser(page: Page, email = newEmail(), password =
   return email;
 }
 
+/** Holds the page's GET requests to `path` (a slow network for that call) until the returned `release` is called. */
+export async function holdRequests(page: Page, path: string): Promise<() => void> {
+  let release = () => undefined as void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(
+    (url) => url.pathname === path,
+    async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    },
+  );
+  return release;
+}
+
 /** The signed-in user's id, read from the session the web app keeps. */
 export async function sessionUserId(page: Page): Promise<string> {
   return page.evaluate(() => JSON.parse(localStorage.getItem('haul.session') ?? '{}').state.session.userId as string);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../apps/server/src/accounts/accounts.service.js';
 import type { OidcProviderConfig } from '../apps/server/src/providers/provider-config.js';
 import { startOidcProvider, type TestOidcProvider } from '../apps/server/test/oidc-test-provider.js';
-import { PASSWORD, newEmail, sessionUserId, startE2E, type E2E } from './harness.js';
+import { holdRequests, PASSWORD, newEmail, sessionUserId, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
 let idp: TestOidcProvider;
@@ -64,12 +64,7 @@ describe('sign-in providers', () => {
 
     // The account's connections come late (a slow network): until they are known, whether the password comes first is
     // not, so Connect waits for them instead of going to the provider without it.
-    let release = () => undefined as void;
-    const held = new Promise<void>((r) => (release = r));
-    await page.route('**/v1/user/provider', async (route) => {
-      if (route.request().method() === 'GET') await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '/v1/user/provider');
     await page.goto('/drive/account/providers');
     await page.getByRole('link', { name: 'Sign-in providers' }).waitFor();
     const connect = page.getByRole('button', { name: 'Connect Test ID' });
@@ -77,7 +72,6 @@ describe('sign-in providers', () => {
     expect(await connect.isDisabled()).toBe(true);
     release();
     await expect.poll(() => connect.isEnabled()).toBe(true);
-    await page.unroute('**/v1/user/provider');
     await connect.click();
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Continue to Test ID' }).click();
