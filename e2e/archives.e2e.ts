@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { holdRequests, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { disabledUntilReleased, holdRequests, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-zip-'));
@@ -77,10 +77,7 @@ describe('cloud decompression', () => {
     await page.getByRole('button', { name: 'Open' }).click();
     await page.getByRole('radio', { name: "The archive's folder" }).check();
     const unpack = page.getByRole('button', { name: 'Unpack 2 files' });
-    await unpack.waitFor();
-    expect(await unpack.isDisabled()).toBe(true);
-    release();
-    await expect.poll(() => unpack.isEnabled()).toBe(true);
+    await disabledUntilReleased(unpack, release);
     await unpack.click();
     await expect.poll(() => page.getByRole('status').textContent(), { timeout: 20_000 }).toContain('Unpacked 2 files');
     const landed = await e2e.haul.ctx.db.selectFrom('files').select(['name', 'parent_id']).where('name', 'in', ['notes.txt', 'plan.md']).where('user_id', '=', userId).execute();

@@ -2,7 +2,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { buildHaul, type Haul } from '../apps/server/src/app.js';
 import { loadConfig, type Config } from '../apps/server/src/config.js';
 import { placeFile } from '../apps/server/src/files/files.service.js';
@@ -161,6 +162,14 @@ export async function holdRequests(page: Page, path: string): Promise<() => void
     },
   );
   return release;
+}
+
+/** Checks that `control` stays disabled while held requests wait, and is enabled once `release` lets them through. */
+export async function disabledUntilReleased(control: Locator, release: () => void): Promise<void> {
+  await control.waitFor();
+  expect(await control.isDisabled()).toBe(true);
+  release();
+  await expect.poll(() => control.isEnabled()).toBe(true);
 }
 
 /** The signed-in user's id, read from the session the web app keeps. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../apps/server/src/accounts/accounts.service.js';
 import type { OidcProviderConfig } from '../apps/server/src/providers/provider-config.js';
 import { startOidcProvider, type TestOidcProvider } from '../apps/server/test/oidc-test-provider.js';
-import { holdRequests, PASSWORD, newEmail, sessionUserId, startE2E, type E2E } from './harness.js';
+import { disabledUntilReleased, holdRequests, PASSWORD, newEmail, sessionUserId, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
 let idp: TestOidcProvider;
@@ -68,10 +68,7 @@ describe('sign-in providers', () => {
     await page.goto('/drive/account/providers');
     await page.getByRole('link', { name: 'Sign-in providers' }).waitFor();
     const connect = page.getByRole('button', { name: 'Connect Test ID' });
-    await connect.waitFor();
-    expect(await connect.isDisabled()).toBe(true);
-    release();
-    await expect.poll(() => connect.isEnabled()).toBe(true);
+    await disabledUntilReleased(connect, release);
     await connect.click();
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Continue to Test ID' }).click();
