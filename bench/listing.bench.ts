@@ -110,7 +110,8 @@ async function run(label: string, databaseUrl: string | null) {
       const res = await fetch(`${base}/drive/v1/files?${query}`, { headers: { ...auth, 'accept-encoding': encoding } });
       if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
       const body = (await res.json()) as { files: unknown[]; next_page_token: string };
-      wireBytes += Number(res.headers.get('content-length') ?? 0) || (res.headers.get('content-encoding') ? NaN : 0);
+      // An answer streamed without a length makes the figure NaN rather than a guess.
+      wireBytes += Number(res.headers.get('content-length') ?? NaN);
       return body;
     };
 
