@@ -41,6 +41,11 @@ describe('device sign-in', () => {
     await phone.getByText('asks to sign in to your account').waitFor();
     expect(await phone.locator('.qr-ask').textContent()).toMatch(/^Chrome on Linux asks to sign in/);
     await phone.screenshot({ path: join(SHOTS, 'haul-qr-login-390.png'), fullPage: true });
+    // Approving a device is a lasting way in: it takes the password, and a wrong one approves nothing.
+    await phone.getByLabel('Current password').fill('not my password');
+    await phone.getByRole('button', { name: 'Sign it in' }).click();
+    await phone.getByText('The password is incorrect.').waitFor();
+    await phone.getByLabel('Current password').fill(PASSWORD);
     await phone.getByRole('button', { name: 'Sign it in' }).click();
     await phone.getByRole('status').filter({ hasText: 'Chrome on Linux is signed in' }).waitFor();
 
@@ -54,6 +59,8 @@ describe('device sign-in', () => {
     await expect.poll(() => rows.count()).toBe(2);
     const current = rows.filter({ hasText: 'This device' });
     expect(await current.count()).toBe(1);
+    // The TV is listed under the phone that approved it.
+    await current.getByText('Approved or made here: Chrome on Linux (device)').waitFor();
     await phone.screenshot({ path: join(SHOTS, 'haul-devices-390.png'), fullPage: true });
     await phone.getByRole('button', { name: 'Sign out Chrome on Linux' }).click();
     const dialog = phone.getByRole('dialog');

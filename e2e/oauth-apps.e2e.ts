@@ -70,6 +70,10 @@ describe('third-party apps', () => {
       'See, add, change and delete your files and folders, shares and cloud downloads',
       'Stay connected until you disconnect it',
     ]);
+    // Allowing an app is a lasting way in: it takes the password.
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.getByText('Enter your current password.').waitFor();
+    await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL(`${redirectUri}?**`);
     await page.getByRole('heading', { name: 'Connected' }).waitFor();

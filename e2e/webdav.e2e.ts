@@ -4,7 +4,7 @@
  * password is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromAccountMenu, listView, rowNames, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { fromAccountMenu, listView, rowNames, PASSWORD, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -21,6 +21,8 @@ describe('WebDAV', () => {
     await expect.poll(() => page.getByLabel('User name', { exact: true }).textContent()).toBe(email);
 
     await page.getByLabel('Device or app').fill('E2E laptop');
+    // A lasting way in: the password first.
+    await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Make app password' }).click();
     const shown = page.getByLabel('New app password', { exact: true });
     await shown.waitFor();

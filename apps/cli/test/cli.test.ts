@@ -125,7 +125,8 @@ describe('haul', { timeout: 120_000 }, () => {
       expect(err).toMatch(/\/drive\/qr-login\?code=/);
       const info = await haul.call('GET', `/v1/user/device/authorize?user_code=${code}`, owner.access_token);
       expect(info.client_name).toBe('Build box');
-      await haul.call('POST', '/v1/user/device/authorize', owner.access_token, { user_code: code, approve });
+      const sudo = approve ? (await haul.call('POST', '/v1/user/sudo', owner.access_token, { password: 'correct horse battery' })).sudo_token : undefined;
+      await haul.call('POST', '/v1/user/device/authorize', owner.access_token, { user_code: code, approve, sudo_token: sudo });
       return run.done;
     };
     const approved = await withCode(join(work, 'by-code'), true);

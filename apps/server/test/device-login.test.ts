@@ -7,7 +7,7 @@ import * as oauth from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HaulClient, signInWithDevice, slowerInterval } from '@haul/client';
 import { DEVICE_CODE_GRANT } from '@haul/shared';
-import { ManualClock, startTestHaul, type TestHaul } from './helper.js';
+import { ManualClock, startTestHaul, sudoToken, type TestHaul } from './helper.js';
 
 const TV = 'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36';
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -52,7 +52,9 @@ describe('device sign-in on a clock the test moves', () => {
     expect(info.status).toBe(200);
     expect(info.body.client_name).toBe('Living room TV');
     expect(info.body.user_agent).toBe(TV);
-    expect((await h.api('POST', '/v1/user/device/authorize', owner.access_token, { user_code: typed, approve: true })).status).toBe(200);
+    // Approving signs a device in for a month: a stolen access token alone cannot.
+    expect((await h.api('POST', '/v1/user/device/authorize', owner.access_token, { user_code: typed, approve: true })).body.error).toBe('invalid_grant');
+    expect((await h.api('POST', '/v1/user/device/authorize', owner.access_token, { user_code: typed, approve: true, sudo_token: await sudoToken(h, owner.access_token) })).status).toBe(200);
     // Answered once: the code is gone from the approval screen.
     expect((await h.api('GET', `/v1/user/device/authorize?user_code=${code.user_code}`, owner.access_token)).status).toBe(404);
 
@@ -79,7 +81,7 @@ describe('device sign-in on a clock the test moves', () => {
     const late = await start(h);
     clock.advance(late.expires_in * 1000 + 1);
     expect((await poll(h, late.device_code)).body.error).toBe('expired_token');
-    expect((await h.api('POST', '/v1/user/device/authorize', owner.access_token, { user_code: late.user_code, approve: true })).status).toBe(404);
+    expect((await h.api('POST', '/v1/user/device/authorize', owner.access_token, { user_code: late.user_code, approve: true, sudo_token: await sudoToken(h, owner.access_token) })).status).toBe(404);
     expect((await poll(h, 'not-a-device-code')).body.error).toBe('invalid_grant');
   });
 
@@ -180,7 +182,7 @@ describe('device sign-in over HTTP with real clients', () => {
     expect(started.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
     const approving = (async () => {
       await new Promise((r) => setTimeout(r, 1500));
-      const res = await h.api('POST', '/v1/user/device/authorize', owner.access_token, { user_code: started.user_code, approve: true });
+      const res = await h.api('POST', '/v1/user/device/authorize', owner.access_token, { user_code: started.user_code, approve: true, sudo_token: await sudoToken(h, owner.access_token) });
       expect(res.status).toBe(200);
     })();
     const tokens = await oauth.pollDeviceAuthorizationGrant(config, started);
@@ -204,7 +206,7 @@ describe('device sign-in over HTTP with real clients', () => {
       sleep: async (ms) => {
         waits.push(ms);
         if (waits.length < 3) return;
-        const res = await h.api('POST', '/v1/user/device/authorize', owner.access_token, { user_code: userCode, approve: true });
+        const res = await h.api('POST', '/v1/user/device/authorize', owner.access_token, { user_code: userCode, approve: true, sudo_token: await sudoToken(h, owner.access_token) });
         expect(res.status).toBe(200);
         await new Promise((r) => setTimeout(r, ms));
       },

@@ -123,6 +123,13 @@ export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clo
   };
 }
 
+/** A sudo token of the session behind `accessToken`, for calls that make a lasting way in or change account security. */
+export async function sudoToken(h: Pick<TestHaul, 'api'>, accessToken: string, password = 'correct horse'): Promise<string> {
+  const res = await h.api('POST', '/v1/user/sudo', accessToken, { password });
+  if (res.status !== 200) throw new Error(`sudo: ${JSON.stringify(res.body)}`);
+  return res.body.sudo_token;
+}
+
 /** Creates a folder through the API and returns its id. */
 export async function mkdir(h: TestHaul, token: string, name: string, parentId = ''): Promise<string> {
   const res = await h.api('POST', '/drive/v1/files', token, { kind: 'drive#folder', name, parent_id: parentId });

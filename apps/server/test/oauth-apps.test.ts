@@ -12,7 +12,7 @@ import * as oc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraseAccount } from '../src/accounts/account-erasure.js';
 import { createClient, type OAuthClient } from '../src/oauth/oauth-clients.js';
-import { ManualClock, startTestHaul, type TestHaul } from './helper.js';
+import { ManualClock, startTestHaul, sudoToken, type TestHaul } from './helper.js';
 import { ADMIN_MAIN } from './child-server.js';
 
 const REDIRECT = 'http://127.0.0.1:8123/callback';
@@ -63,7 +63,7 @@ describe('third-party apps (OAuth 2.0 code + PKCE)', () => {
     });
     const params = Object.fromEntries(url.searchParams);
     const info = await h.api('GET', `/v1/user/authorize/info${url.search}`, person);
-    const allowed = await h.api('POST', '/v1/user/authorize', person, params);
+    const allowed = await h.api('POST', '/v1/user/authorize', person, { ...params, sudo_token: await sudoToken(h, person, PASSWORD) });
     return { verifier, state, params, info, allowed, callback: allowed.body?.redirect_url ? new URL(allowed.body.redirect_url as string) : null };
   }
 

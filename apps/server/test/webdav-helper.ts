@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TokenResponse } from '@haul/shared';
-import type { TestHaul } from './helper.js';
+import { sudoToken, type TestHaul } from './helper.js';
 
 /** Fails with the install step when a client the tests run is missing. */
 export function requireTool(name: string): string {
@@ -22,7 +22,7 @@ export async function listen(h: TestHaul): Promise<string> {
 
 /** Makes an app password through the API and answers it with the account's e-mail as Basic credentials. */
 export async function appPassword(h: TestHaul, who: TokenResponse, name = 'test device'): Promise<{ id: string; password: string; email: string; basic: string }> {
-  const made = await h.api('POST', '/v1/user/app_passwords', who.access_token, { name });
+  const made = await h.api('POST', '/v1/user/app_passwords', who.access_token, { name, sudo_token: await sudoToken(h, who.access_token) });
   if (made.status !== 200) throw new Error(`app password: ${JSON.stringify(made.body)}`);
   const me = await h.api('GET', '/v1/user/me', who.access_token);
   const email = me.body.email as string;

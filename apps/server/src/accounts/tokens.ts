@@ -1,9 +1,11 @@
 /**
  * Access tokens: short-lived HS256 JWTs (jose, algorithm allow-list) naming their session, which is checked on every
  * call, so ending a session (sign-out, sign-out everywhere, a password change, a disabled account) ends its access
- * tokens at once. Refresh tokens: random, stored hashed, rotated on each use inside their session; a second use of one
- * is a replay (RFC 6819 §5.2.2.3) and ends the whole session, the token already issued from it included.
+ * tokens at once. Refresh tokens: stored hashed, rotated on each use inside their session; a second use of one is a
+ * replay (RFC 6819 §5.2.2.3) and ends the whole session, the token already issued from it included, but within a short
+ * grace window that answers the same successor again.
  */
+import { createHmac } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { TokenResponse } from '@haul/shared';
 import type { AppContext } from '../context.js';
@@ -11,9 +13,15 @@ import type { Db } from '../db/database.js';
 import { newId, newSecret, sha256Hex } from '../lib/ids.js';
 import { unauthenticated } from '../http/errors.js';
 import { clientKey } from '../limits/attempt-limiter.js';
+import { endSessionAndOffspring } from './session-offspring.js';
 
 const ISSUER = 'haul';
 const AUDIENCE = 'haul-api';
+/** How far in the future a token's `iat` may lie: processes on several machines keep slightly different clocks. */
+const CLOCK_SKEW_SECONDS = 60;
+
+/** Whether a token of ours says it was issued in the future: only this server signs them, so it was not (or the clock went back). */
+export const issuedInFuture = (iat: unknown, nowMs: number): boolean => typeof iat !== 'number' || iat > Math.floor(nowMs / 1000) + CLOCK_SKEW_SECONDS;
 
 /** Who is calling, as a verified access token says. */
 export interface Caller {
@@ -32,6 +40,8 @@ export interface ClientInfo {
   userAgent: string;
   /** What a device signed in by code called itself ("Living room TV"). */
   deviceName?: string;
+  /** The session that approved this sign-in (a device code): the new one is born of it. */
+  parentSessionId?: string | null;
 }
 
 export async function signAccessToken(ctx: AppContext, userId: string, sessionId: string): Promise<string> {
@@ -85,6 +95,7 @@ async function checkToken(ctx: AppContext, token: string): Promise<CheckedClaims
       currentDate: new Date(ctx.clock.now()),
     });
     if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') throw new Error('no subject or session');
+    if (issuedInFuture(payload.iat, ctx.clock.now())) throw new Error('issued in the future');
     const claims = { userId: payload.sub, sessionId: payload.sid, exp: payload.exp! };
     if (seen.size >= CHECKED_MAX) seen.clear();
     seen.set(token, claims);
@@ -121,8 +132,7 @@ export async function newRefreshToken(ctx: AppContext, db: Db, userId: string, s
   return (await insertRefreshToken(ctx, db, userId, sessionId)).secret;
 }
 
-async function insertRefreshToken(ctx: AppContext, db: Db, userId: string, sessionId: string): Promise<{ id: string; secret: string }> {
-  const secret = newSecret();
+async function insertRefreshToken(ctx: AppContext, db: Db, userId: string, sessionId: string, secret = newSecret()): Promise<{ id: string; secret: string }> {
   const id = newId();
   const now = ctx.clock.now();
   await db
@@ -155,6 +165,7 @@ export async function issueTokens(ctx: AppContext, userId: string, client: Clien
         ip: clientKey(client.ip),
         user_agent: client.userAgent.slice(0, 300),
         device_name: (client.deviceName ?? '').slice(0, 100),
+        parent_session_id: client.parentSessionId ?? null,
         created_at: now,
         last_used_at: now,
         expires_at: now + ctx.config.refreshTokenTtlSeconds * 1000,
@@ -167,14 +178,24 @@ export async function issueTokens(ctx: AppContext, userId: string, client: Clien
 
 /**
  * How long after its exchange a refresh token may be used once more: a client whose answer was lost (a tab reloaded
- * or a network dropped mid-refresh) still holds it. Such a use takes over from the token that replaced it, which must
- * still be unused; any other second use is a replay.
+ * or a network dropped mid-refresh) still holds it. Such a use is answered with the very token that replaced it, as
+ * long as that one is unused; any other second use is a replay.
  */
 export const REFRESH_REUSE_GRACE_MS = 30_000;
+/** How long a second use waits for a first use of the same token, still in flight, to write its successor. */
+const SUCCESSOR_WAIT_MS = 1000;
+
+/**
+ * The token that replaces `refresh`: derived from it under the server's key, so a second use within the grace window
+ * gets the same successor again instead of a new one that would take the session over from whoever holds the first.
+ */
+function successorSecret(ctx: AppContext, refresh: string): string {
+  return createHmac('sha256', ctx.secrets.tokenKey).update(`refresh-successor:${refresh}`).digest('base64url');
+}
 
 /**
  * Exchanges a refresh token for new tokens of the same session; null when it is unknown, expired, or its session is
- * over. A token used before ends its session, but for the grace window above.
+ * over. A token used before ends its session and what was born of it, but for the grace window above.
  */
 export async function rotateRefreshToken(ctx: AppContext, refresh: string): Promise<TokenResponse | null> {
   const now = ctx.clock.now();
@@ -186,36 +207,45 @@ export async function rotateRefreshToken(ctx: AppContext, refresh: string): Prom
     : null;
   const first = !!claimed && Number(claimed.numUpdatedRows) === 1;
   if (row.expires_at <= now) return null;
-  const next = await ctx.db.transaction().execute(async (trx) => {
-    if (!first && !(await takeOverSuccessor(trx, row.id, now))) return 'replay' as const;
-    const live = await trx
+  if (!first && !(await successorUnused(ctx, row.id, now))) {
+    await endSessionAndOffspring(ctx.db, row.user_id, row.session_id);
+    return null;
+  }
+  const next = successorSecret(ctx, refresh);
+  const live = await ctx.db.transaction().execute(async (trx) => {
+    const touched = await trx
       .updateTable('sessions')
       .set({ last_used_at: now, expires_at: now + ctx.config.refreshTokenTtlSeconds * 1000 })
       .where('id', '=', row.session_id)
       .where('expires_at', '>', now)
       .where((eb) => eb.exists(eb.selectFrom('users').select('id').where('users.id', '=', row.user_id).where('users.disabled_at', 'is', null).where('users.deleted_at', 'is', null)))
       .executeTakeFirst();
-    if (Number(live.numUpdatedRows) !== 1) return null;
-    const successor = await insertRefreshToken(ctx, trx, row.user_id, row.session_id);
-    await trx.updateTable('refresh_tokens').set({ replaced_by: successor.id }).where('id', '=', row.id).execute();
-    return successor.secret;
+    if (Number(touched.numUpdatedRows) !== 1) return false;
+    if (first) {
+      const successor = await insertRefreshToken(ctx, trx, row.user_id, row.session_id, next);
+      await trx.updateTable('refresh_tokens').set({ replaced_by: successor.id }).where('id', '=', row.id).execute();
+    }
+    return true;
   });
-  if (next === 'replay') {
-    await endSession(ctx.db, row.user_id, row.session_id);
-    return null;
-  }
-  return next ? tokenResponse(ctx, row.user_id, row.session_id, next) : null;
+  return live ? tokenResponse(ctx, row.user_id, row.session_id, next) : null;
 }
 
 /**
- * A second use within the grace window: deletes the token that replaced this one if nobody has used it yet, so one
- * chain of tokens goes on. False for a replay (too late, or the successor was already used or is not written yet).
+ * A second use within the grace window is answered again while the token that replaced this one is unused. False for
+ * a replay: too late, or the successor was used already (or never came: its first use failed).
  */
-async function takeOverSuccessor(trx: Db, id: string, now: number): Promise<boolean> {
-  const row = await trx.selectFrom('refresh_tokens').select(['used_at', 'replaced_by']).where('id', '=', id).executeTakeFirst();
-  if (!row || row.used_at === null || now - row.used_at > REFRESH_REUSE_GRACE_MS || !row.replaced_by) return false;
-  const gone = await trx.deleteFrom('refresh_tokens').where('id', '=', row.replaced_by).where('used_at', 'is', null).executeTakeFirst();
-  return Number(gone.numDeletedRows) === 1;
+async function successorUnused(ctx: AppContext, id: string, now: number): Promise<boolean> {
+  for (let waited = 0; ; waited += 50) {
+    const row = await ctx.db.selectFrom('refresh_tokens').select(['used_at', 'replaced_by']).where('id', '=', id).executeTakeFirst();
+    if (!row || row.used_at === null || now - row.used_at > REFRESH_REUSE_GRACE_MS) return false;
+    if (row.replaced_by) {
+      const successor = await ctx.db.selectFrom('refresh_tokens').select('used_at').where('id', '=', row.replaced_by).executeTakeFirst();
+      return !!successor && successor.used_at === null;
+    }
+    // The first use is still writing its successor (two tabs at once).
+    if (waited >= SUCCESSOR_WAIT_MS) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** Ends one session: its refresh tokens go with it (cascade) and its access tokens stop working. */

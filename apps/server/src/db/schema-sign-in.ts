@@ -1,4 +1,5 @@
 /** Tables of the ways into an account beside the password: device sign-in, two-factor, third-party apps, sign-in providers. */
+import type { Generated } from 'kysely';
 
 /** A device sign-in (RFC 8628): codes hashed; see the 0011 migration. */
 export interface DeviceLoginsTable {
@@ -17,6 +18,8 @@ export interface DeviceLoginsTable {
   last_polled_at: number | null;
   created_at: number;
   expires_at: number;
+  /** The session that approved it: the device's session is born of it. */
+  approved_session_id: Generated<string | null>;
 }
 
 /** Two-factor sign-in (TOTP): see the 0014 migration. */
@@ -63,6 +66,8 @@ export interface OAuthCodesTable {
   used_at: number | null;
   /** The session issued for the code, ended if the code comes back. */
   session_id: string | null;
+  /** The person's session that allowed it: the app's session is born of it. */
+  parent_session_id: Generated<string | null>;
 }
 
 /** A person's consent to an app, for a scope: lets the consent screen go straight through next time. */
@@ -72,6 +77,8 @@ export interface OAuthConsentsTable {
   scope: string;
   created_at: number;
   updated_at: number;
+  /** The session that last allowed it; ending that session from elsewhere disconnects the app. */
+  session_id: Generated<string | null>;
 }
 
 /** Which OpenID Connect identity (issuer + subject) opens which account; one identity per provider per account. */

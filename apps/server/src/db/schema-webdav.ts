@@ -1,4 +1,5 @@
 /** Tables of WebDAV: see the 0021 migration. */
+import type { Generated } from 'kysely';
 
 export interface AppPasswordsTable {
   id: string;
@@ -8,6 +9,8 @@ export interface AppPasswordsTable {
   secret_hash: string;
   created_at: number;
   last_used_at: number | null;
+  /** The session it was made in: ending that session from elsewhere revokes it. */
+  session_id: Generated<string | null>;
 }
 
 /** A dead property of a file or folder, set with PROPPATCH. */

@@ -51,6 +51,8 @@ export interface SessionsTable {
   client_id: Generated<string | null>;
   /** What the app may do ('user pan offline', space-separated); null for the person's own sign-ins. */
   scope: Generated<string | null>;
+  /** The session that approved this device or allowed this app: ending that one from elsewhere ends this too. */
+  parent_session_id: Generated<string | null>;
 }
 
 /** Attempts at something guessable (sign-in, pass codes), counted per key in the database so every process sees them. */

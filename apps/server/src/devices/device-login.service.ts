@@ -12,7 +12,7 @@ import { publicUrl } from '../http/public-url.js';
 import { newId, newSecret, sha256Hex } from '../lib/ids.js';
 import { toRfc3339 } from '../lib/time.js';
 import { clearAttempts, clientKey, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
-import { issueTokens, type ClientInfo } from '../accounts/tokens.js';
+import { issueTokens, type Caller, type ClientInfo } from '../accounts/tokens.js';
 import { deviceName } from './device-name.js';
 
 /** No vowels, nothing that reads as a digit (§6.1): 20^8 codes, and no words spelled by accident. */
@@ -90,7 +90,7 @@ export async function pollDeviceLogin(ctx: AppContext, deviceCode: string, clien
   if (row.status !== 'approved' || !row.user_id) throw pollError('invalid_grant', 'This device code was used already. Start the sign-in again.');
   const claimed = await ctx.db.updateTable('device_logins').set({ status: 'used' }).where('id', '=', row.id).where('status', '=', 'approved').executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw pollError('invalid_grant', 'This device code was used already. Start the sign-in again.');
-  return issueTokens(ctx, row.user_id, { ip: client.ip, userAgent: row.user_agent || client.userAgent, deviceName: row.client_name });
+  return issueTokens(ctx, row.user_id, { ip: client.ip, userAgent: row.user_agent || client.userAgent, deviceName: row.client_name, parentSessionId: row.approved_session_id });
 }
 
 /** The waiting sign-in a user code names, counting a wrong code against the account. */
@@ -123,11 +123,13 @@ export async function deviceLoginInfo(ctx: AppContext, userId: string, userCode:
   };
 }
 
-export async function answerDeviceLogin(ctx: AppContext, userId: string, userCode: string, approve: boolean): Promise<void> {
+/** Approves or refuses a waiting device sign-in; an approved device's session is born of the approving one. */
+export async function answerDeviceLogin(ctx: AppContext, caller: Pick<Caller, 'userId' | 'sessionId'>, userCode: string, approve: boolean): Promise<void> {
+  const userId = caller.userId;
   const row = await findPending(ctx, userId, userCode);
   const done = await ctx.db
     .updateTable('device_logins')
-    .set({ status: approve ? 'approved' : 'denied', user_id: userId })
+    .set({ status: approve ? 'approved' : 'denied', user_id: userId, approved_session_id: approve ? caller.sessionId : null })
     .where('id', '=', row.id)
     .where('status', '=', 'pending')
     .executeTakeFirst();

@@ -6,6 +6,7 @@ import { clientOf } from '../http/client-info.js';
 import { requireAuth } from '../http/auth.js';
 import { serve } from '../http/contract.js';
 import { acceptFormBodies } from '../http/form-body.js';
+import { checkSudoForCredential } from '../accounts/sudo.js';
 import { answerDeviceLogin, deviceLoginInfo, startDeviceLogin } from './device-login.service.js';
 import { endOtherSession, listSessions } from './sessions.service.js';
 
@@ -25,7 +26,9 @@ export async function devicesRoutes(app: FastifyInstance, ctx: AppContext): Prom
     });
     serve(scope, C.deviceLoginInfo, async (req) => deviceLoginInfo(ctx, req.userId, req.query.user_code));
     serve(scope, C.authorizeDevice, async (req) => {
-      await answerDeviceLogin(ctx, req.userId, req.body.user_code, req.body.approve);
+      // Refusing a code costs nothing; approving one makes a session that lasts a month.
+      if (req.body.approve) await checkSudoForCredential(ctx, req.caller, req.body.sudo_token);
+      await answerDeviceLogin(ctx, req.caller, req.body.user_code, req.body.approve);
       return {};
     });
   });

@@ -7,6 +7,8 @@
 import { OAUTH_CODE_TTL_SECONDS, type OAuthScope } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
+import { checkSudoForCredential } from '../accounts/sudo.js';
+import type { Caller } from '../accounts/tokens.js';
 import { newId, newSecret, sha256Hex } from '../lib/ids.js';
 import { findClient, type OAuthClient } from './oauth-clients.js';
 import { formatScope, parseScope, scopeCovers, scopeItems } from './scope.js';
@@ -69,16 +71,28 @@ export async function authorizeInfo(ctx: AppContext, p: AuthorizeParams) {
   return { client_id: r.client.id, client_name: r.client.name, scope, scopes: scopeItems(scope), redirect_uri: r.redirectUri, state: r.state };
 }
 
-/** Whether the person already allowed this app all it asks for, so the screen may go straight through. */
-export async function detectConsent(ctx: AppContext, userId: string, p: AuthorizeParams): Promise<{ consented: boolean }> {
+/**
+ * Whether this session already allowed this app all it asks for, so the screen may go straight through. A consent
+ * given in another session asks again (with the password): allowing an app is a lasting way in.
+ */
+export async function detectConsent(ctx: AppContext, caller: Pick<Caller, 'userId' | 'sessionId'>, p: AuthorizeParams): Promise<{ consented: boolean }> {
   const r = await checkAuthorizeRequest(ctx, p);
-  const consent = await ctx.db.selectFrom('oauth_consents').select('scope').where('user_id', '=', userId).where('client_id', '=', r.client.id).executeTakeFirst();
-  return { consented: !!consent && scopeCovers(consent.scope, r.scope) };
+  return { consented: await consentedHere(ctx, caller, r) };
 }
 
-/** The person allows the app: the consent is remembered (widened, never narrowed) and a code is issued. */
-export async function grantCode(ctx: AppContext, userId: string, p: AuthorizeParams): Promise<{ code: string; state: string; redirect_url: string }> {
+async function consentedHere(ctx: AppContext, caller: Pick<Caller, 'userId' | 'sessionId'>, r: CheckedRequest): Promise<boolean> {
+  const consent = await ctx.db.selectFrom('oauth_consents').select(['scope', 'session_id']).where('user_id', '=', caller.userId).where('client_id', '=', r.client.id).executeTakeFirst();
+  return !!consent && consent.session_id === caller.sessionId && scopeCovers(consent.scope, r.scope);
+}
+
+/**
+ * The person allows the app: the consent is remembered (widened, never narrowed) and a code is issued. Both are born of
+ * the caller's session; a sudo token is needed unless this session allowed it all before.
+ */
+export async function grantCode(ctx: AppContext, caller: Caller, p: AuthorizeParams & { sudo_token?: string }): Promise<{ code: string; state: string; redirect_url: string }> {
   const r = await checkAuthorizeRequest(ctx, p);
+  if (!(await consentedHere(ctx, caller, r))) await checkSudoForCredential(ctx, caller, p.sudo_token);
+  const userId = caller.userId;
   const now = ctx.clock.now();
   const code = newSecret();
   await ctx.db.transaction().execute(async (trx) => {
@@ -86,8 +100,8 @@ export async function grantCode(ctx: AppContext, userId: string, p: AuthorizePar
     const scope = formatScope([...r.scope, ...(before?.scope.split(' ') ?? [])]);
     await trx
       .insertInto('oauth_consents')
-      .values({ user_id: userId, client_id: r.client.id, scope, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(['user_id', 'client_id']).doUpdateSet({ scope, updated_at: now }))
+      .values({ user_id: userId, client_id: r.client.id, scope, created_at: now, updated_at: now, session_id: caller.sessionId })
+      .onConflict((oc) => oc.columns(['user_id', 'client_id']).doUpdateSet({ scope, updated_at: now, session_id: caller.sessionId }))
       .execute();
     await trx
       .insertInto('oauth_codes')
@@ -103,6 +117,7 @@ export async function grantCode(ctx: AppContext, userId: string, p: AuthorizePar
         expires_at: now + OAUTH_CODE_TTL_SECONDS * 1000,
         used_at: null,
         session_id: null,
+        parent_session_id: caller.sessionId,
       })
       .execute();
     // Codes are few and short-lived: old ones go here rather than in a job of their own.

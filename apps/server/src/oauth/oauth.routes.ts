@@ -27,8 +27,8 @@ export async function oauthRoutes(app: FastifyInstance, ctx: AppContext): Promis
   await app.register(async (scope) => {
     requireAuth(scope, ctx);
     serve(scope, C.authorizeInfo, async (req) => authorizeInfo(ctx, req.query));
-    serve(scope, C.authorizeDetect, async (req) => detectConsent(ctx, req.userId, req.query));
-    serve(scope, C.authorize, async (req) => grantCode(ctx, req.userId, req.body));
+    serve(scope, C.authorizeDetect, async (req) => detectConsent(ctx, req.caller, req.query));
+    serve(scope, C.authorize, async (req) => grantCode(ctx, req.caller, req.body));
     serve(scope, C.listApps, async (req) => listApps(ctx, req.userId));
     serve(scope, C.revokeApp, async (req) => {
       await revokeApp(ctx, req.userId, req.params.client_id);

@@ -108,6 +108,7 @@ async function exchangeCode(ctx: AppContext, body: GrantRequest, creds: ClientCr
         expires_at: now + (offline ? ctx.config.refreshTokenTtlSeconds : ctx.config.accessTokenTtlSeconds) * 1000,
         client_id: client.id,
         scope: row.scope,
+        parent_session_id: row.parent_session_id,
       })
       .execute();
     const refresh = offline ? await newRefreshToken(ctx, trx, row.user_id, sessionId) : undefined;

@@ -11,7 +11,7 @@ import type { UserRow } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { toRfc3339 } from '../lib/time.js';
-import { checkSudo } from '../accounts/sudo.js';
+import { checkSudoForCredential } from '../accounts/sudo.js';
 import { issueTokens, type Caller, type ClientInfo } from '../accounts/tokens.js';
 import { checkSecondFactor } from '../accounts/two-factor.js';
 import { findUserByEmail, findUserById, newUserRow } from '../accounts/users.repository.js';
@@ -104,7 +104,7 @@ export async function listLinkedProviders(ctx: AppContext, clients: OidcClients,
 export async function bindProvider(ctx: AppContext, clients: OidcClients, caller: Caller, input: { provider_token: string; force_replace?: boolean; sudo_token?: string }): Promise<LinkedProvider> {
   const user = await findUserById(ctx.db, caller.userId);
   if (!live(user)) throw new HttpError(401, 'unauthenticated', 'The account no longer exists.');
-  if (hasPassword(user.password_hash)) await checkSudo(ctx, caller, input.sudo_token ?? '');
+  await checkSudoForCredential(ctx, caller, input.sudo_token);
   const grant = await verifyProviderToken(ctx, clients, input.provider_token);
   await spendProviderToken(ctx, grant);
   const providerName = clients.find(grant.providerId)!.name;

@@ -6,6 +6,7 @@
 import { SignJWT, jwtVerify } from 'jose';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
+import { issuedInFuture } from '../accounts/tokens.js';
 import type { OidcClients, VerifiedIdentity } from './oidc-clients.js';
 
 export const PROVIDER_TOKEN_TTL_SECONDS = 600;
@@ -50,6 +51,7 @@ export async function verifyProviderToken(ctx: AppContext, clients: OidcClients,
   } catch {
     throw badToken();
   }
+  if (issuedInFuture(p.iat, ctx.clock.now())) throw badToken();
   const str = (k: string) => (typeof p[k] === 'string' ? (p[k] as string) : '');
   const provider = clients.find(str('pid'));
   if (!provider || !str('psub') || !str('st') || normalIssuer(provider.issuer) !== normalIssuer(str('piss'))) throw badToken();

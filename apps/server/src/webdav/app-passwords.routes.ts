@@ -8,6 +8,7 @@ import { publicUrl } from '../http/public-url.js';
 import { toRfc3339 as isoTime } from '../lib/time.js';
 import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
+import { checkSudoForCredential } from '../accounts/sudo.js';
 import { notFound } from '../http/errors.js';
 import { createAppPassword, listAppPasswords, revokeAppPassword, type AppPassword } from './app-passwords.service.js';
 
@@ -29,7 +30,8 @@ export async function appPasswordsRoutes(app: FastifyInstance, ctx: AppContext):
       };
     });
     serve(scope, C.createAppPassword, async (req) => {
-      const { entry, password } = await createAppPassword(ctx, req.userId, req.body.name);
+      await checkSudoForCredential(ctx, req.caller, req.body.sudo_token);
+      const { entry, password } = await createAppPassword(ctx, req.caller, req.body.name);
       return { app_password: present(entry), password };
     });
     serve(scope, C.revokeAppPassword, async (req) => {

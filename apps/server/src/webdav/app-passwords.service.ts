@@ -10,6 +10,7 @@ import type { Db } from '../db/database.js';
 import { badInput, notFound } from '../http/errors.js';
 import { newId, sha256Hex } from '../lib/ids.js';
 import type { AppPasswordsTable } from '../db/schema-webdav.js';
+import type { Caller } from '../accounts/tokens.js';
 
 /** 32 letters and digits that cannot be mistaken for each other when typed from a screen. */
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -27,15 +28,19 @@ function newAppSecret(): string {
   return groups.join('-');
 }
 
-export type AppPassword = Omit<AppPasswordsTable, 'secret_hash' | 'user_id'>;
+export type AppPassword = Omit<AppPasswordsTable, 'secret_hash' | 'user_id' | 'session_id'>;
 
 /** The account's app passwords, newest first, without their hashes. */
 export function listAppPasswords(db: Db, userId: string): Promise<AppPassword[]> {
   return db.selectFrom('app_passwords').select(['id', 'name', 'created_at', 'last_used_at']).where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id').execute();
 }
 
-/** Makes an app password named `rawName`; the password is in the answer and nowhere else. */
-export async function createAppPassword(ctx: AppContext, userId: string, rawName: string): Promise<{ entry: AppPassword; password: string }> {
+/**
+ * Makes an app password named `rawName`; the password is in the answer and nowhere else. It is born of the caller's
+ * session: ending that session from another device revokes it (accounts/session-offspring.ts).
+ */
+export async function createAppPassword(ctx: AppContext, caller: Pick<Caller, 'userId' | 'sessionId'>, rawName: string): Promise<{ entry: AppPassword; password: string }> {
+  const userId = caller.userId;
   const name = rawName.trim();
   if (!name || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) throw badInput('Give the password a name of 1 to 100 characters, on one line.');
   const password = newAppSecret();
@@ -43,7 +48,7 @@ export async function createAppPassword(ctx: AppContext, userId: string, rawName
   await ctx.db.transaction().execute(async (trx) => {
     const { n } = await trx.selectFrom('app_passwords').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
     if (Number(n) >= MAX_PER_ACCOUNT) throw badInput(`An account may have ${MAX_PER_ACCOUNT} app passwords; revoke one you no longer use first.`);
-    await trx.insertInto('app_passwords').values({ ...entry, user_id: userId, secret_hash: sha256Hex(normalSecret(password)) }).execute();
+    await trx.insertInto('app_passwords').values({ ...entry, user_id: userId, session_id: caller.sessionId, secret_hash: sha256Hex(normalSecret(password)) }).execute();
   });
   return { entry, password };
 }

@@ -24,6 +24,14 @@ export const SessionSchema = Type.Object({
   created_time: TimeString('When the session began (a sign-in).'),
   last_used_time: TimeString('When the session last refreshed its tokens.'),
   current: Type.Boolean({ description: 'Whether it is the session making this call.' }),
+  born: Type.Array(
+    Type.Object({
+      kind: Type.Union([Type.Literal('device'), Type.Literal('app'), Type.Literal('app_password')]),
+      id: Type.String({ description: "The device's session id, the app's client id, or the app password's id." }),
+      name: Type.String(),
+    }),
+    { description: 'What was approved, allowed or made from this session and is still live: devices signed in by code, apps, app passwords. Ending this session from another device ends them too; signing out of it does not.' },
+  ),
 });
 
 const DeviceLoginSchema = Type.Object({
@@ -113,17 +121,19 @@ export const devicesRoutes = {
     tag,
     summary: 'Approve or refuse a device sign-in',
     description:
-      'With `approve: true` the device that shows the code is signed in to this account at its next poll, as a session of its own (it appears among the signed-in devices); with false its poll answers access_denied. A code is answered once.',
+      'With `approve: true` the device that shows the code is signed in to this account at its next poll, as a session of its own (it appears among the signed-in devices, and under this session as born of it: ending this session from another device signs the device out too); with false its poll answers access_denied. Approving takes a `sudo_token` when the account has a password: a stolen access token alone must not sign a new device in. A code is answered once.',
     auth: 'user',
     body: Type.Object({
       user_code: UserCode,
       approve: Type.Boolean(),
+      sudo_token: Type.Optional(Type.String({ maxLength: 2000, description: 'A sudo token of this session (POST /v1/user/sudo); required when the account has a password.' })),
     }),
     response: Empty,
     errors: {
       file_not_found: 'No device sign-in waits with that code: it is mistyped, expired, or answered already.',
+      invalid_grant: 'Approving needs a live sudo token of this session: it is missing, expired, or of another session.',
       too_many_requests: 'Too many wrong codes: `details[0].retry_after_seconds` says when to try again.',
     },
-    example: { user_code: 'BDWP-HQPK', approve: true },
+    example: { user_code: 'BDWP-HQPK', approve: true, sudo_token: '…' },
   }),
 };

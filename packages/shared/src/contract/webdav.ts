@@ -40,12 +40,15 @@ export const webdavRoutes = {
     tag,
     summary: 'Make an app password',
     description:
-      'Makes an app password for one device or app; `password` is in this answer only (it is stored as a hash). It works for WebDAV until revoked, and ends with sign-out everywhere, a password change, or the account\'s deletion. The sign-in password itself never works for WebDAV.',
+      'Makes an app password for one device or app; `password` is in this answer only (it is stored as a hash). It works for WebDAV until revoked, and ends with sign-out everywhere, a password change, the account\'s deletion, or when the session that made it is ended from another device. Making one takes a `sudo_token` when the account has a password. The sign-in password itself never works for WebDAV.',
     auth: 'user',
-    body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }),
+    body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), sudo_token: Type.Optional(Type.String({ maxLength: 2000, description: 'A sudo token of this session (POST /v1/user/sudo); required when the account has a password.' })) }),
     response: Type.Object({ app_password: AppPasswordSchema, password: Type.String({ description: 'Shown once: seven groups of four letters and digits.' }) }),
-    errors: { invalid_argument: 'The name is empty, too long or has control characters, or the account has 50 app passwords already.' },
-    example: { name: 'Laptop Finder' },
+    errors: {
+      invalid_argument: 'The name is empty, too long or has control characters, or the account has 50 app passwords already.',
+      invalid_grant: 'A live sudo token of this session is needed: it is missing, expired, or of another session.',
+    },
+    example: { name: 'Laptop Finder', sudo_token: '…' },
   }),
   revokeAppPassword: route({
     method: 'DELETE',

@@ -10,7 +10,9 @@ export const endSession = (sessionId: string, sudoToken: string) => haul.call('e
 
 export const deviceLoginInfo = (userCode: string) => haul.call('deviceLoginInfo', { query: { user_code: userCode } });
 
-export const answerDeviceLogin = (userCode: string, approve: boolean) => haul.call('authorizeDevice', { body: { user_code: userCode, approve } });
+/** Approves (with a sudo token when the account has a password) or refuses a device sign-in. */
+export const answerDeviceLogin = (userCode: string, approve: boolean, sudoToken?: string) =>
+  haul.call('authorizeDevice', { body: { user_code: userCode, approve, ...(sudoToken ? { sudo_token: sudoToken } : {}) } });
 
 /** Shows a code, waits for a signed-in device to approve it, and keeps the session (the app follows the store). */
 export const signInByCode = (onCode: (code: DeviceCode) => void, signal: AbortSignal) => signInWithDevice(haul, { onCode, signal });

@@ -1,7 +1,8 @@
 /**
  * Signed-in devices (/account/devices): every session of the account, this one marked, each other with "Sign out",
  * which asks for the password once (a sudo token kept while it lasts); and sign out everywhere. A device signed in
- * by code (a TV, the command line) shows the name it gave; browsers are named from their user agent.
+ * by code (a TV, the command line) shows the name it gave; browsers are named from their user agent. Under each, what
+ * was approved or made from it (devices, apps, app passwords), which signing it out here ends too.
  */
 import { useState, type FormEvent } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
@@ -20,9 +21,18 @@ import { CurrentPasswordField } from '../account/current-password-field';
 
 type Session = Awaited<ReturnType<typeof listSessions>>[number];
 
+const BORN_KEY = { device: 'devices.bornDevice', app: 'devices.bornApp', app_password: 'devices.bornAppPassword' } as const;
+
+/** What a session approved or made, as one line ("Living room TV (device), NAS (app password)"). */
+function useBornList() {
+  const { t } = useTranslation();
+  return (s: Session) => s.born.map((b) => t(BORN_KEY[b.kind], { name: b.name })).join(', ');
+}
+
 /** Asks for the password, then ends the session; the dialog stays, with the error, until it worked or is closed. */
 function SignOutDevice({ session, onClose }: { session: Session; onClose: (done: boolean) => void }) {
   const { t } = useTranslation();
+  const bornList = useBornList();
   const sudo = useSudo();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<{ password?: string; form?: string }>({});
@@ -60,6 +70,7 @@ function SignOutDevice({ session, onClose }: { session: Session; onClose: (done:
           <form onSubmit={submit} noValidate>
             <Dialog.Title className="dialog-title">{t('devices.signOutTitle', { device: session.device })}</Dialog.Title>
             <Dialog.Description>{t('devices.signOutBody')}</Dialog.Description>
+            {session.born.length > 0 && <p className="account-notice warn">{t('devices.alsoEnds', { list: bornList(session) })}</p>}
             <CurrentPasswordField value={password} onValue={setPassword} error={error.password} autoFocus />
             <FormError error={error.form ?? ''} />
             <div className="dialog-actions">
@@ -82,6 +93,7 @@ export function DevicesPage() {
   const queryClient = useQueryClient();
   const sessions = useQuery({ queryKey: ['sessions'], queryFn: listSessions, meta: { quiet: true } });
   const [ending, setEnding] = useState<Session | null>(null);
+  const bornList = useBornList();
 
   const signOut = useSignOut();
 
@@ -107,6 +119,7 @@ export function DevicesPage() {
                     {t('devices.seen', { ip: s.ip || '—', time: formatTime(s.last_used_time, i18n.language) })}
                   </small>
                   <small className="muted">{t('devices.since', { time: formatTime(s.created_time, i18n.language) })}</small>
+                  {s.born.length > 0 && <small className="muted">{t('devices.born', { list: bornList(s) })}</small>}
                 </div>
                 {!s.current && (
                   <button className="btn" type="button" onClick={() => setEnding(s)} aria-label={t('devices.signOutNamed', { device: s.device })}>

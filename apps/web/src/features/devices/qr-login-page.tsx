@@ -14,6 +14,7 @@ import { TextField } from '../../components/text-field';
 import { Logo } from '../layout/logo';
 import { AuthShell } from '../auth/login-page';
 import { formatTime } from '../files/format-time';
+import { useCredentialSudo } from '../account/use-credential-sudo';
 import { answerDeviceLogin, deviceLoginInfo } from './devices-api';
 
 type Outcome = { approved: boolean; device: string } | null;
@@ -45,13 +46,19 @@ export function QrLoginPage() {
   const [error, setError] = useState('');
   const info = useQuery({ queryKey: ['device-login', code], queryFn: () => deviceLoginInfo(code), enabled: !!code && !outcome, retry: false, staleTime: Infinity, meta: { quiet: true } });
 
+  const confirm = useCredentialSudo();
+
   const answer = async (approve: boolean) => {
     setBusy(true);
     setError('');
     try {
-      await answerDeviceLogin(code, approve);
+      // Approving signs a device in for a month, so it takes the password; refusing does not.
+      const token = approve ? await confirm.token() : undefined;
+      if (token === null) return;
+      await answerDeviceLogin(code, approve, token);
       setOutcome({ approved: approve, device: info.data?.client_name ?? '' });
     } catch (err) {
+      confirm.refused(err);
       setError(errorMessage(err));
     } finally {
       setBusy(false);
@@ -88,15 +95,24 @@ export function QrLoginPage() {
           <dd>{formatTime(d.created_time, i18n.language)}</dd>
         </dl>
         <p className="account-notice warn">{t('devices.approveWarning')}</p>
-        <FormError error={error} />
-        <div className="dialog-actions">
-          <button className="btn" type="button" disabled={busy} onClick={() => void answer(false)}>
-            {t('devices.deny')}
-          </button>
-          <button className="btn primary" type="button" disabled={busy} onClick={() => void answer(true)}>
-            {t('devices.approve')}
-          </button>
-        </div>
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void answer(true);
+          }}
+        >
+          {confirm.field}
+          <FormError error={error} />
+          <div className="dialog-actions">
+            <button className="btn" type="button" disabled={busy} onClick={() => void answer(false)}>
+              {t('devices.deny')}
+            </button>
+            <button className="btn primary" type="submit" disabled={busy}>
+              {t('devices.approve')}
+            </button>
+          </div>
+        </form>
       </>
     );
   }

@@ -3,7 +3,8 @@
  * app, what it may do and where the answer goes; Allow sends the browser there with a code and the app's state, Deny
  * with error=access_denied. An unknown app or a redirect URI the app did not register never sends the browser
  * anywhere (RFC 6749 §4.1.2.1): the page says the link is not valid. An app the person already allowed for all it asks
- * goes straight through.
+ * from this same session goes straight through; otherwise Allow asks for the password (allowing an app is a lasting
+ * way in, which a stolen session alone must not buy).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -14,6 +15,7 @@ import { FormError } from '../../components/form-error';
 import { Logo } from '../layout/logo';
 import { AuthShell } from '../auth/login-page';
 import { getMe } from '../auth/auth-api';
+import { useCredentialSudo } from '../account/use-credential-sudo';
 import { allowApp, authorizeDetect, authorizeInfo, deniedUrl, readRequest, sendBackUrl } from './oauth-api';
 
 /** Leaves Haul for the app's address. */
@@ -60,15 +62,21 @@ export function ConsentPage() {
   const sendBack = info.isError ? sendBackUrl(info.error) : null;
   const started = useRef(false);
 
-  const allow = async () => {
+  const confirm = useCredentialSudo();
+
+  /** Allows the app; `confirmed` (a click on Allow) asks for the password, a consent this session gave before does not. */
+  const allow = async (confirmed: boolean) => {
     if (!request) return;
     setBusy(true);
     setError('');
     try {
-      leaveFor(await allowApp(request));
+      const token = confirmed ? await confirm.token() : undefined;
+      if (token === null) return setBusy(false);
+      leaveFor(await allowApp(request, token));
     } catch (err) {
       const back = sendBackUrl(err);
       if (back) return leaveFor(back);
+      confirm.refused(err);
       setError(errorMessage(err));
       setBusy(false);
     }
@@ -82,7 +90,7 @@ export function ConsentPage() {
       leaveFor(sendBack);
     } else if (detect.data === true) {
       started.current = true;
-      void allow();
+      void allow(false);
     }
   });
 
@@ -114,15 +122,24 @@ export function ConsentPage() {
       </ul>
       <p className="account-notice">{t('oauth.notSecurity')}</p>
       <p className="account-notice warn">{t('oauth.goesTo', { target: target.protocol.startsWith('http') ? target.host : target.protocol })}</p>
-      <FormError error={error} />
-      <div className="dialog-actions">
-        <button className="btn" type="button" disabled={busy} onClick={() => leaveFor(deniedUrl(info.data.redirect_uri, info.data.state))}>
-          {t('oauth.deny')}
-        </button>
-        <button className="btn primary" type="button" disabled={busy} onClick={() => void allow()}>
-          {t('oauth.allow')}
-        </button>
-      </div>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void allow(true);
+        }}
+      >
+        {confirm.field}
+        <FormError error={error} />
+        <div className="dialog-actions">
+          <button className="btn" type="button" disabled={busy} onClick={() => leaveFor(deniedUrl(info.data.redirect_uri, info.data.state))}>
+            {t('oauth.deny')}
+          </button>
+          <button className="btn primary" type="submit" disabled={busy}>
+            {t('oauth.allow')}
+          </button>
+        </div>
+      </form>
     </Shell>
   );
 }

@@ -20,8 +20,8 @@ export function readRequest(search: URLSearchParams): AuthorizeRequest | null {
 
 export const authorizeInfo = (query: AuthorizeRequest) => haul.call('authorizeInfo', { query });
 export const authorizeDetect = async (query: AuthorizeRequest) => (await haul.call('authorizeDetect', { query })).consented;
-/** Allows the app; answers the URL to send the browser to (the redirect URI with the code and the state). */
-export const allowApp = async (body: AuthorizeRequest) => (await haul.call('authorize', { body })).redirect_url;
+/** Allows the app (with a sudo token unless this session allowed it before); answers where the browser goes next. */
+export const allowApp = async (body: AuthorizeRequest, sudoToken?: string) => (await haul.call('authorize', { body: { ...body, ...(sudoToken ? { sudo_token: sudoToken } : {}) } })).redirect_url;
 
 /** Where to send the browser when the person says no (RFC 6749 §4.1.2.1): access_denied, with the app's state. */
 export function deniedUrl(redirectUri: string, state: string): string {

@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
 import { TextField } from '../../components/text-field';
 import { formatTime } from '../files/format-time';
+import { useCredentialSudo } from '../account/use-credential-sudo';
 import { createAppPassword, revokeAppPassword, webdavInfo } from './webdav-api';
 
 function CopyLine({ label, value }: { label: string; value: string }) {
@@ -64,6 +65,7 @@ export function WebdavPage() {
   const [busy, setBusy] = useState(false);
   const [made, setMade] = useState<{ name: string; password: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
+  const confirm = useCredentialSudo();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['webdav'] });
 
   const create = async (e: FormEvent) => {
@@ -72,10 +74,14 @@ export function WebdavPage() {
     setBusy(true);
     setError('');
     try {
-      const res = await createAppPassword(name.trim());
+      const token = await confirm.token();
+      if (token === null) return;
+      const res = await createAppPassword(name.trim(), token);
       setMade({ name: res.app_password.name, password: res.password });
       setName('');
+      confirm.reset();
     } catch (err) {
+      confirm.refused(err);
       setError(errorMessage(err));
     } finally {
       setBusy(false);
@@ -126,6 +132,7 @@ export function WebdavPage() {
             )}
             <form onSubmit={(e) => void create(e)} noValidate>
               <TextField label={t('webdav.nameLabel')} hint={t('webdav.nameHint')} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={error} />
+              {confirm.field}
               <button className="btn primary" type="submit" disabled={busy}>
                 {t('webdav.create')}
               </button>
