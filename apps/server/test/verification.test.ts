@@ -254,8 +254,26 @@ describe('verification codes by mail', () => {
     expect(up.status).toBe(200);
     expect(await me(up.body.access_token)).toBe(200);
     expect((await signUp({ email: 'second@example.com', verification_token: token })).body.error).toBe('invalid_grant');
-    // A code for an address that has an account is refused up front.
-    expect((await ask({ usage: 'REGISTER', email })).body.error).toBe('already_exists');
+    // A code for an address that has an account is answered like any other: the mail tells the owner, with no code.
+    const before = inbox.to(email).length;
+    const taken = await ask({ usage: 'REGISTER', email });
+    const free = await ask({ usage: 'REGISTER', email: 'nobody-here@example.com' });
+    expect([taken.status, Object.keys(taken.body).sort(), taken.body.expires_in]).toEqual([free.status, Object.keys(free.body).sort(), free.body.expires_in]);
+    const notice = await inbox.nth(email, before + 1);
+    expect(notice.subject).toBe('This e-mail address already has a Haul account');
+    expect(notice.text).toMatch(/already has one, so no code was sent/);
+    expect(notice.text).not.toMatch(/\b\d{6}\b/);
+  });
+
+  it('a stranger asking for sign-up codes for a taken address never blocks its owner\'s reset or confirmations', async () => {
+    const owner = await account('Olive');
+    // Far past the address's budget of claims, from many networks.
+    for (let i = 0; i < 8; i++) await ask({ usage: 'REGISTER', email: owner.email });
+    expect((await ask({ usage: 'REGISTER', email: owner.email })).status).toBe(429);
+    // The owner's reset has a budget of its own, and so has the signed-in account's own business.
+    const { code, id } = await codeFor(owner.email, { usage: 'PASSWORD_RESET', email: owner.email });
+    expect((await verify(id, code)).status).toBe(200);
+    expect((await ask({ usage: 'DEFAULT' }, { token: owner.access_token })).status).toBe(200);
   });
 
   it('escapes the name in the HTML part and writes in the language asked for', async () => {

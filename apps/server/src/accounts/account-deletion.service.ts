@@ -13,7 +13,7 @@ import { OFFLINE } from '../offline/offline.service.js';
 import { checkSudo } from './sudo.js';
 import { endAllSessions, type Caller } from './tokens.js';
 import { findUserById } from './users.repository.js';
-import { sendKey } from './verification.service.js';
+import { sendKeys } from './verification.service.js';
 
 export interface DeletionBlocker {
   reason: 'LAST_ADMINISTRATOR';
@@ -137,7 +137,7 @@ export async function markAccountDeleted(ctx: AppContext, userId: string): Promi
     const codes = trx.selectFrom('verifications').where((eb) => eb.or([eb('user_id', '=', userId), eb('email', 'in', addresses)]));
     await trx.deleteFrom('attempt_limits').where('key', 'in', codes.select(sql<string>`'vcode|' || id`.as('key'))).execute();
     await trx.deleteFrom('verifications').where((eb) => eb.or([eb('user_id', '=', userId), eb('email', 'in', addresses)])).execute();
-    await trx.deleteFrom('attempt_limits').where('key', 'in', [sendKey('email', user.email), ...(user.phone_number ? [sendKey('sms', user.phone_number)] : [])]).execute();
+    await trx.deleteFrom('attempt_limits').where('key', 'in', [...sendKeys('email', user.email), ...(user.phone_number ? sendKeys('sms', user.phone_number) : [])]).execute();
     await trx.deleteFrom('mail_outbox').where('to_address', 'in', addresses).execute();
   });
 }

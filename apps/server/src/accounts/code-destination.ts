@@ -8,8 +8,9 @@ import { normalPhoneNumber } from '@haul/shared/phone-numbers';
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/schema.js';
 import { HttpError, badInput, unauthenticated } from '../http/errors.js';
+import { takenMessage } from '../mail/taken-message.js';
 import { codeMessage, type CodePurpose, type Locale } from '../mail/messages.js';
-import { codeText, type SmsPurpose } from '../sms/sms-messages.js';
+import { codeText, takenText, type SmsPurpose } from '../sms/sms-messages.js';
 import { findUserByEmail, findUserById, findUserByPhone, normalEmail } from './users.repository.js';
 
 export type CodeChannel = 'email' | 'sms';
@@ -89,20 +90,33 @@ export async function destinationOf(ctx: AppContext, input: CodeRequest, callerI
   return { channel, to: channel === 'sms' ? phoneOf(input) : emailOf(input), user: undefined };
 }
 
-/**
- * The checks that read accounts, made once the request was counted: a taken address or number is said up front (as
- * sign-up says it), and a reset finds the account holding the address or number.
- */
-export async function resolveAccount(ctx: AppContext, usage: VerificationUsage, dest: CodeDestination): Promise<UserRow | undefined> {
+/** Who a code is for, once the request was counted. */
+export interface ResolvedAccount {
+  user: UserRow | undefined;
+  /**
+   * The address or number already belongs to another account (a sign-up, a change of address or number): the answer
+   * is the same as for a free one, and the message says the truth instead of carrying a code.
+   */
+  taken: boolean;
+}
+
+/** The checks that read accounts, made once the request was counted; a reset finds the account holding the address or number. */
+export async function resolveAccount(ctx: AppContext, usage: VerificationUsage, dest: CodeDestination): Promise<ResolvedAccount> {
   if (usage === 'REGISTER' || usage === 'EMAIL_ADDRESS_CHANGE') {
-    if (await findUserByEmail(ctx.db, dest.to)) throw new HttpError(409, 'already_exists', 'An account with this email already exists.');
+    if (await findUserByEmail(ctx.db, dest.to)) return { user: dest.user, taken: true };
   } else if (usage === 'PHONE_NUMBER_CHANGE' || usage === 'PHONE_NUMBER_VERIFICATION') {
     const holder = await findUserByPhone(ctx.db, dest.to);
-    if (holder && holder.id !== dest.user?.id) throw new HttpError(409, 'already_exists', 'Another account has this phone number.');
+    if (holder && holder.id !== dest.user?.id) return { user: dest.user, taken: true };
   } else if (usage === 'PASSWORD_RESET') {
-    return dest.channel === 'sms' ? findUserByPhone(ctx.db, dest.to) : findUserByEmail(ctx.db, dest.to);
+    return { user: dest.channel === 'sms' ? await findUserByPhone(ctx.db, dest.to) : await findUserByEmail(ctx.db, dest.to), taken: false };
   }
-  return dest.user;
+  return { user: dest.user, taken: false };
+}
+
+/** Tells a taken address or number that someone asked for a code to claim it, and that nothing changed. */
+export function sendTakenNotice(ctx: AppContext, usage: VerificationUsage, dest: CodeDestination, locale: Locale): Promise<void> {
+  if (dest.channel === 'sms') return ctx.sms.send(takenText({ to: dest.to, locale }));
+  return ctx.mailer.send(takenMessage({ to: dest.to, purpose: usage === 'REGISTER' ? 'register' : 'change', locale }));
 }
 
 /** Sends the code the chosen way; rejects when the mail server or the gateway did not take it. */

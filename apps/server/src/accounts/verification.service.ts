@@ -12,7 +12,7 @@ import { HttpError } from '../http/errors.js';
 import { newId, newSecret, sha256Hex } from '../lib/ids.js';
 import { clientKey, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
 import { pickLocale } from '../mail/messages.js';
-import { destinationOf, resolveAccount, sendCode, type CodeChannel, type CodeRequest } from './code-destination.js';
+import { destinationOf, resolveAccount, sendCode, sendTakenNotice, type CodeChannel, type CodeRequest } from './code-destination.js';
 import type { ClientInfo } from './tokens.js';
 import { normalEmail } from './users.repository.js';
 
@@ -43,6 +43,8 @@ function codeHash(ctx: AppContext, id: string, code: string): string {
  * Sends a code and answers its id. For PASSWORD_RESET nothing in the answer, its timing or its limits tells whether
  * the address or number has an account: an unknown (or disabled) one gets a row and an id too, and no message; the
  * message to a known one leaves in the background, so its round trip to the mail server or gateway does not show.
+ * A claim of an address or number another account has (a sign-up, a change) is answered like any other, and its
+ * message tells the owner so instead of carrying a code.
  */
 export async function requestVerification(
   ctx: AppContext,
@@ -54,23 +56,25 @@ export async function requestVerification(
 
   const wait = await takeAttempt(ctx.db, ctx.clock.now(), [
     [`vsend|${clientKey(client.ip)}`, SEND_PER_CLIENT],
-    [sendKey(dest.channel, dest.to), SEND_PER_ADDRESS],
+    [sendKey(dest.channel, dest.to, input.usage), SEND_PER_ADDRESS],
   ]);
   if (wait > 0) throw tooManyAttempts(wait, 'Too many codes requested.');
 
-  const user = await resolveAccount(ctx, input.usage, dest);
+  const { user, taken } = await resolveAccount(ctx, input.usage, dest);
 
   const id = newId();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const now = ctx.clock.now();
   await ctx.db
     .insertInto('verifications')
-    .values({ id, usage: input.usage, email: dest.to, user_id: user?.id ?? null, code_hash: codeHash(ctx, id, code), created_at: now, expires_at: now + CODE_TTL_SECONDS * 1000, verified_at: null, token_hash: null, token_expires_at: null, token_used_at: null })
+    // A taken address's row holds a code nobody is sent: the answer's id is as real as any other's.
+    .values({ id, usage: input.usage, email: dest.to, user_id: user?.id ?? null, code_hash: codeHash(ctx, id, taken ? newSecret() : code), created_at: now, expires_at: now + CODE_TTL_SECONDS * 1000, verified_at: null, token_hash: null, token_expires_at: null, token_used_at: null })
     .execute();
 
   const blind = input.usage === 'PASSWORD_RESET';
   if (blind && (!user || user.disabled_at !== null)) return { verification_id: id, expires_in: CODE_TTL_SECONDS };
-  const sending = sendCode(ctx, input.usage, dest, user, code, CODE_TTL_SECONDS / 60, pickLocale(input.locale, client.acceptLanguage));
+  const locale = pickLocale(input.locale, client.acceptLanguage);
+  const sending = taken ? sendTakenNotice(ctx, input.usage, dest, locale) : sendCode(ctx, input.usage, dest, user, code, CODE_TTL_SECONDS / 60, locale);
   if (blind) {
     // The sender logged the failure; the answer must not differ from an unknown address's.
     sending.catch(() => undefined);
@@ -82,8 +86,20 @@ export async function requestVerification(
   return { verification_id: id, expires_in: CODE_TTL_SECONDS };
 }
 
-/** The attempt-limit key of codes sent to one address or number (account deletion drops it with the account). */
-export const sendKey = (channel: CodeChannel, to: string) => (channel === 'sms' ? `vsend|p:${to}` : `vsend|e:${to}`);
+/**
+ * Budgets of codes per address or number, apart by who can ask: anyone can ask to claim an address (a sign-up, a
+ * change of address or number), only its owner's session for the account's own business, and anyone for a reset. A
+ * stranger using up the first never blocks the owner's reset or confirmations.
+ */
+const BUDGETS = ['claim', 'own', 'recovery'] as const;
+const CLAIMS: ReadonlySet<string> = new Set(['REGISTER', 'EMAIL_ADDRESS_CHANGE', 'PHONE_NUMBER_CHANGE']);
+const budgetOf = (usage: VerificationUsage) => (usage === 'PASSWORD_RESET' ? 'recovery' : CLAIMS.has(usage) ? 'claim' : 'own');
+
+/** The attempt-limit key of `usage`'s codes sent to one address or number. */
+export const sendKey = (channel: CodeChannel, to: string, usage: VerificationUsage) => `vsend|${budgetOf(usage)}|${channel === 'sms' ? 'p' : 'e'}:${to}`;
+
+/** Every budget key of an address or number (account deletion drops them with the account). */
+export const sendKeys = (channel: CodeChannel, to: string) => BUDGETS.map((b) => `vsend|${b}|${channel === 'sms' ? 'p' : 'e'}:${to}`);
 
 /** Exchanges a right code for a one-time verification token. Five answers per code, counted before each check. */
 export async function verifyCode(ctx: AppContext, id: string, code: string): Promise<{ verification_token: string; expires_in: number }> {

@@ -18,3 +18,13 @@ const WORDS: Record<Locale, (code: string, purpose: SmsPurpose, minutes: number)
 export function codeText(input: { to: string; code: string; purpose: SmsPurpose; minutes: number; locale: Locale }): SmsMessage {
   return { to: input.to, body: WORDS[input.locale](input.code, input.purpose, input.minutes) };
 }
+
+const TAKEN: Record<Locale, string> = {
+  en: 'Someone asked for a Haul code to add this phone number to an account, but it is already on one. Nothing changed.',
+  'zh-CN': '有人请求把此手机号绑定到 Haul 账号，但它已绑定其他账号，没有任何改变。',
+};
+
+/** The text to a number someone tried to bind while another account has it: no code, and the truth. */
+export function takenText(input: { to: string; locale: Locale }): SmsMessage {
+  return { to: input.to, body: TAKEN[input.locale] };
+}
