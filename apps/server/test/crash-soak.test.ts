@@ -16,6 +16,7 @@ import { freeLoopbackPort } from '../src/offline/qbittorrent-daemon.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { reconcileOrphans } from '../src/storage/reconcile.js';
 import { crashTestEnv, database, HaulProcess, sha256Of, sleep, slowOrigin, throttledProxy, until } from './child-server.js';
+import { createProven } from './upload-proof.js';
 
 const MiB = 1024 * 1024;
 const work = mkdtempSync(join(tmpdir(), 'haul-soak-'));
@@ -53,7 +54,8 @@ describe('kill -9 again and again during uploads and downloads', { timeout: 240_
     const uploads = await Promise.all(
       [0, 1, 2, 3].map(async (i) => {
         const content = randomBytes(6 * MiB + i * 4099);
-        const created = await haul.call('POST', '/drive/v1/files', t.access_token, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', parent_id: '', name: `upload-${i}.bin`, size: String(content.length), hash: await contentHashOf(content), id: `soak-upload-${i}`.padEnd(24, 'x') });
+        const body = { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', parent_id: '', name: `upload-${i}.bin`, size: String(content.length), hash: await contentHashOf(content), id: `soak-upload-${i}`.padEnd(24, 'x') };
+        const created = (await createProven(async (b) => ({ body: await haul.call('POST', '/drive/v1/files', t.access_token, b) }), body, content)).body;
         return { name: `upload-${i}.bin`, content, url: created.resumable.params.upload_url.replace(haul.base, proxy.base) as string };
       }),
     );

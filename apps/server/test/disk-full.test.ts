@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { startTestHaul, type TestHaul } from './helper.js';
+import { createProven } from './upload-proof.js';
 
 const MiB = 1024 * 1024;
 /** The disk: room for the database and a few small files, not for the large ones. */
@@ -66,7 +67,7 @@ describe('a full disk', { timeout: 120_000 }, () => {
   it('fails an upload that does not fit with the error object, and continues it once space is freed', async () => {
     const small = randomBytes(100_000);
     const kept = await h.putFile(t, '', 'kept.bin', small);
-    const res = await h.api('POST', '/drive/v1/files', t.access_token, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', parent_id: '', name: 'big.bin', size: String(big.length), hash: await contentHashOf(big) });
+    const res = await createProven((b) => h.api('POST', '/drive/v1/files', t.access_token, b), { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', parent_id: '', name: 'big.bin', size: String(big.length), hash: await contentHashOf(big) }, big);
     const url = `${base}/drive/v1/uploads/${res.body.resumable.params.key}`;
     const full = await patch(url, 0, big);
     const fullBody = await full.clone().text();

@@ -19,6 +19,7 @@ import { contentHashOf } from '../src/storage/content-hash.js';
 import { createJobSignals } from '../src/tasks/job-signals.js';
 import { database, HaulProcess, sha256Of, slowOrigin, until } from './child-server.js';
 import { s3ConfigFor, testBucket, testS3 } from './s3-server.js';
+import { createProven } from './upload-proof.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -75,7 +76,8 @@ async function allComplete(ids: string[]): Promise<Record<string, { file_id: str
 async function resumable(name: string, size: number) {
   const content = randomBytes(size);
   const hash = await contentHashOf(content);
-  const created = await api[0]!.call('POST', '/drive/v1/files', token, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', name, size: String(size), hash, parent_id: '' });
+  const body = { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', name, size: String(size), hash, parent_id: '' };
+  const created = (await createProven(async (b) => ({ body: await api[0]!.call('POST', '/drive/v1/files', token, b) }), body, content)).body;
   const path = new URL(created.resumable.params.upload_url as string).pathname;
   return { content, hash, created, path, headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } };
 }

@@ -2,10 +2,12 @@
  * PayPal subscriptions against a local server speaking PayPal's documented shapes: our product gets a PayPal plan once
  * (a new one when its price changes), the first sale pays the order (from the status page or the notification,
  * whichever comes first, once), later sales renew, a cancel stops renewals at PayPal, a refunded sale takes its grant
- * back, and unverified notifications change nothing.
+ * back, and unverified notifications change nothing. One sale grants once, however many notifications and event ids
+ * tell of it, and when two of them arrive at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveProduct } from '../src/plans/catalog.js';
+import { applyNotice } from '../src/payments/fulfilment.js';
 import { refundOrder } from '../src/payments/orders.service.js';
 import { startTestHaul, type TestHaul } from './helper.js';
 import { PaypalApi } from './paypal-api.js';
@@ -132,5 +134,22 @@ describe('PayPal subscriptions', () => {
     paypal.subscriptions.get(a.subId)!.status = 'CANCELLED';
     expect(await status(t.access_token, a.orderId)).toBe('close');
     expect(await mySubscriptions(t.access_token)).toEqual([]);
+  });
+
+  it('renews once for one sale, delivered twice, under another event id, or twice at once', async () => {
+    const t = await h.signUp();
+    const a = await subscribe(t.access_token);
+    await post(paypal.event('PAYMENT.SALE.COMPLETED', paypal.bill(a.subId, new Date(Date.now() + 30 * DAY))));
+    const sale = paypal.bill(a.subId, new Date(Date.now() + 60 * DAY));
+    // Two notifications of the sale (each its own webhook id), at once.
+    const both = await Promise.all([post(paypal.event('PAYMENT.SALE.COMPLETED', sale)), post(paypal.event('PAYMENT.SALE.COMPLETED', sale))]);
+    // Each names the order (paid already: ignored) and the renewal; the second finds both event ids recorded.
+    expect(both.flatMap((r) => r.json().results).sort()).toEqual(['applied', 'ignored', 'replayed', 'replayed']);
+    // The sale told of again under an event id of another kind of notice: still the one renewal.
+    const renewal = { type: 'renewed' as const, subscriptionRef: a.subId, invoiceRef: sale.id, periodEnd: Date.now() + 60 * DAY, amountMinor: 399, currency: 'EUR' };
+    expect(await applyNotice(h.ctx, 'paypal', { ...renewal, eventId: `another:${sale.id}` })).toBe('ignored');
+    expect(await Promise.all([applyNotice(h.ctx, 'paypal', { ...renewal, eventId: 'x1' }), applyNotice(h.ctx, 'paypal', { ...renewal, eventId: 'x2' })])).toEqual(['ignored', 'ignored']);
+    expect((await vip(t.access_token)).surplus_day).toBe(60);
+    expect((await h.api('GET', '/vip/v1/pay/orders', t.access_token)).body.orders).toHaveLength(2);
   });
 });

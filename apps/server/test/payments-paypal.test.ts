@@ -1,7 +1,8 @@
 /**
  * PayPal through its REST API, against a local server speaking its documented shapes: the order is captured server to
  * server once approved (asked by the status page, or told by the webhook), notifications count only when PayPal
- * verifies them, a replay changes nothing, and refunds take the grant back. Subscriptions are in payments-paypal-subscriptions.test.ts.
+ * verifies them, a replay changes nothing, one capture pays once whatever notices tell of it, and refunds take the
+ * grant back. Subscriptions are in payments-paypal-subscriptions.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveProduct } from '../src/plans/catalog.js';
@@ -86,5 +87,20 @@ describe('the PayPal provider', () => {
     expect((await post(paypal.event('PAYMENT.CAPTURE.REFUNDED', refunded))).json().results).toEqual(['applied']);
     expect((await vip(u.access_token)).premium).toBe(false);
     expect((await h.api('GET', `/vip/v1/pay/payStatus/${b.orderId}`, u.access_token)).body.status).toBe('refunded');
+  });
+
+  it('pays once for one capture, however many notifications, under whatever ids, report it', async () => {
+    const t = await h.signUp();
+    const a = await start(t.access_token);
+    paypal.approve(a.paypalId);
+    expect((await post(paypal.event('CHECKOUT.ORDER.APPROVED', { id: a.paypalId }))).json().results).toEqual(['applied']);
+    const capture = paypal.orders.get(a.paypalId)!.capture!;
+    const twice = await Promise.all([post(paypal.event('PAYMENT.CAPTURE.COMPLETED', capture)), post(paypal.event('PAYMENT.CAPTURE.COMPLETED', capture))]);
+    expect(twice.map((r) => r.json().results)).toEqual([['ignored'], ['ignored']]);
+    // The capture named by another order of the account: the payment paid an order already.
+    const b = await start(t.access_token);
+    expect((await post(paypal.event('PAYMENT.CAPTURE.COMPLETED', { ...capture, custom_id: b.orderId }))).json().results).toEqual(['ignored']);
+    expect((await vip(t.access_token)).surplus_day).toBe(30);
+    expect((await h.api('GET', `/vip/v1/pay/payStatus/${b.orderId}`, t.access_token)).body.status).toBe('pending');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Paying with the sandbox provider: orders fulfilled once, only by the provider's decision; declines and cancels grant
  * nothing; another account's order is out of reach; return addresses stay on this site; subscriptions renew at their
- * period's end until canceled; the operator's refund takes the grant back; replayed notices change nothing.
+ * period's end until canceled (each sandbox invoice once); the operator's refund takes the grant back; replayed notices
+ * change nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveProduct } from '../src/plans/catalog.js';
@@ -133,5 +134,17 @@ describe('the sandbox provider', () => {
     expect((await h.api('GET', `/vip/v1/pay/payStatus/${id}`, t.access_token)).body.status).toBe('refunded');
     expect((await vip(t.access_token)).premium).toBe(false);
     await expect(refundOrder(h.ctx, id)).rejects.toThrow(/refunded/);
+  });
+
+  it('renews two subscriptions whose periods end at once, each once for its invoice', async () => {
+    const [a, b] = [await h.signUp(), await h.signUp()];
+    for (const t of [a, b]) await decide(t.access_token, (await order(t.access_token, { product_id: 'premium-monthly' }, 'subscription')).body.order_id, 'pay');
+    clock.advance(30 * DAY + 1);
+    expect(await renewSandbox(h.ctx)).toBe(2);
+    const sub = await h.ctx.db.selectFrom('subscriptions').selectAll().where('user_id', '=', a.sub).executeTakeFirstOrThrow();
+    const renewal = await h.ctx.db.selectFrom('orders').select('provider_ref').where('user_id', '=', a.sub).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const again = { type: 'renewed' as const, eventId: 'another-id', subscriptionRef: sub.provider_ref, invoiceRef: renewal.provider_ref, periodEnd: sub.current_period_end, amountMinor: 399, currency: 'EUR' };
+    expect(await applyNotice(h.ctx, 'sandbox', again)).toBe('ignored');
+    for (const t of [a, b]) expect((await vip(t.access_token)).surplus_day).toBe(30);
   });
 });

@@ -1,11 +1,16 @@
 /**
  * Stripe through the official library: checkout sessions made against a local server that speaks Stripe's API, and
  * webhook events signed the way Stripe signs them. Only verified events move orders: a bad signature, a changed body
- * or an old timestamp are refused; a replay, or a payment of another amount, changes nothing.
+ * or an old timestamp are refused; a replay, or a payment of another amount, changes nothing. One payment told of under
+ * several event ids (invoice.paid and invoice.payment_succeeded, an event re-sent with a new id) grants once, also when
+ * the deliveries race in two processes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database.js';
 import { saveProduct } from '../src/plans/catalog.js';
+import { applyNotice } from '../src/payments/fulfilment.js';
 import { refundOrder } from '../src/payments/orders.service.js';
+import { noticesOf } from '../src/payments/stripe-provider.js';
 import { startTestHaul, type TestHaul } from './helper.js';
 import { signedEvent, StripeApi } from './stripe-api.js';
 
@@ -143,5 +148,76 @@ describe('the Stripe provider', () => {
     expect(cancel.form.get('cancel_at_period_end')).toBe('true');
     await post(signedEvent(SECRET, 'customer.subscription.deleted', { id: paid.subscription, object: 'subscription', status: 'canceled' }));
     expect((await h.api('GET', '/vip/v1/pay/subscription', t.access_token)).body.subscriptions[0].status).toBe('ended');
+  });
+
+  /** A subscription paid at checkout, and a renewal invoice of it (the next period, at its price). */
+  const subscribed = async (tok: string) => {
+    const { session } = await start(tok, 'premium-monthly');
+    const paid = stripe.pay(session.id);
+    expect((await post(signedEvent(SECRET, 'checkout.session.completed', paid))).json().results).toEqual(['applied']);
+    const periodEnd = Math.floor(Date.now() / 1000) + 60 * 86400;
+    const renewal = {
+      id: `in_cycle_${session.id}`,
+      object: 'invoice',
+      billing_reason: 'subscription_cycle',
+      amount_paid: 399,
+      currency: 'eur',
+      period_end: periodEnd,
+      parent: { type: 'subscription_details', subscription_details: { subscription: paid.subscription } },
+      lines: { object: 'list', data: [{ period: { start: periodEnd - 30 * 86400, end: periodEnd } }] },
+    };
+    return { renewal };
+  };
+  const orderCount = async (tok: string) => (await h.api('GET', '/vip/v1/pay/orders', tok)).body.orders.length;
+
+  it('renews once for one invoice, whatever events and event ids tell of it', async () => {
+    const t = await h.signUp();
+    const { renewal } = await subscribed(t.access_token);
+    expect((await post(signedEvent(SECRET, 'invoice.paid', renewal))).json().results).toEqual(['applied']);
+    expect((await post(signedEvent(SECRET, 'invoice.payment_succeeded', renewal))).json().results).toEqual(['ignored']);
+    // The same event sent again under a new id.
+    expect((await post(signedEvent(SECRET, 'invoice.paid', renewal))).json().results).toEqual(['ignored']);
+    expect((await vip(t.access_token)).surplus_day).toBe(60);
+    expect(await orderCount(t.access_token)).toBe(2);
+    // Without the invoice's id an event cannot be told from another: it renews nothing.
+    expect((await post(signedEvent(SECRET, 'invoice.paid', { ...renewal, id: undefined }))).json().results).toEqual([]);
+  });
+
+  it('pays a one-off order once for its payment, under every event id that reports it', async () => {
+    const t = await h.signUp();
+    const { orderId, session } = await start(t.access_token);
+    const paid = stripe.pay(session.id);
+    expect((await post(signedEvent(SECRET, 'checkout.session.completed', paid))).json().results).toEqual(['applied']);
+    expect((await post(signedEvent(SECRET, 'checkout.session.async_payment_succeeded', paid))).json().results).toEqual(['ignored']);
+    expect((await post(signedEvent(SECRET, 'checkout.session.completed', paid))).json().results).toEqual(['ignored']);
+    // The same payment told of another order of the account (a copy of the session naming it): no second grant.
+    const other = await start(t.access_token);
+    expect((await post(signedEvent(SECRET, 'checkout.session.completed', { ...paid, client_reference_id: other.orderId }))).json().results).toEqual(['ignored']);
+    expect((await vip(t.access_token)).surplus_day).toBe(30);
+    expect((await h.api('GET', `/vip/v1/pay/payStatus/${orderId}`, t.access_token)).body.status).toBe('succeed');
+    const row = await h.ctx.db.selectFrom('payment_fulfilments').selectAll().where('provider', '=', 'stripe').where('payment_ref', '=', paid.payment_intent!).execute();
+    expect(row.map((r) => r.order_id)).toEqual([orderId]);
+  });
+
+  it('grants once when two events of one invoice are delivered at once, to two processes on PostgreSQL', async () => {
+    const t = await h.signUp();
+    const { renewal } = await subscribed(t.access_token);
+    // On PostgreSQL the second delivery goes through a pool of its own, as another server process would.
+    const second = h.ctx.config.databaseUrl ? await openDatabase({ databaseUrl: h.ctx.config.databaseUrl, dataDir: h.ctx.config.dataDir, poolSize: 2 }) : null;
+    try {
+      const elsewhere = async (e: { payload: string }) => {
+        if (!second) return (await post(e as { payload: string; header: string })).json().results[0];
+        const [notice] = noticesOf(JSON.parse(e.payload));
+        return applyNotice({ ...h.ctx, db: second.db }, 'stripe', notice!);
+      };
+      const a = signedEvent(SECRET, 'invoice.paid', renewal);
+      const b = signedEvent(SECRET, 'invoice.payment_succeeded', renewal);
+      const results = await Promise.all([post(a).then((r) => r.json().results[0]), elsewhere(b)]);
+      expect(results.sort()).toEqual(['applied', 'ignored']);
+    } finally {
+      await second?.db.destroy();
+    }
+    expect((await vip(t.access_token)).surplus_day).toBe(60);
+    expect(await orderCount(t.access_token)).toBe(2);
   });
 });

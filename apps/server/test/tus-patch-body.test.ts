@@ -10,6 +10,7 @@ import type { TokenResponse } from '@haul/shared';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { until } from './child-server.js';
 import { startTestHaul, type TestHaul } from './helper.js';
+import { createProven } from './upload-proof.js';
 
 const MiB = 1024 * 1024;
 
@@ -27,14 +28,8 @@ describe('tus PATCH bodies', { timeout: 60_000 }, () => {
   afterAll(() => h.destroy().catch(() => undefined));
 
   const create = async (content: Buffer, name: string) => {
-    const res = await h.api('POST', '/drive/v1/files', t.access_token, {
-      kind: 'drive#file',
-      upload_type: 'UPLOAD_TYPE_RESUMABLE',
-      parent_id: '',
-      name,
-      size: String(content.length),
-      hash: await contentHashOf(content),
-    });
+    const body = { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', parent_id: '', name, size: String(content.length), hash: await contentHashOf(content) };
+    const res = await createProven((b) => h.api('POST', '/drive/v1/files', t.access_token, b), body, content);
     expect(res.status).toBe(200);
     return { url: (res.body.resumable.params.upload_url as string).replace('http://haul.test', base), taskId: res.body.task.id as string };
   };

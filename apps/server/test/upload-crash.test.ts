@@ -14,6 +14,7 @@ import { openDatabase } from '../src/db/database.js';
 import { freeLoopbackPort } from '../src/offline/qbittorrent-daemon.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { database, HaulProcess, sha256Of, sleep, throttledProxy, until, watchListing } from './child-server.js';
+import { createProven } from './upload-proof.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 48 * MiB;
@@ -68,14 +69,8 @@ describe('kill -9 during an upload', { timeout: 180_000 }, () => {
     const content = randomBytes(SIZE);
     const expected = { name: 'film.mkv', size: SIZE, hash: await contentHashOf(content) };
     const stopWatching = watchListing(haul, () => t.access_token, expected);
-    const created = await haul.call('POST', '/drive/v1/files', t.access_token, {
-      kind: 'drive#file',
-      upload_type: 'UPLOAD_TYPE_RESUMABLE',
-      name: expected.name,
-      size: String(SIZE),
-      hash: expected.hash,
-      parent_id: '',
-    });
+    const body = { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', name: expected.name, size: String(SIZE), hash: expected.hash, parent_id: '' };
+    const created = (await createProven(async (b) => ({ body: await haul.call('POST', '/drive/v1/files', t.access_token, b) }), body, content)).body;
     const key: string = created.resumable.params.key;
     const url = (created.resumable.params.upload_url as string).replace(haul.base, proxy.base);
     const onDisk = () => statSync(join(dataDir, 'uploads', key)).size;

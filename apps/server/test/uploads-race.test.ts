@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as tus from 'tus-js-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contentHashOf } from '../src/storage/content-hash.js';
+import { createProven } from './upload-proof.js';
 import { startTestHaul, type TestHaul } from './helper.js';
 
 const MiB = 1024 * 1024;
@@ -28,14 +29,8 @@ async function listening(overrides: Parameters<typeof startTestHaul>[0] = {}) {
 }
 
 async function createUpload(h: TestHaul, base: string, token: string, name: string, content: Buffer) {
-  const res = await h.api('POST', '/drive/v1/files', token, {
-    kind: 'drive#file',
-    upload_type: 'UPLOAD_TYPE_RESUMABLE',
-    name,
-    size: String(content.length),
-    hash: await contentHashOf(content),
-    parent_id: '',
-  });
+  const body = { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', name, size: String(content.length), hash: await contentHashOf(content), parent_id: '' };
+  const res = await createProven((b) => h.api('POST', '/drive/v1/files', token, b), body, content);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { url: res.body.resumable.params.upload_url.replace('http://haul.test', base) as string, taskId: res.body.task.id as string };
 }

@@ -6,11 +6,7 @@ import { buildHaul } from '../src/app.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { expireUploads } from '../src/uploads/uploads.service.js';
 import { ManualClock, startTestHaul, uploadLeftovers, type TestHaul } from './helper.js';
-
-/** Answers a proof-of-possession challenge from the bytes we hold. */
-async function answer(content: Buffer, ranges: { start: number; end: number }[]): Promise<string> {
-  return contentHashOf(Buffer.concat(ranges.map((r) => content.subarray(r.start, r.end))));
-}
+import { createProven, proofAnswer as answer } from './upload-proof.js';
 
 describe('uploads', () => {
   let h: TestHaul;
@@ -49,7 +45,8 @@ describe('uploads', () => {
   it('uploads in chunks over tus; the file appears only when complete, named by the hash the server computed', async () => {
     const content = randomBytes(3 * 1024 * 1024 + 17);
     const hash = await contentHashOf(content);
-    const res = await create(t.access_token, { name: 'movie.mp4', size: String(content.length), hash });
+    // A proof is asked first, as for any file this large with a hash; the content is not stored, so the bytes are sent.
+    const res = await createProven((b) => create(t.access_token, b), { name: 'movie.mp4', size: String(content.length), hash }, content);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ upload_type: 'UPLOAD_TYPE_RESUMABLE', file: null, resumable: { provider: 'PROVIDER_TUS' } });
     expect(res.body.task).toMatchObject({ type: 'upload', phase: 'PHASE_TYPE_RUNNING' });
@@ -82,7 +79,7 @@ describe('uploads', () => {
   it('completes at once for content already stored, once the client proves it has the bytes', async () => {
     const content = randomBytes(500_000);
     const hash = await contentHashOf(content);
-    const first = await create(t.access_token, { name: 'original.bin', size: content.length, hash });
+    const first = await createProven((b) => create(t.access_token, b), { name: 'original.bin', size: content.length, hash }, content);
     await send(t.access_token, urlOf(first), content);
     const blobsBefore = await h.ctx.db.selectFrom('blobs').select('hash').execute();
 
@@ -101,7 +98,7 @@ describe('uploads', () => {
   it('never grants content for a claimed hash alone', async () => {
     const secret = randomBytes(300_000);
     const hash = await contentHashOf(secret);
-    const owner = await create(t.access_token, { name: 'secret.bin', size: secret.length, hash });
+    const owner = await createProven((b) => create(t.access_token, b), { name: 'secret.bin', size: secret.length, hash }, secret);
     await send(t.access_token, urlOf(owner), secret);
 
     const thief = await h.signUp();
@@ -117,6 +114,63 @@ describe('uploads', () => {
     });
     expect(replay.body.file).toBeNull();
     expect((await h.api('GET', '/drive/v1/files?parent_id=', thief.access_token)).body.files).toEqual([]);
+  });
+
+  /** An answer with what differs between two asks blanked out: random ranges and the signed challenge. */
+  const shape = (body: any) => ({ ...body, proof_of_possession: body.proof_of_possession && { challenge: typeof body.proof_of_possession.challenge, ranges: body.proof_of_possession.ranges.map(() => 'range') } });
+
+  it('answers alike whether or not the content is stored, until the proof is checked', async () => {
+    const theirs = randomBytes(400_000);
+    await send(t.access_token, urlOf(await createProven((b) => create(t.access_token, b), { name: 'private.bin', size: theirs.length, hash: await contentHashOf(theirs) }, theirs)), theirs);
+    const unknown = randomBytes(theirs.length);
+
+    const newcomer = await h.signUp();
+    const askStored = await create(newcomer.access_token, { name: 'a.bin', size: theirs.length, hash: await contentHashOf(theirs) });
+    const askUnknown = await create(newcomer.access_token, { name: 'b.bin', size: unknown.length, hash: await contentHashOf(unknown) });
+    expect([askStored.status, askUnknown.status]).toEqual([200, 200]);
+    expect(Object.keys(askStored.body).sort()).toEqual(Object.keys(askUnknown.body).sort());
+    expect(shape(askStored.body)).toEqual(shape(askUnknown.body));
+    expect(askUnknown.body).toMatchObject({ file: null, task: null, resumable: null });
+    expect(askUnknown.body.proof_of_possession.ranges).toHaveLength(3);
+    // Neither ask left an upload, a task or a file behind.
+    expect(await h.ctx.db.selectFrom('tasks').select('id').where('user_id', '=', newcomer.sub).execute()).toEqual([]);
+
+    // Content not stored fails the proof closed: the ordinary upload follows, and completes.
+    const proven = { challenge: askUnknown.body.proof_of_possession.challenge, answer: await answer(unknown, askUnknown.body.proof_of_possession.ranges) };
+    const upload = await create(newcomer.access_token, { name: 'b.bin', size: unknown.length, hash: await contentHashOf(unknown), proof: proven });
+    expect(upload.body.file).toBeNull();
+    await send(newcomer.access_token, urlOf(upload), unknown);
+    const done = await h.api('GET', `/drive/v1/tasks/${upload.body.task.id}`, newcomer.access_token);
+    expect(done.body.phase).toBe('PHASE_TYPE_COMPLETE');
+    // A wrong answer for stored content looks the same as a right one for content not stored.
+    const wrong = await create(newcomer.access_token, { name: 'a.bin', size: theirs.length, hash: await contentHashOf(theirs), proof: { challenge: askStored.body.proof_of_possession.challenge, answer: await contentHashOf('guess') } });
+    expect(wrong.body.file).toBeNull();
+    expect(wrong.body.resumable.params.upload_url).toBeTruthy();
+  });
+
+  it('deduplicates small files only within the account that holds them', async () => {
+    const small = randomBytes(50_000);
+    const hash = await contentHashOf(small);
+    const owner = await h.signUp();
+    await h.putFile(owner, '', 'note.txt', small);
+
+    // Another account knowing the hash: an ordinary upload, as for any small content it does not hold.
+    const stranger = await h.signUp();
+    const ask = await create(stranger.access_token, { name: 'note.txt', size: small.length, hash });
+    const unknown = await create(stranger.access_token, { name: 'other.txt', size: small.length, hash: await contentHashOf(randomBytes(small.length)) });
+    expect(ask.body.proof_of_possession).toBeUndefined();
+    expect(ask.body).toMatchObject({ file: null, resumable: { provider: 'PROVIDER_TUS' } });
+    expect(Object.keys(ask.body).sort()).toEqual(Object.keys(unknown.body).sort());
+    // The small file's proof would be the hash itself: a challenge for another size does not open it either.
+    const big = await create(stranger.access_token, { name: 'x.bin', size: 300_000, hash });
+    const forged = await create(stranger.access_token, { name: 'note.txt', size: small.length, hash, proof: { challenge: big.body.proof_of_possession.challenge, answer: hash } });
+    expect(forged.body.file).toBeNull();
+    expect((await h.api('GET', '/drive/v1/files?parent_id=', stranger.access_token)).body.files).toEqual([]);
+
+    // The owner's own copy is instant (the proof of a small file is its hash).
+    const mine = await createProven((b) => create(owner.access_token, b), { name: 'copy.txt', size: small.length, hash }, small);
+    expect(mine.body.file).toMatchObject({ name: 'copy.txt', hash });
+    expect(mine.body.task.phase).toBe('PHASE_TYPE_COMPLETE');
   });
 
   it('enforces the size limits and the quota, counting uploads in flight', async () => {
@@ -179,7 +233,7 @@ describe('uploads', () => {
   it('resumes after an interruption and after a server restart, from the bytes already received', async () => {
     const content = randomBytes(4 * 1024 * 1024);
     const hash = await contentHashOf(content);
-    const res = await create(t.access_token, { name: 'resumed.bin', size: content.length, hash });
+    const res = await createProven((b) => create(t.access_token, b), { name: 'resumed.bin', size: content.length, hash }, content);
     const url = urlOf(res);
     // First attempt: stop after the first chunk.
     await new Promise<void>((resolve, reject) => {

@@ -39,6 +39,7 @@ import * as davLocksExpiry from './migrations/2026-12-03-0029-dav-locks-expiry.j
 import * as idCollation from './migrations/2026-12-04-0030-id-collation.js';
 import * as refreshSuccessor from './migrations/2026-12-05-0031-refresh-successor.js';
 import * as sessionOffspring from './migrations/2026-12-06-0032-session-offspring.js';
+import * as paymentFulfilments from './migrations/2026-12-06-0033-payment-fulfilments.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -112,6 +113,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-04-0030-id-collation': idCollation,
   '2026-12-05-0031-refresh-successor': refreshSuccessor,
   '2026-12-06-0032-session-offspring': sessionOffspring,
+  '2026-12-06-0033-payment-fulfilments': paymentFulfilments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

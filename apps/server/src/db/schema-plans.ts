@@ -74,6 +74,14 @@ export interface PaymentEventsTable {
   received_at: number;
 }
 
+/** A provider payment that fulfilled an order: (provider, payment_ref) is unique, so each payment grants once. */
+export interface PaymentFulfilmentsTable {
+  provider: string;
+  payment_ref: string;
+  order_id: string;
+  created_at: number;
+}
+
 export interface SubscriptionsTable {
   id: string;
   user_id: string;

@@ -3,9 +3,9 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DeviceLoginsTable, TwoFactorTable, RecoveryCodesTable, OAuthClientsTable, OAuthCodesTable, OAuthConsentsTable, ProviderLinksTable, ProviderStatesTable } from './schema-sign-in.js';
 
 export type { DeviceLoginsTable, TwoFactorTable, RecoveryCodesTable, OAuthClientsTable, OAuthCodesTable, OAuthConsentsTable, ProviderLinksTable, ProviderStatesTable };
-import type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, SubscriptionsTable } from './schema-plans.js';
+import type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, PaymentFulfilmentsTable, SubscriptionsTable } from './schema-plans.js';
 
-export type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, SubscriptionsTable };
+export type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, PaymentFulfilmentsTable, SubscriptionsTable };
 import type { InviteCodesTable, InvitationsTable, InviteRewardCountsTable } from './schema-invitations.js';
 import type { ArchiveJobsTable } from './schema-archives.js';
 import type { AppPasswordsTable, DavLocksTable, DavPropsTable } from './schema-webdav.js';
@@ -357,6 +357,7 @@ export interface Database {
   products: ProductsTable;
   orders: OrdersTable;
   payment_events: PaymentEventsTable;
+  payment_fulfilments: PaymentFulfilmentsTable;
   subscriptions: SubscriptionsTable;
   traffic_usage: TrafficUsageTable;
   invite_codes: InviteCodesTable;

@@ -2,7 +2,9 @@
  * Orders move only here, from notices a provider vouched for. Each notice is recorded by its provider event id first,
  * in the same transaction as its effect, so a replayed notice changes nothing; an order is granted once (its
  * `fulfilled_at` is set by a conditional update), and a refund that arrives before the payment it undoes leaves the
- * order refunded, so the late payment grants nothing.
+ * order refunded, so the late payment grants nothing. A provider may tell of one payment under several event ids
+ * (Stripe's invoice.paid and invoice.payment_succeeded, a re-sent event): every grant first claims the payment's key in
+ * payment_fulfilments, in the granting transaction, so each payment grants once, across processes too.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -64,9 +66,26 @@ async function effect(trx: Db, provider: string, n: PaymentNotice, now: number):
   }
 }
 
+/**
+ * Takes the key of one provider payment for `orderId`; false when the payment fulfilled an order already. A
+ * concurrent claim of the same key in another transaction waits for it on PostgreSQL (SQLite has one writer), then
+ * finds the key taken, so two deliveries of one payment under two event ids grant once.
+ */
+async function claimPayment(trx: Db, provider: string, paymentRef: string, orderId: string, now: number): Promise<boolean> {
+  const r = await trx
+    .insertInto('payment_fulfilments')
+    .values({ provider, payment_ref: paymentRef, order_id: orderId, created_at: now })
+    .onConflict((oc) => oc.columns(['provider', 'payment_ref']).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
 function findOrder(trx: Db, provider: string, id: string): Promise<OrderRow | undefined> {
   return trx.selectFrom('orders').selectAll().where('id', '=', id).where('provider', '=', provider).executeTakeFirst();
 }
+
+/** Statuses a payment may still fulfil: a refunded order stays refunded. */
+const PAYABLE = ['pending', 'failed', 'close'];
 
 const sameMoney = (o: Pick<OrderRow, 'amount_minor' | 'currency'>, amount: number, currency: string) => o.amount_minor === amount && o.currency === currency.toUpperCase();
 
@@ -74,14 +93,22 @@ async function paid(trx: Db, provider: string, n: Extract<PaymentNotice, { type:
   const order = await findOrder(trx, provider, n.orderId);
   // A payment of another amount is not this order's: nothing is granted for it.
   if (!order || !sameMoney(order, n.amountMinor, n.currency)) return false;
+  if (order.fulfilled_at !== null || !PAYABLE.includes(order.status)) return false;
+  // The checkout's own id stands for a payment the provider did not name (a sandbox checkout, a free Stripe session).
+  const paymentRef = n.paymentRef || order.provider_ref || `order:${order.id}`;
+  if (!(await claimPayment(trx, provider, paymentRef, order.id, now))) return false;
   const won = await trx
     .updateTable('orders')
     .set({ status: 'succeed', fulfilled_at: now, updated_at: now, ...(n.paymentRef ? { provider_ref: n.paymentRef } : {}) })
     .where('id', '=', order.id)
     .where('fulfilled_at', 'is', null)
-    .where('status', 'in', ['pending', 'failed', 'close'])
+    .where('status', 'in', PAYABLE)
     .executeTakeFirst();
-  if (Number(won.numUpdatedRows) === 0) return false;
+  if (Number(won.numUpdatedRows) === 0) {
+    // Granted or refunded meanwhile by a concurrent notice: the claim is not kept for a grant not made.
+    await trx.deleteFrom('payment_fulfilments').where('provider', '=', provider).where('payment_ref', '=', paymentRef).where('order_id', '=', order.id).execute();
+    return false;
+  }
   await applyGrant(trx, order.user_id, order.grant_spec, { source: 'order', sourceId: order.id }, now);
   if (order.interval) {
     const id = newId();
@@ -125,6 +152,7 @@ async function renewed(trx: Db, provider: string, n: Extract<PaymentNotice, { ty
   // The payment that started the subscription paid its first order; it renews nothing.
   if (first.provider_ref === n.invoiceRef) return false;
   const id = newId();
+  if (!(await claimPayment(trx, provider, n.invoiceRef, id, now))) return false;
   await trx
     .insertInto('orders')
     .values({ ...first, id, status: 'succeed', provider_ref: n.invoiceRef, task_id: '', created_at: now, updated_at: now, fulfilled_at: now })

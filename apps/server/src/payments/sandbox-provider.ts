@@ -60,10 +60,11 @@ export async function renewSandbox(ctx: AppContext): Promise<number> {
     if (seen.has(s.provider_ref)) continue;
     seen.add(s.provider_ref);
     const end = s.current_period_end;
+    // The invoice names its subscription: payments are unique per provider, and periods of two subscriptions may end alike.
     const notice: PaymentNotice =
       s.status === 'canceled'
         ? { type: 'subscription_ended', eventId: `end:${s.provider_ref}`, subscriptionRef: s.provider_ref }
-        : { type: 'renewed', eventId: `renew:${s.provider_ref}:${end}`, subscriptionRef: s.provider_ref, invoiceRef: `sbx_inv_${end}`, periodEnd: periodEndAfter(end, s.interval), amountMinor: s.amount_minor, currency: s.currency };
+        : { type: 'renewed', eventId: `renew:${s.provider_ref}:${end}`, subscriptionRef: s.provider_ref, invoiceRef: `sbx_inv_${s.provider_ref}_${end}`, periodEnd: periodEndAfter(end, s.interval), amountMinor: s.amount_minor, currency: s.currency };
     if ((await applyNotice(ctx, SANDBOX, notice)) === 'applied') moved++;
   }
   return moved;

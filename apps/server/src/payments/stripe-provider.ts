@@ -124,14 +124,17 @@ export function noticesOf(event: Stripe.Event): PaymentNotice[] {
       const orderId = event.data.object.client_reference_id ?? '';
       return orderId ? [{ type: 'failed', eventId, orderId }] : [];
     }
-    case 'invoice.paid': {
+    // Stripe sends both for one paid invoice; the invoice's id makes them one renewal (fulfilment.ts).
+    case 'invoice.paid':
+    case 'invoice.payment_succeeded': {
       const inv = event.data.object;
       // The first invoice is the checkout's own payment, granted from its session.
       if (inv.billing_reason !== 'subscription_cycle') return [];
       const subscriptionRef = idOf(inv.parent?.subscription_details?.subscription);
       const line = inv.lines?.data?.[0];
       const periodEnd = (line?.period?.end ?? inv.period_end) * 1000;
-      return subscriptionRef ? [{ type: 'renewed', eventId, subscriptionRef, invoiceRef: inv.id ?? eventId, periodEnd, amountMinor: inv.amount_paid, currency: inv.currency }] : [];
+      // Without the invoice's id nothing would tell two events of one invoice apart: such an event renews nothing.
+      return subscriptionRef && inv.id ? [{ type: 'renewed', eventId, subscriptionRef, invoiceRef: inv.id, periodEnd, amountMinor: inv.amount_paid, currency: inv.currency }] : [];
     }
     case 'customer.subscription.deleted':
       return [{ type: 'subscription_ended', eventId, subscriptionRef: event.data.object.id }];

@@ -13,10 +13,10 @@ import { validName } from '../files/names.policy.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { insertTask } from '../tasks/tasks.repository.js';
-import { findBlob, setBlobCid } from '../storage/blobs.repository.js';
+import { setBlobCid } from '../storage/blobs.repository.js';
 import { createContentHasher } from '../storage/content-hash.js';
 import type { UploadStore } from './upload-store.js';
-import { issueChallenge, verifyProof, type ProofChallenge } from './proof.js';
+import { issueChallenge, verifyProof, WHOLE_FILE_PROOF_BYTES, type ProofChallenge } from './proof.js';
 
 export interface CreateUploadInput {
   name: string;
@@ -88,11 +88,11 @@ export async function createUpload(ctx: AppContext, store: UploadStore, userId: 
   await requireTargetFolder(ctx.db, userId, input.parentId);
   await checkSpace(ctx.db, userId, input.size, now);
 
-  const known = input.hash ? await findBlob(ctx.db, input.hash) : undefined;
-  if (input.hash && known && known.size === input.size && (await ctx.blobs.has(input.hash))) {
-    if (!input.proof) return { kind: 'prove', challenge: issueChallenge(ctx, userId, input.hash, input.size) };
-    if (await verifyProof(ctx, userId, input.hash, input.size, input.proof)) {
-      const hash = input.hash;
+  const hash = input.hash;
+  if (hash && (input.size > WHOLE_FILE_PROOF_BYTES || (await holdsContent(ctx.db, userId, hash, input.size)))) {
+    // Asked whether or not the content is stored, so that this answer tells nobody what the server holds.
+    if (!input.proof) return { kind: 'prove', challenge: issueChallenge(ctx, userId, hash, input.size) };
+    if (await verifyProof(ctx, userId, hash, input.size, input.proof)) {
       return ctx.db.transaction().execute(async (trx) => {
         await requireRoom(trx, userId, input.size, now);
         const file = await placeFileIn(trx, userId, { parentId: input.parentId, name, hash, size: input.size, replace: input.replace }, now);
@@ -100,7 +100,7 @@ export async function createUpload(ctx: AppContext, store: UploadStore, userId: 
         return { kind: 'speed' as const, fileId: file.id, taskId };
       });
     }
-    // A wrong answer is no error: the bytes simply have to be sent.
+    // A wrong answer, or content not stored, is no error: the bytes simply have to be sent.
   }
   const upload: UploadRow = {
     id: newId(),
@@ -132,6 +132,16 @@ export async function createUpload(ctx: AppContext, store: UploadStore, userId: 
   if (same) return { kind: 'resumable', upload: same };
   await store.create(new Upload({ id: upload.id, size: input.size, offset: 0, metadata: {}, creation_date: new Date(now).toISOString() }));
   return { kind: 'resumable', upload };
+}
+
+/**
+ * Whether the account has a file (in the trash included) of this content. A small file's proof is its hash (see
+ * WHOLE_FILE_PROOF_BYTES), so small files are deduplicated only against the account's own: another account's would be
+ * handed over to anyone who learnt its hash.
+ */
+async function holdsContent(db: Db, userId: string, hash: string, size: number): Promise<boolean> {
+  const row = await db.selectFrom('files').select('id').where('hash', '=', hash).where('user_id', '=', userId).where('size', '=', size).limit(1).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** An unfinished upload of the same client id, folder, name, size and hash. */

@@ -21,7 +21,7 @@ export const CopyAnswerSchema = Type.Object({ task_id: Type.String(), file_ids: 
 /** The fields of an upload (POST files with upload_type UPLOAD_TYPE_RESUMABLE). */
 export const UploadFields = {
   size: Type.Optional(Type.Union([Type.String({ pattern: '^\\d{1,15}$' }), Type.Integer({ minimum: 0 })], { description: 'Bytes of the file.' })),
-  hash: Type.Optional(Type.String({ maxLength: 128, description: 'The 64-digit hex BLAKE3 hash of the file: when the content is already stored, the upload is instant.' })),
+  hash: Type.Optional(Type.String({ maxLength: 128, description: 'The 64-digit hex BLAKE3 hash of the file: with it the upload may be instant, after proof_of_possession (files over 192 KiB; smaller ones only when the account holds the same content already).' })),
   resumable: Type.Optional(Type.Object({ provider: Type.Optional(Type.String({ maxLength: 40 })) })),
   proof: Type.Optional(Type.Object({ challenge: Type.String({ maxLength: 2000 }), answer: Type.String({ maxLength: 128 }) }, { description: 'The answer to proof_of_possession: BLAKE3 of the asked byte ranges.' })),
   id: Type.Optional(Type.String({ maxLength: 64, description: "The client's id of the upload: asked again, the same upload answers." })),
@@ -68,7 +68,7 @@ export const CreateFileAnswerSchema = Type.Object({
   proof_of_possession: Type.Optional(
     Type.Object(
       { challenge: Type.String(), ranges: Type.Array(Type.Object({ start: Type.Integer(), end: Type.Integer() })) },
-      { description: 'The content is stored already: answer with BLAKE3 of these byte ranges (end exclusive) in `proof` and the file is placed at once.' },
+      { description: 'Asked for every file over 192 KiB declared with a hash (and a smaller one whose content the account holds), whether or not its content is stored: answer with BLAKE3 of these byte ranges (end exclusive) in `proof`. When the content is stored and the answer is right the file is placed at once; otherwise the answer is an ordinary resumable upload.' },
     ),
   ),
 });
