@@ -83,6 +83,10 @@ export interface Config {
   networkTimeoutSeconds: number;
   /** A cloud download that received nothing for this long (every peer quiet) stops its attempt and is tried again. */
   stallTimeoutSeconds: number;
+  /** Tasks of one kind (cloud downloads, unpacking) one account may run at once; 0: all of a worker's slots but one. */
+  tasksPerAccount: number;
+  /** Bytes a second a cloud download must average over each stall span, or its attempt stops (0: no floor). */
+  offlineMinRate: number;
   /** On SIGTERM/SIGINT: how long requests and jobs in flight get to finish or park before the process exits anyway. */
   stopTimeoutSeconds: number;
   /** Directory of the built web app, served under /drive. */
@@ -279,6 +283,8 @@ export function loadConfig(env: Env = process.env): Config {
     stopTimeoutSeconds: int(get('HAUL_STOP_TIMEOUT'), 30, 'HAUL_STOP_TIMEOUT'),
     networkTimeoutSeconds: Math.max(1, int(get('HAUL_NETWORK_TIMEOUT'), 30, 'HAUL_NETWORK_TIMEOUT')),
     stallTimeoutSeconds: Math.max(1, int(get('HAUL_STALL_TIMEOUT'), 600, 'HAUL_STALL_TIMEOUT')),
+    offlineMinRate: Math.max(0, int(get('HAUL_OFFLINE_MIN_RATE'), 1024, 'HAUL_OFFLINE_MIN_RATE')),
+    tasksPerAccount: Math.max(0, int(get('HAUL_TASKS_PER_ACCOUNT'), 0, 'HAUL_TASKS_PER_ACCOUNT')),
     transcode: transcodeMode(get('HAUL_TRANSCODE')),
     mediaConcurrency: Math.max(1, int(get('HAUL_MEDIA_CONCURRENCY'), 1, 'HAUL_MEDIA_CONCURRENCY')),
     ffmpegPath: get('HAUL_FFMPEG_PATH') || null,

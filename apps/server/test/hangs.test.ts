@@ -62,6 +62,25 @@ describe('peers that hang', { timeout: 90_000 }, () => {
     }
   });
 
+  it('stops an attempt whose origin trickles bytes below the floor, which silence alone would never catch', async () => {
+    // A byte every 100 ms: never silent for the 2 s stall timeout, ten bytes a second against a floor of 1 KB/s.
+    const origin: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-length': 1024 * 1024 });
+      const drip = setInterval(() => res.write('x'), 100);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
+    try {
+      const id = await add(`http://127.0.0.1:${(origin.address() as { port: number }).port}/trickle.bin`);
+      const slowed = await until(() => task(id), (x) => /under 1 KB\/s/.test(x.message ?? ''), 30_000);
+      expect(slowed.message).toBe('Data arrived at under 1 KB/s for 2 seconds; trying again.');
+      expect((await h.api('DELETE', `/drive/v1/tasks?task_ids=${id}`, t.access_token)).status).toBe(200);
+    } finally {
+      origin.closeAllConnections();
+      origin.close();
+    }
+  });
+
   it('stops an attempt when the whole swarm goes quiet, saying so, instead of waiting forever', async () => {
     const tracker = new Tracker({ udp: false, http: true, ws: false, stats: false });
     await new Promise<void>((r) => tracker.listen(0, '127.0.0.1', () => r()));

@@ -31,7 +31,8 @@ describe('cloud downloads and the quota', () => {
   beforeAll(async () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    h = await startTestHaul({ allowPrivateNetwork: true, offlineConcurrency: 5, defaultQuotaBytes: 1_000_000 });
+    // Every download at once, one account: the race this test is about (the per-account cap would hold one back).
+    h = await startTestHaul({ allowPrivateNetwork: true, offlineConcurrency: 5, tasksPerAccount: 5, defaultQuotaBytes: 1_000_000 });
     h.offline.start();
   });
   afterAll(async () => {

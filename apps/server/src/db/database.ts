@@ -40,6 +40,7 @@ import * as idCollation from './migrations/2026-12-04-0030-id-collation.js';
 import * as refreshSuccessor from './migrations/2026-12-05-0031-refresh-successor.js';
 import * as sessionOffspring from './migrations/2026-12-06-0032-session-offspring.js';
 import * as paymentFulfilments from './migrations/2026-12-06-0033-payment-fulfilments.js';
+import * as taskClaims from './migrations/2026-12-07-0035-task-claims.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -114,6 +115,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-05-0031-refresh-successor': refreshSuccessor,
   '2026-12-06-0032-session-offspring': sessionOffspring,
   '2026-12-06-0033-payment-fulfilments': paymentFulfilments,
+  '2026-12-07-0035-task-claims': taskClaims,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

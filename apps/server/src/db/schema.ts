@@ -186,6 +186,8 @@ export interface TasksTable {
   updated_time: number;
   /** X-Request-Id of the request that created it (null before 0024 or when none): the worker logs it as reqId. */
   request_id: string | null;
+  /** When a worker last claimed it (tasks/turns.ts): accounts served longest ago go first. */
+  claimed_time: Generated<number | null>;
 }
 
 export interface UploadsTable {

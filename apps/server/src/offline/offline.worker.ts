@@ -153,7 +153,7 @@ export class OfflineWorker {
     this.rechecks.set(task.id, () => void this.report(task, {}).then(heard).catch(() => undefined));
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !stopped; attempt++) {
       let room: Room | null = null;
-      watch = new StallWatch(signal, this.ctx.config.stallTimeoutSeconds * 1000);
+      watch = new StallWatch(signal, this.ctx.config.stallTimeoutSeconds * 1000, this.ctx.config.offlineMinRate);
       try {
         const [space, month, plan] = await Promise.all([
           freeSpace(this.ctx.db, task.user_id, this.ctx.clock.now()),
