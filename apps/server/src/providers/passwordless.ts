@@ -6,13 +6,14 @@
  */
 import { Algorithm, hash } from '@node-rs/argon2';
 import { newSecret } from '../lib/ids.js';
+import { inHashSlot } from '../accounts/passwords.js';
 
 const MARKER = Buffer.from('haul-no-password');
 const MARKER_B64 = MARKER.toString('base64').replace(/=+$/, '');
 
 /** The hash stored for an account without a password. */
 export function passwordlessHash(): Promise<string> {
-  return hash(newSecret(), { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1, salt: MARKER });
+  return inHashSlot(() => hash(newSecret(), { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1, salt: MARKER }));
 }
 
 /** Whether the account has a password of its own ('' is a deleted account's). */
