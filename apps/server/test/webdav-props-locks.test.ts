@@ -1,6 +1,6 @@
 /**
- * WebDAV state kept beside the files: dead properties follow every member of a copied or moved tree and end with the
- * files, and expired locks neither block a write nor outlive the periodic sweep.
+ * WebDAV state kept beside the files: dead properties follow every member of a copied or moved tree and end when the
+ * files go to the trash, and expired locks neither block a write nor outlive the periodic sweep.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
@@ -76,7 +76,7 @@ describe('WebDAV properties and locks', () => {
       expect((await req('PROPFIND', '/dav/Moving', { depth: '0' })).status).toBe(404);
     });
 
-    it('a DELETE takes those of every member with it: nothing comes back at the same paths, and emptying the trash removes them', async () => {
+    it('a DELETE ends those of every member as they go to the trash: nothing comes back at the same paths', async () => {
       await makeTree('Doomed');
       const root = await resolve(h.ctx.db, a.sub, ['Doomed']);
       const ids = await subtreeIds(h.ctx.db, a.sub, [root!.id]);
@@ -84,6 +84,8 @@ describe('WebDAV properties and locks', () => {
       const propsOfDoomed = () => h.ctx.db.selectFrom('dav_props').select('file_id').where('file_id', 'in', ids).execute();
       expect(await propsOfDoomed()).toHaveLength(MEMBERS.length);
       expect((await req('DELETE', '/dav/Doomed')).status).toBe(204);
+      // Kept past the trash they would be storage outside the quota.
+      expect(await propsOfDoomed()).toEqual([]);
       // New resources at the same paths start bare.
       for (const m of MEMBERS) {
         const res = m.endsWith('.txt') ? await req('PUT', `/dav/Doomed${m}`, {}, 'new') : await req('MKCOL', `/dav/Doomed${m}`);

@@ -91,6 +91,24 @@ describe('WebDAV', () => {
       expect((await dav(base, 'MOVE', '/dav/move-me.txt', { authorization: aAuth, destination: 'http://elsewhere.example/dav/x' })).status).toBe(502);
     });
 
+    it('take a Destination only on the scheme, host and port the request came to (or the pinned public URL): else 502', async () => {
+      expect((await dav(base, 'PUT', '/dav/origin.txt', { authorization: aAuth }, 'o')).status).toBe(201);
+      const { port } = new URL(base);
+      const otherPort = Number(port) === 65535 ? 1 : Number(port) + 1;
+      for (const dest of [`http://127.0.0.1:${otherPort}/dav/x.txt`, `https://127.0.0.1:${port}/dav/x.txt`, `http://127.0.0.1/dav/x.txt`, `http://haul.test:8080/dav/x.txt`]) {
+        expect((await dav(base, 'COPY', '/dav/origin.txt', { authorization: aAuth, destination: dest })).status, dest).toBe(502);
+      }
+      expect((await dav(base, 'COPY', '/dav/origin.txt', { authorization: aAuth, destination: `${base}/dav/same.txt` })).status).toBe(201);
+      expect((await dav(base, 'COPY', '/dav/origin.txt', { authorization: aAuth, destination: 'HTTP://HAUL.TEST:80/dav/pinned.txt' })).status).toBe(201);
+      // Behind a trusted proxy, the address the client used.
+      const proxied = { authorization: aAuth, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'drive.example' };
+      expect((await dav(base, 'COPY', '/dav/origin.txt', { ...proxied, destination: 'http://drive.example/dav/x.txt' })).status).toBe(502);
+      expect((await dav(base, 'COPY', '/dav/origin.txt', { ...proxied, destination: 'https://drive.example:8443/dav/x.txt' })).status).toBe(502);
+      expect((await dav(base, 'COPY', '/dav/origin.txt', { ...proxied, destination: 'https://drive.example/dav/proxied.txt' })).status).toBe(201);
+      expect(await names(h, a.access_token)).toEqual(expect.arrayContaining(['same.txt', 'pinned.txt', 'proxied.txt']));
+      expect(await names(h, a.access_token)).not.toContain('x.txt');
+    });
+
     it('keeps every account to its own files', async () => {
       const b = await h.signUp();
       const bAuth = (await appPassword(h, b)).basic;

@@ -40,7 +40,8 @@ import * as idCollation from './migrations/2026-12-04-0030-id-collation.js';
 import * as refreshSuccessor from './migrations/2026-12-05-0031-refresh-successor.js';
 import * as sessionOffspring from './migrations/2026-12-06-0032-session-offspring.js';
 import * as paymentFulfilments from './migrations/2026-12-06-0033-payment-fulfilments.js';
-import * as taskClaims from './migrations/2026-12-07-0035-task-claims.js';
+import * as taskClaims from './migrations/2026-12-07-0034-task-claims.js';
+import * as davPropSizes from './migrations/2026-12-07-0035-dav-prop-sizes.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -115,7 +116,8 @@ const migrations: Record<string, Migration> = {
   '2026-12-05-0031-refresh-successor': refreshSuccessor,
   '2026-12-06-0032-session-offspring': sessionOffspring,
   '2026-12-06-0033-payment-fulfilments': paymentFulfilments,
-  '2026-12-07-0035-task-claims': taskClaims,
+  '2026-12-07-0034-task-claims': taskClaims,
+  '2026-12-07-0035-dav-prop-sizes': davPropSizes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

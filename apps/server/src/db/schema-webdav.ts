@@ -21,6 +21,8 @@ export interface DavPropsTable {
   name: string;
   /** The whole property element as XML, with its namespaces declared. */
   value: string;
+  /** UTF-8 bytes of ns, name and value: what the limits of prop-limits.ts count. */
+  size: Generated<number>;
 }
 
 export interface DavLocksTable {

@@ -33,6 +33,8 @@ export async function trashTree(trx: Db, userId: string, root: FileRow, now: num
       .where('trashed', '=', 0)
       .execute(),
   );
+  // WebDAV dead properties are kept outside the quota: they end when their file leaves the drive, not with the trash.
+  await inChunks(members, CHUNK, (chunk) => trx.deleteFrom('dav_props').where('user_id', '=', userId).where('file_id', 'in', chunk).execute());
   await recordEvent(trx, userId, 'TYPE_DELETE', root, now);
 }
 

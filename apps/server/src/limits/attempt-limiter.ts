@@ -28,13 +28,25 @@ export function delayAfter(policy: AttemptPolicy, count: number): number {
 }
 
 /**
+ * A key across targets (one client's tries at every account or share) whose wait does not hold up the client's first
+ * `firstTries` tries at one target (`target`, the key of that client and that target). They are still counted on it,
+ * so a client hopping between targets keeps being slowed there; but someone sharing a network with a guesser is not
+ * kept from their own account or share by the guesser's tries elsewhere. Each target has its own key and its own
+ * limit, so no target gets more than its free tries this way.
+ */
+export interface AcrossWaiver {
+  across: string;
+  target: string;
+  firstTries: number;
+}
+
+/**
  * Takes one attempt for every key at once, or none: returns 0 when the attempt may go ahead (it is counted), else the
  * milliseconds until the first blocked key opens (nothing counted).
  */
-export async function takeAttempt(db: Db, now: number, keys: [string, AttemptPolicy][]): Promise<number> {
+export async function takeAttempt(db: Db, now: number, keys: [string, AttemptPolicy][], waiver?: AcrossWaiver): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    let wait = 0;
-    const next: { key: string; count: number; nextAt: number }[] = [];
+    const next: { key: string; count: number; nextAt: number; wait: number }[] = [];
     for (const [key, policy] of keys) {
       // The no-op upsert takes the row's lock (PostgreSQL; SQLite has one writer) before it is read.
       await trx
@@ -44,10 +56,12 @@ export async function takeAttempt(db: Db, now: number, keys: [string, AttemptPol
         .execute();
       const row = await trx.selectFrom('attempt_limits').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
       const fresh = now - row.last_at > policy.forgetMs;
-      if (!fresh && row.next_at > now) wait = Math.max(wait, row.next_at - now);
       const count = (fresh ? 0 : row.count) + 1;
-      next.push({ key, count, nextAt: now + delayAfter(policy, count) });
+      next.push({ key, count, nextAt: now + delayAfter(policy, count), wait: !fresh && row.next_at > now ? row.next_at - now : 0 });
     }
+    const atTarget = waiver && next.find((n) => n.key === waiver.target)?.count;
+    const waived = waiver && atTarget !== undefined && atTarget <= waiver.firstTries ? waiver.across : null;
+    const wait = Math.max(0, ...next.filter((n) => n.key !== waived).map((n) => n.wait));
     if (wait > 0) return wait;
     for (const n of next) {
       await trx.updateTable('attempt_limits').set({ count: n.count, next_at: n.nextAt, last_at: now }).where('key', '=', n.key).execute();
@@ -87,14 +101,21 @@ export function clientKey(address: string): string {
 
 /** Gives back one attempt that turned out right (a correct code is no guess), reopening the key if that frees it. */
 export async function refundAttempt(db: Db, key: string, policy: AttemptPolicy): Promise<void> {
+  await refundAttempts(db, [[key, policy]]);
+}
+
+/** refundAttempt for each key, in one transaction. */
+export async function refundAttempts(db: Db, keys: [string, AttemptPolicy][]): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('attempt_limits').selectAll().where('key', '=', key).executeTakeFirst();
-    if (!row || row.count === 0) return;
-    const count = row.count - 1;
-    await trx
-      .updateTable('attempt_limits')
-      .set({ count, next_at: delayAfter(policy, count) === 0 ? 0 : row.next_at })
-      .where('key', '=', key)
-      .execute();
+    for (const [key, policy] of keys) {
+      const row = await trx.selectFrom('attempt_limits').selectAll().where('key', '=', key).executeTakeFirst();
+      if (!row || row.count === 0) continue;
+      const count = row.count - 1;
+      await trx
+        .updateTable('attempt_limits')
+        .set({ count, next_at: delayAfter(policy, count) === 0 ? 0 : row.next_at })
+        .where('key', '=', key)
+        .execute();
+    }
   });
 }

@@ -1,17 +1,30 @@
 /**
  * Who a WebDAV request is: HTTP Basic with the account's e-mail address (or phone number) and one of its app
- * passwords; the sign-in password is never accepted here. Wrong tries are counted in the database per client
- * network and, past the free ones, wait doubling up to an hour; a right one is never slowed by the count.
+ * passwords; the sign-in password is never accepted here. Every try is counted in the database before the password
+ * is looked at, as sign-in counts them: per client network and user name typed, and per network across names. Past the
+ * free ones a key waits doubling up to an hour. A right password gives its tries back, so only wrong ones add up; and a
+ * network's wrong tries at other names do not hold up a name's own first tries (attempt-limiter's AcrossWaiver), so
+ * someone sharing a network with a guesser keeps working.
  */
 import type { FastifyRequest } from 'fastify';
 import { normalPhoneNumber } from '@haul/shared/phone-numbers';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
-import { clientKey, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
+import { sha256Hex } from '../lib/ids.js';
+import { clientKey, refundAttempts, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
 import { normalEmail } from '../accounts/users.repository.js';
 import { accountOfAppPassword, touchAppPassword } from './app-passwords.service.js';
 
-const POLICY: AttemptPolicy = { free: 20, baseDelayMs: 1000, maxDelayMs: 3_600_000, forgetMs: 86_400_000 };
+/** Tries at one user name from one network: a client left with a revoked password retries a few times a minute. */
+const PER_NAME: AttemptPolicy = { free: 20, baseDelayMs: 1000, maxDelayMs: 3_600_000, forgetMs: 86_400_000 };
+/** One network trying many names. */
+const PER_NETWORK: AttemptPolicy = { free: 100, baseDelayMs: 1000, maxDelayMs: 3_600_000, forgetMs: 86_400_000 };
+/**
+ * A name's first tries that the network's count across names does not hold up. As many as its free ones: clients send
+ * a dozen requests at once, each checked before the others have given their tries back.
+ */
+const FIRST_TRIES = PER_NAME.free;
+const TOO_MANY = 'Too many wrong WebDAV passwords from this network.';
 
 /** What clients show when they ask for a password. */
 export const REALM = 'Haul WebDAV (your e-mail address and an app password)';
@@ -44,15 +57,19 @@ export async function davCaller(ctx: AppContext, req: FastifyRequest): Promise<s
   const creds = basicCredentials(req.headers.authorization);
   if (!creds) throw new DavUnauthenticated('Sign in with your e-mail address and an app password made in your account settings.');
   const now = ctx.clock.now();
-  const key = `dav|ip:${clientKey(req.ip)}`;
-  const row = await ctx.db.selectFrom('attempt_limits').select(['next_at', 'last_at']).where('key', '=', key).executeTakeFirst();
-  if (row && row.next_at > now && now - row.last_at <= POLICY.forgetMs) throw tooManyAttempts(row.next_at - now, 'Too many wrong WebDAV passwords from this network.');
+  const from = clientKey(req.ip);
+  // The name as typed, in the one spelling of each account's name, known or not, so the limits tell no account apart.
+  const phone = normalPhoneNumber(creds.user);
+  const name = phone ? `p:${phone}` : `e:${normalEmail(creds.user)}`;
+  const perName = `dav|ip:${from}|${sha256Hex(name).slice(0, 32)}`;
+  const perNetwork = `dav|ip:${from}`;
+  const wait = await takeAttempt(ctx.db, now, [[perName, PER_NAME], [perNetwork, PER_NETWORK]], { across: perNetwork, target: perName, firstTries: FIRST_TRIES });
+  if (wait > 0) throw tooManyAttempts(wait, TOO_MANY);
   const account = creds.password.length <= 200 ? await accountOfAppPassword(ctx.db, creds.password) : undefined;
-  if (!account || !namesAccount(creds.user, account)) {
-    const wait = await takeAttempt(ctx.db, now, [[key, POLICY]]);
-    if (wait > 0) throw tooManyAttempts(wait, 'Too many wrong WebDAV passwords from this network.');
-    throw new DavUnauthenticated('The user name or app password is wrong, or the app password was revoked.');
-  }
+  if (!account || !namesAccount(creds.user, account)) throw new DavUnauthenticated('The user name or app password is wrong, or the app password was revoked.');
+  // A right password is no guess: its try is given back, and only it. Nothing starts over, so right passwords between
+  // guesses (the guesser's own, or the owner's client on the same network) win a guesser nothing.
+  await refundAttempts(ctx.db, [[perName, PER_NAME], [perNetwork, PER_NETWORK]]);
   if (ctx.config.webdavPremiumOnly && !(account.premium_expire !== null && account.premium_expire > now)) {
     throw new HttpError(403, 'permission_denied', 'WebDAV is part of premium on this server.');
   }

@@ -2,11 +2,12 @@
  * COPY and MOVE (RFC 4918 §9.8–9.9) through the drive's own copy and move: a copy shares blobs, counts against the
  * quota and carries the dead properties of every member it copies; a move keeps the items (and so theirs). Overwrite:
  * T sends what stands at the destination to the trash first (204), F refuses with 412. MOVE leaves the source's locks
- * behind.
+ * behind. A Destination on another origin (even another port of this host) is another server: 502.
  */
 import { copyAs, moveAs } from '../files/copy-move.service.js';
 import { trashFiles } from '../files/trash.service.js';
 import { HttpError } from '../http/errors.js';
+import { requestOrigin } from '../http/public-url.js';
 import { DavError, dropLocksWithin } from './locks.js';
 import { parseDestination, within } from './paths.js';
 import { copyDeadProps } from './props.js';
@@ -15,7 +16,10 @@ import { isFolder, resolve, resolveParent } from './tree.js';
 
 export async function copyOrMove(d: DavRequest, move: boolean): Promise<void> {
   const src = d.path;
-  const dest = parseDestination(d.req.headers.destination as string | undefined, d.req.headers.host);
+  // The request's own origin (behind a trusted proxy, the one the client used), and the public URL the operator pinned.
+  const { publicUrl, publicUrlPinned } = d.ctx.config;
+  const own = [requestOrigin(d.req), publicUrlPinned && URL.canParse(publicUrl) ? new URL(publicUrl).origin : null];
+  const dest = parseDestination(d.req.headers.destination as string | undefined, own);
   const overwrite = String(d.req.headers.overwrite ?? 'T').trim().toUpperCase();
   if (overwrite !== 'T' && overwrite !== 'F') throw new HttpError(400, 'invalid_argument', 'Overwrite must be T or F.');
   const depthHeader = String(d.req.headers.depth ?? 'infinity').trim().toLowerCase();
@@ -43,7 +47,7 @@ export async function copyOrMove(d: DavRequest, move: boolean): Promise<void> {
   } else {
     const shallow = isFolder(source) && depthHeader === '0';
     const deep = isFolder(source) && !shallow;
-    await copyAs(d.ctx, d.userId, source.id, parent.id, name, shallow, (trx, copyId) => copyDeadProps(trx, d.userId, source.id, copyId, deep));
+    await copyAs(d.ctx, d.userId, source.id, parent.id, name, shallow, (trx, copyId) => copyDeadProps(trx, d.userId, source.id, copyId, deep, d.ctx.config.webdavPropsMaxBytes));
   }
   d.reply.status(existing ? 204 : 201).send();
 }

@@ -3,6 +3,7 @@
  * through the If header, and a lock on an unmapped path, which makes an empty file there (§7.3).
  */
 import { Readable } from 'node:stream';
+import { requireRoom } from '../files/files.repository.js';
 import { placeFileIn } from '../files/files.service.js';
 import { HttpError } from '../http/errors.js';
 import { covers, DavError, insertLock, parseIf, refuseConflicts, requireTokens, submittedTokens, timeoutOf, type Lock } from './locks.js';
@@ -65,7 +66,11 @@ export async function lock(d: DavRequest): Promise<void> {
     const parent = await resolveParent(d.ctx.db, d.userId, d.path.names);
     if (!parent || !d.path.names.length) throw new DavError(409);
     const blob = await d.ctx.blobs.put(Readable.from([]));
-    await d.ctx.db.transaction().execute((trx) => placeFileIn(trx, d.userId, { parentId: parent.id, name: d.path.names.at(-1)!, hash: blob.hash, size: 0 }, d.now));
+    await d.ctx.db.transaction().execute(async (trx) => {
+      // A file like any other, placed as PUT places one; its properties count against the account's limits.
+      await requireRoom(trx, d.userId, 0, d.now);
+      await placeFileIn(trx, d.userId, { parentId: parent.id, name: d.path.names.at(-1)!, hash: blob.hash, size: 0 }, d.now);
+    });
     target = await resolve(d.ctx.db, d.userId, d.path.names);
     created = true;
   }

@@ -44,8 +44,12 @@ export function parseDavPath(rawTarget: string): DavPath {
 
 export const keyOf = (names: string[]) => (names.length ? `/${names.join('/')}` : '');
 
-/** The path named by a Destination header (an absolute URL or an absolute path), or a 400; 502 for another server. */
-export function parseDestination(header: string | undefined, host: string | undefined): DavPath {
+/**
+ * The path named by a Destination header (an absolute URL or an absolute path), or a 400. An absolute URL must name
+ * this server as the request reached it, scheme, host and port alike (one of `ownOrigins`): another port of the same
+ * host is another server, and RFC 4918 (§9.8.4, §9.9.4) answers 502 for a destination on another server.
+ */
+export function parseDestination(header: string | undefined, ownOrigins: (string | null)[]): DavPath {
   if (!header) throw bad('the Destination header is missing.');
   let target = header;
   if (/^[a-z][a-z0-9+.-]*:/i.test(header)) {
@@ -55,10 +59,8 @@ export function parseDestination(header: string | undefined, host: string | unde
     } catch {
       throw bad('the Destination is not a URL.');
     }
-    // Behind a proxy the scheme and port may differ from what reached us; another host is another server.
-    if (host && url.host !== host && url.hostname !== host.split(':')[0]) {
-      throw new HttpError(502, 'invalid_argument', 'The Destination is on another server.');
-    }
+    // URL's origin spells default ports, case and IPv6 literals one way, as requestOrigin does.
+    if (!ownOrigins.includes(url.origin)) throw new HttpError(502, 'invalid_argument', 'The Destination is on another server.');
     target = url.pathname;
   }
   return parseDavPath(target);

@@ -6,7 +6,8 @@ import { FOLDER_KIND } from '@haul/shared';
 import type { Db } from '../db/database.js';
 import { subtreeRows } from '../files/files.repository.js';
 import { DAV, escapeXml } from './xml.js';
-import type { Lock } from './locks.js';
+import { DavError, type Lock } from './locks.js';
+import { accountFits, lockedPropUsage } from './prop-limits.js';
 import { hrefOf } from './paths.js';
 import type { Resource } from './tree.js';
 
@@ -100,9 +101,10 @@ export async function deadProps(db: Db, userId: string, fileIds: string[]): Prom
 /**
  * Copies the dead properties of a copied item and, when `deep`, of every member below it (COPY). The drive's copy
  * keeps names below the copied root, and names are unique within a folder, so each member's copy is found by its
- * parent's copy and its name.
+ * parent's copy and its name. Copies count against the account's limits like any property: past them, a 507 that
+ * undoes the whole COPY (this runs in its transaction).
  */
-export async function copyDeadProps(db: Db, userId: string, fromId: string, toId: string, deep: boolean): Promise<void> {
+export async function copyDeadProps(db: Db, userId: string, fromId: string, toId: string, deep: boolean, maxBytes: number): Promise<void> {
   const copyOf = new Map([[fromId, toId]]);
   if (deep) {
     const [sources, copies] = await Promise.all([subtreeRows(db, userId, [fromId], true), subtreeRows(db, userId, [toId], true)]);
@@ -115,8 +117,13 @@ export async function copyDeadProps(db: Db, userId: string, fromId: string, toId
     }
   }
   const ids = [...copyOf.keys()];
+  const account = await lockedPropUsage(db, userId);
+  const added = { count: 0, bytes: 0 };
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await db.selectFrom('dav_props').selectAll().where('user_id', '=', userId).where('file_id', 'in', ids.slice(i, i + 500)).execute();
+    added.count += rows.length;
+    added.bytes += rows.reduce((n, r) => n + r.size, 0);
+    if (!accountFits(account, added, maxBytes)) throw new DavError(507);
     for (let j = 0; j < rows.length; j += 200) {
       await db.insertInto('dav_props').values(rows.slice(j, j + 200).map((r) => ({ ...r, file_id: copyOf.get(r.file_id)! }))).execute();
     }

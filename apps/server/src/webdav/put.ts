@@ -3,7 +3,8 @@
  * is placed as a file through the upload path's own last step, so quota, names, Recent and live sync are the same.
  * A declared length past the free space or the month's upload allowance is refused before a byte is read; a body
  * without a length is cut off the moment it passes the free space. A file already there goes to the trash and the
- * new one takes its name, as the web app's "replace" does; its dead properties move to the new file.
+ * new one takes its name, as the web app's "replace" does; its dead properties move to the new file (read before the
+ * old one goes to the trash, which drops them).
  */
 import { Transform, type Readable } from 'node:stream';
 import { FOLDER_KIND, LIMITS } from '@haul/shared';
@@ -73,8 +74,9 @@ export async function put(d: DavRequest): Promise<void> {
     await addBlobRefs(d.ctx.db, blob.hash, blob.size, 0, d.now);
     const placed = await d.ctx.db.transaction().execute(async (trx) => {
       await requireRoom(trx, d.userId, blob.size, d.now);
+      const props = existing?.kind === 'item' ? await trx.selectFrom('dav_props').selectAll().where('file_id', '=', existing.id).where('user_id', '=', d.userId).execute() : [];
       const row = await placeFileIn(trx, d.userId, { parentId: parent.id, name: names.at(-1)!, hash: blob.hash, size: blob.size, replace: true }, d.now);
-      if (existing?.kind === 'item') await trx.updateTable('dav_props').set({ file_id: row.id }).where('file_id', '=', existing.id).where('user_id', '=', d.userId).execute();
+      for (let i = 0; i < props.length; i += 100) await trx.insertInto('dav_props').values(props.slice(i, i + 100).map((p) => ({ ...p, file_id: row.id }))).execute();
       return row;
     });
     kept = true;
