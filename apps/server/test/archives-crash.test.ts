@@ -4,7 +4,7 @@
  * every entry once with its content, and the folder never shows before it is whole.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,9 +25,17 @@ describe('kill -9 during unpacking', { timeout: 240_000 }, () => {
     const archive = pack(tree(files), Z7(), ['a', '-t7z', '-ms=off', '-mx=1', 'big.7z', 'big'], 'big.7z');
     const origin = createServer((_req, res) => res.writeHead(200, { 'content-length': archive.length }).end(archive));
     await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
+    // Small entries unpack in batches of 200, quicker than the test can watch: 7zz as the server runs it, held 30 s at
+    // its second extraction, so the crash lands after the first batch and before the second.
+    const count = join(work, 'runs');
+    const marker = join(work, 'held.pid');
+    const bin = join(work, 'held-7zz');
+    mkdirSync(count);
+    writeFileSync(bin, `#!/bin/sh\nif [ "$1" = e ]; then mktemp '${count}/e.XXXXXX' > /dev/null; if [ $(ls '${count}' | wc -l) -eq 2 ]; then echo $$ > '${marker}'; sleep 30; fi; fi\nexec '${Z7()}' "$@"\n`);
+    chmodSync(bin, 0o755);
     const db = await database();
     const dataDir = mkdtempSync(join(work, 'data-'));
-    const haul = new HaulProcess(await freeLoopbackPort(), crashTestEnv(dataDir, db));
+    const haul = new HaulProcess(await freeLoopbackPort(), crashTestEnv(dataDir, db, { HAUL_7ZZ_PATH: bin }));
     try {
       await haul.start();
       const t = await haul.call('POST', '/v1/auth/signup', undefined, { email: 'unpack-crash@example.com', password: 'correct horse' });
@@ -52,7 +60,7 @@ describe('kill -9 during unpacking', { timeout: 240_000 }, () => {
         }
       })();
 
-      const before = await until(() => haul.call('GET', `/decompress/v1/progress?task_id=${taskId}`, t.access_token), (x) => x.task.phase === 'PHASE_TYPE_ERROR' || x.task.progress >= 15);
+      const before = await until(() => haul.call('GET', `/decompress/v1/progress?task_id=${taskId}`, t.access_token), (x) => x.task.phase === 'PHASE_TYPE_ERROR' || (x.task.progress >= 15 && existsSync(marker)));
       expect(before.task.phase, before.task.message).toBe('PHASE_TYPE_RUNNING');
       await haul.crash();
       expect(before.task.progress).toBeLessThan(70);
@@ -77,6 +85,14 @@ describe('kill -9 during unpacking', { timeout: 240_000 }, () => {
       for (const f of landed.files as { name: string; hash: string }[]) expect(f.hash).toBe(want.get(f.name));
     } finally {
       if (haul.child) await haul.crash();
+      // The held run of the first life, if it still sleeps: it was started for this test.
+      if (existsSync(marker)) {
+        try {
+          process.kill(Number(readFileSync(marker, 'utf8').trim()), 'SIGKILL');
+        } catch {
+          // Already ended.
+        }
+      }
       origin.close();
       await db.drop();
     }

@@ -2,7 +2,6 @@
  * Reads `7zz l -slt` (one `Key = value` line per property, a blank line between entries) line by line as it streams,
  * so a listing of many entries is never held as text, and stops at the entry limit.
  */
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { decodeEntryName } from './entry-names.js';
 
@@ -31,6 +30,8 @@ export interface RawListing {
   /** Bytes of the archive as 7-Zip measured it. */
   physicalSize: number;
   entries: RawEntry[];
+  /** What 7zz printed under "ERRORS:" about the archive itself (a listing's only word on why it failed). */
+  errors: string[];
 }
 
 /** Thrown when the archive holds more entries than `maxEntries`. */
@@ -66,12 +67,26 @@ function toEntry(p: Map<string, string>, encoding: string): RawEntry {
   };
 }
 
+/**
+ * The lines of a stream, split at line feeds only: a name may hold a carriage return, which 7zz prints as it is (Node's
+ * readline would end the line there, and the name would be asked for wrongly).
+ */
+async function* lines(stdout: Readable): AsyncGenerator<string> {
+  let rest = '';
+  for await (const chunk of stdout as AsyncIterable<string>) {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop()!;
+    yield* parts;
+  }
+  if (rest) yield rest;
+}
+
 /** Parses a listing from 7zz's standard output, stopping (and throwing TooManyEntries) past `maxEntries`. */
 export async function parseListing(stdout: Readable, maxEntries: number, encoding = ''): Promise<RawListing> {
   stdout.setEncoding('latin1');
-  const lines = createInterface({ input: stdout, crlfDelay: Infinity });
-  const listing: RawListing = { type: '', physicalSize: 0, entries: [] };
+  const listing: RawListing = { type: '', physicalSize: 0, entries: [], errors: [] };
   let inEntries = false;
+  let inErrors = false;
   let current = new Map<string, string>();
   let lastKey = '';
   const flush = () => {
@@ -83,8 +98,11 @@ export async function parseListing(stdout: Readable, maxEntries: number, encodin
     lastKey = '';
   };
   try {
-    for await (const line of lines) {
+    for await (const line of lines(stdout)) {
       if (!inEntries) {
+        if (line === 'ERRORS:') inErrors = true;
+        else if (inErrors && line && !line.includes(' = ') && listing.errors.length < 20) listing.errors.push(line);
+        else inErrors = false;
         if (line === '----------') inEntries = true;
         else if (line.startsWith('Type = ') && !listing.type) listing.type = line.slice(7).trim();
         else if (line.startsWith('Physical Size = ') && !listing.physicalSize) listing.physicalSize = Number(line.slice(16)) || 0;
@@ -95,7 +113,8 @@ export async function parseListing(stdout: Readable, maxEntries: number, encodin
         if (current.size) flush();
         continue;
       }
-      const m = /^([A-Za-z][A-Za-z ]*?) = ?(.*)$/.exec(line);
+      // dotAll: a value (a name) may hold a carriage return.
+      const m = /^([A-Za-z][A-Za-z ]*?) = ?(.*)$/s.exec(line);
       if (m && !(m[1] === 'Path' && current.has('Path'))) {
         current.set(m[1]!, m[2]!);
         lastKey = m[1]!;
@@ -106,7 +125,8 @@ export async function parseListing(stdout: Readable, maxEntries: number, encodin
     }
     flush();
   } finally {
-    lines.close();
+    // Left early (the entry limit): the stream is let go of, and the caller kills the run.
+    stdout.destroy();
   }
   return listing;
 }

@@ -21,6 +21,8 @@ export interface JobEntry {
   d: 0 | 1;
   /** Encrypted. */
   e: 0 | 1;
+  /** The stored path repeats: every copy's declared size in the archive's order, this entry's first (archive-plan.ts). */
+  c?: number[];
 }
 
 /** What is unpacked so far, by entry index: [content hash, size]. */

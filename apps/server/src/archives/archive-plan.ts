@@ -24,6 +24,11 @@ export interface PlannedEntry {
   modified: number | null;
   encrypted: boolean;
   skipped: SkipReason;
+  /**
+   * A file whose stored path repeats: the declared sizes of every copy, in the archive's order, this entry the first.
+   * 7zz writes them all when asked for the path; the first `size` bytes are this entry's.
+   */
+  copies?: number[];
 }
 
 /** One segment as a drive name, or null when nothing usable is left. */
@@ -42,33 +47,44 @@ export function safeEntryPath(raw: string): string[] | null {
   return names as string[];
 }
 
+/** The stored path as 7zz matches it (one char a byte, so names that are not UTF-8 compare too). */
+const storedKey = (e: RawEntry) => e.raw.toString('latin1').replace(/\/+$/, '');
+
 /**
  * Every entry with where it lands and why it is skipped; folders that entries only imply are added. Names are cleaned
  * like any stranger's (white space at the ends trimmed: " a.txt" lands as "a.txt"); files whose names become one land
- * under the drive's clash rule ("a(1).txt"); only a stored name that repeats is skipped, as 7zz cannot tell which of
- * the two is asked for.
+ * under the drive's clash rule ("a(1).txt"). 7zz is asked for a file by its stored path, which matches every entry of
+ * that path and everything under it: of files stored twice the first lands and the others are skipped (`copies` says
+ * what to discard); a file whose path is also a link's or a folder's, or has entries under it, is skipped.
  */
 export function planEntries(raw: RawEntry[]): PlannedEntry[] {
   const out: PlannedEntry[] = [];
   const seen = new Map<string, PlannedEntry>();
-  const storedFiles = new Set<string>();
+  const byKey = new Map<string, RawEntry[]>();
+  const parents = new Set<string>();
+  for (const e of raw) {
+    const key = storedKey(e);
+    byKey.set(key, [...(byKey.get(key) ?? []), e]);
+    for (let i = key.indexOf('/'); i > 0; i = key.indexOf('/', i + 1)) parents.add(key.slice(0, i));
+  }
   for (const e of raw) {
     const target = safeEntryPath(e.path);
     const planned: PlannedEntry = { path: e.path, selector: e.selector, rawName: e.rawName, target: target ?? [], folder: e.folder, size: e.folder ? 0 : e.size, modified: e.modified, encrypted: e.encrypted, skipped: '' };
+    const key = storedKey(e);
+    const same = byKey.get(key)!;
+    const files = same.filter((o) => !o.folder && !o.link);
     if (e.link) planned.skipped = 'link';
     // A stored name 7zz cannot be handed in a list file cannot be told apart from another (or found at all).
     else if (e.rawName && !listFileSafe(e.raw)) planned.skipped = 'duplicate';
+    else if (!e.folder && (files[0] !== e || files.length < same.length || parents.has(key))) planned.skipped = 'duplicate';
     else if (!target) planned.skipped = 'unsafe_path';
     else {
-      const key = target.join('/').toLowerCase();
-      const before = seen.get(key);
+      const landing = target.join('/').toLowerCase();
+      const before = seen.get(landing);
       // Two folders of one name are one folder; anything else that lands on a taken name is renamed when placed.
       if (before?.folder && e.folder) continue;
-      if (!e.folder && storedFiles.has(e.selector)) planned.skipped = 'duplicate';
-      else {
-        if (!e.folder) storedFiles.add(e.selector);
-        if (!before) seen.set(key, planned);
-      }
+      if (!before) seen.set(landing, planned);
+      if (!e.folder && files.length > 1) planned.copies = files.map((o) => o.size);
     }
     out.push(planned);
   }

@@ -8,7 +8,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PHASE } from '@haul/shared';
@@ -58,10 +58,10 @@ export interface StagedRun {
 }
 
 /**
- * Starts writing one entry into a new file of `dir`, at most `size` bytes. Without prlimit the bytes pass through
- * Node instead, counted and cut off past `size` on the way.
+ * Starts writing one entry (or a batch's, one after the other) into a new file of `dir`, at most `size` bytes. Without
+ * prlimit the bytes pass through Node instead, counted and cut off past `size` on the way.
  */
-export async function stageEntry(dir: string, src: ArchiveSource, selector: string, opts: Omit<RunOptions, 'input'>, rawName: boolean, size: number): Promise<StagedRun> {
+export async function stageEntry(dir: string, src: ArchiveSource, selector: string | string[], opts: Omit<RunOptions, 'input'>, rawName: boolean, size: number): Promise<StagedRun> {
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${newId()}.part`);
   const fh = await open(path, 'wx', 0o600);
@@ -96,6 +96,42 @@ export async function stageEntry(dir: string, src: ArchiveSource, selector: stri
   );
   done.catch(() => undefined);
   return { path, written: async () => got, kill: run.kill, done };
+}
+
+/** A staged file cut into one new file per entry, each of the size given and hashed on the way; the batch's file goes. */
+export async function splitStaged(path: string, sizes: number[]): Promise<{ path: string; hash: string; size: number }[]> {
+  const out: { path: string; hash: string; size: number }[] = [];
+  const fh = await open(path, 'r');
+  const buf = Buffer.allocUnsafe(READ_BYTES);
+  let have = buf.subarray(0, 0);
+  try {
+    for (const size of sizes) {
+      const piece = join(dirname(path), `${newId()}.part`);
+      const to = await open(piece, 'wx', 0o600);
+      const hasher = await createContentHasher();
+      try {
+        for (let left = size; left > 0; ) {
+          if (have.length === 0) {
+            const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+            if (bytesRead === 0) throw new Error('A staged batch is shorter than its entries.');
+            have = buf.subarray(0, bytesRead);
+          }
+          const chunk = have.subarray(0, Math.min(left, have.length));
+          hasher.update(chunk);
+          for (let o = 0; o < chunk.length; ) o += (await to.write(chunk, o)).bytesWritten;
+          have = have.subarray(chunk.length);
+          left -= chunk.length;
+        }
+      } finally {
+        await to.close();
+      }
+      out.push({ path: piece, hash: hasher.digest(), size });
+    }
+  } finally {
+    await fh.close();
+    await rm(path, { force: true });
+  }
+  return out;
 }
 
 /** The content hash and size of a staged file, read in large blocks. */

@@ -182,7 +182,7 @@ export async function createDecompressTask(ctx: AppContext, userId: string, req:
         encoding: (req.encoding ?? '').toLowerCase(),
         parent_id: parentId,
         folder_name: intoNew ? archiveFolderName(file.name) : '',
-        entries: JSON.stringify(chosen.map((e) => ({ p: e.selector, x: e.rawName ? 1 : 0, t: e.target, s: e.size, d: e.folder ? 1 : 0, e: e.encrypted ? 1 : 0 }))),
+        entries: JSON.stringify(chosen.map((e) => ({ p: e.selector, x: e.rawName ? 1 : 0, t: e.target, s: e.size, d: e.folder ? 1 : 0, e: e.encrypted ? 1 : 0, ...(e.copies ? { c: e.copies } : {}) }))),
         done: '{}',
         created_at: now,
       })

@@ -1,7 +1,7 @@
 /**
  * Runs unpacking tasks: claims pending ones through the database (so several processes share the queue and none runs a
- * task twice), has 7zz write each entry into the task's staging folder (held to its declared size), adopts it into the
- * blob store (hashed, fsynced, renamed) while the next one is written, saves what is done so a restart goes on from
+ * task twice), has 7zz write the entries into the task's staging folder (small ones in batches, each run held to the
+ * sizes declared), adopts them into the blob store (hashed, fsynced, renamed) while the next run writes, saves what is done so a restart goes on from
  * there, and places everything at the end in one transaction. Running
  * tasks nobody has reported on within the lease (a crash) go back to the queue.
  */
@@ -13,8 +13,9 @@ import type { ArchiveJobsTable } from '../db/schema-archives.js';
 import type { TaskRow } from '../db/schema.js';
 import { freeSpace } from '../files/files.repository.js';
 import { HttpError } from '../http/errors.js';
-import { jobDone, jobEntries, placeUnpacked, type DoneMap, type JobEntry } from './archive-placement.js';
-import { hashStaged, stageEntry, stagingDir, sweepStaging, type StagedRun } from './archive-staging.js';
+import { batches, runBatch, StopTask, type RunEnv, type Staged, type Todo } from './archive-batches.js';
+import { jobDone, jobEntries, placeUnpacked, type DoneMap } from './archive-placement.js';
+import { hashStaged, splitStaged, stagingDir, sweepStaging, type StagedRun } from './archive-staging.js';
 import { DECOMPRESS, openArchiveSource } from './archives.service.js';
 import { openPassword } from './password-seal.js';
 import { SevenZipError, sevenZipPath } from './seven-zip.js';
@@ -22,15 +23,6 @@ import { TaskQueue } from '../tasks/task-queue.js';
 import type { JobSignals } from '../tasks/job-signals.js';
 
 const SAVE_EVERY_MS = 1000;
-
-/** Ends a task: a reason the person can read, for a failure that is no bug. */
-class StopTask extends Error {}
-
-/** 7zz stopped at an entry's declared size: the archive's header lied about it. */
-function entryError(err: unknown, e: JobEntry): unknown {
-  if (err instanceof SevenZipError && err.kind === 'too_large') return new StopTask(`"${e.t.join('/')}" is larger than the archive says: unpacking stopped.`);
-  return err;
-}
 
 export class ArchiveWorker {
   private readonly queue: TaskQueue;
@@ -107,8 +99,9 @@ export class ArchiveWorker {
   }
 
   /**
-   * Writes every entry not yet done into the task's staging folder, one 7zz run at a time, and adopts each into the
-   * store (hashed, fsynced, renamed) while the next one is written; the done map, or null when the task went away.
+   * Writes every entry not yet done into the task's staging folder, small ones in batches (archive-batches.ts), and
+   * adopts each into the store (hashed, fsynced, renamed) while the next run writes; the done map, or null when the
+   * task went away.
    */
   private async unpack(task: TaskRow, job: ArchiveJobsTable, signal: AbortSignal): Promise<DoneMap | null> {
     const entries = jobEntries(job);
@@ -145,36 +138,39 @@ export class ArchiveWorker {
     const { src, release } = await openArchiveSource(this.ctx, job.archive_hash, job.archive_name);
     const adopting = new Set<Promise<void>>();
     let adoptFailure: unknown = null;
+    const env: RunEnv = {
+      dir,
+      src,
+      opts,
+      track: (run) => {
+        current = run;
+        currentBytes = 0;
+      },
+      gone: () => gone,
+    };
     try {
+      const todo: Todo[] = [];
       for (const [i, e] of entries.entries()) {
-        if (gone) return null;
-        if (adoptFailure) throw adoptFailure;
         if (e.d || done[String(i)]) continue;
-        if (signal.aborted) throw new Error('stopped');
         // Unpacked before from the same archive (by anyone): done without running 7zz. Never for encrypted entries,
         // whose memo would stand in for the password.
         const memo = e.e ? undefined : `archive:${job.archive_hash}:${job.encoding}:${e.p}`;
         const known = memo ? await this.knownEntry(memo, e.s) : null;
-        if (known) {
+        if (!known) todo.push({ i, e, memo });
+        else {
           done[String(i)] = [known, e.s];
           streamed += e.s;
-          continue;
         }
-        // A generous wall clock per entry: 60 s plus 2 MB a second.
-        const timeoutMs = 60_000 + Math.ceil(e.s / 2_000);
-        const staged = await stageEntry(dir, src, e.p, { ...opts, wildcards: e.w === 1, timeoutMs }, e.x === 1, e.s);
-        current = staged;
-        // A run killed because the task went away fails; that is no failure of the task's.
-        const ok = await staged.done.then(
-          () => true,
-          (err: unknown) => (gone ? false : Promise.reject(entryError(err, e))),
-        );
-        current = null;
-        currentBytes = 0;
-        if (!ok) return null;
-        streamed += e.s;
-        // Hashed and adopted while the next entry is written; two at most, so memory and open files stay flat.
-        const adopted = this.adoptStaged(staged.path, i, e, memo, done).catch((err: unknown) => {
+      }
+      for (const run of batches(todo)) {
+        if (gone) return null;
+        if (adoptFailure) throw adoptFailure;
+        if (signal.aborted) throw new Error('stopped');
+        const staged = await runBatch(env, run);
+        if (!staged) return null;
+        for (const t of run) streamed += t.e.s;
+        // Hashed and adopted while the next run writes; two at most, so memory and open files stay flat.
+        const adopted = this.adoptAll(staged, done).catch((err: unknown) => {
           adoptFailure ??= err;
         });
         adopting.add(adopted);
@@ -185,7 +181,8 @@ export class ArchiveWorker {
       if (adoptFailure) throw adoptFailure;
     } finally {
       clearInterval(beat);
-      current?.kill();
+      // Set by the runs through `env.track`, which the compiler does not follow.
+      (current as StagedRun | null)?.kill();
       await Promise.all(adopting);
       await rm(dir, { recursive: true, force: true });
       await release();
@@ -194,9 +191,20 @@ export class ArchiveWorker {
     return done;
   }
 
+  /** What a run staged into the store: a batch's file cut into its entries first. */
+  private async adoptAll(staged: Staged[], done: DoneMap): Promise<void> {
+    for (const s of staged) {
+      if ('one' in s) await this.adoptStaged(s.path, s.one, done);
+      else {
+        const pieces = await splitStaged(s.path, s.batch.map((t) => t.e.s));
+        for (const [k, t] of s.batch.entries()) await this.adoptStaged(pieces[k]!.path, t, done, pieces[k]);
+      }
+    }
+  }
+
   /** A staged entry into the store: held to its declared size, hashed, made durable and renamed; then in `done`. */
-  private async adoptStaged(path: string, i: number, e: JobEntry, memo: string | undefined, done: DoneMap): Promise<void> {
-    const { hash, size } = await hashStaged(path);
+  private async adoptStaged(path: string, { i, e, memo }: Todo, done: DoneMap, known?: { hash: string; size: number }): Promise<void> {
+    const { hash, size } = known ?? (await hashStaged(path));
     if (size !== e.s) throw new StopTask(`"${e.t.join('/')}" is not the size the archive says: it may be damaged.`);
     await this.ctx.blobs.adopt(path, hash);
     done[String(i)] = [hash, size];

@@ -41,6 +41,8 @@ export interface RunOptions {
   wildcards?: boolean;
   /** The operand is `@file`, a list file of stored name bytes, read byte for byte (`-scsWIN`), names literal. */
   listFile?: boolean;
+  /** With `listFile`: the names in it are UTF-8 (`-scsUTF-8`), as listed, rather than stored bytes. */
+  listUtf8?: boolean;
   timeoutMs: number;
   signal?: AbortSignal;
   /** Bytes for `-si` (the tar inside a compressed tar) instead of the password on standard input. */
@@ -64,7 +66,7 @@ export function prlimitPath(): string | null {
 /** The switches every run shares: no prompts, names literal (or a pattern matched at one level only), UTF-8 output. */
 function commonArgs(opts: RunOptions): string[] {
   // With -scsWIN on Linux a list file's bytes pass through as they are, and match a zip's non-UTF-8 names exactly.
-  return ['-bd', '-y', opts.wildcards ? '-r-' : '-spd', '-sccUTF-8', opts.listFile ? '-scsWIN' : '-scsUTF-8'];
+  return ['-bd', '-y', opts.wildcards ? '-r-' : '-spd', '-sccUTF-8', opts.listFile && !opts.listUtf8 ? '-scsWIN' : '-scsUTF-8'];
 }
 
 /** A 7zz run: its standard output, and how it ended (rejects with a SevenZipError). */
@@ -128,10 +130,23 @@ export function run7z(args: string[], opts: RunOptions): Run {
   return { stdout: child.stdout as Readable, done, kill: () => child.kill('SIGKILL') };
 }
 
+/**
+ * A run that failed for no reason on its standard error, named by what it said on its standard output instead (a
+ * listing prints the archive's own errors there, e.g. "Unexpected end of archive" for a tar header that claims more
+ * bytes than follow it).
+ */
+export function reclassify(err: SevenZipError, stdoutErrors: string): SevenZipError {
+  if (err.kind !== 'failed' || !stdoutErrors) return err;
+  const named = classify(stdoutErrors, null);
+  return named.kind === 'failed' ? err : named;
+}
+
 /** 7zz's complaint as an error kind. The message never echoes 7zz's own lines (they hold paths on the server). */
 function classify(stderr: string, code: number | null): SevenZipError {
   if (/Wrong password|Cannot open encrypted archive/i.test(stderr)) return new SevenZipError('The password is missing or wrong.', 'password');
-  if (/Cannot open the file as archive|Is not archive|Can not open the file as archive/i.test(stderr)) {
+  // With the archive on standard input (the tar of a compressed tar) 7zz prints its reader's refusal (S_FALSE, e.g. a
+  // header claiming more bytes than the stream holds) as "errno=1", where a file gets "Cannot open the file as archive".
+  if (/Cannot open the file as archive|Is not archive|Can not open the file as archive|^errno=1 :/im.test(stderr)) {
     return new SevenZipError('The file is not an archive Haul can open, or it is damaged.', 'not_archive');
   }
   if (/CRC Failed|Data Error|Unexpected end|Headers Error|Unsupported Method|There are data after the end/i.test(stderr)) {
