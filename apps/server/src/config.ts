@@ -122,6 +122,8 @@ export interface Config {
   archiveMaxRatio: number;
   /** Unpacking tasks run at once in this process. */
   archiveConcurrency: number;
+  /** Seconds an unpacking task runs before it gives its slot to another account's waiting one (0: never). */
+  archiveTurnSeconds: number;
   // --- end archives ---
   logLevel: string;
   /** Bearer token /metrics asks for (HAUL_METRICS_TOKEN); null: /metrics answers only on loopback (ops/metrics.routes.ts). */
@@ -303,6 +305,7 @@ export function loadConfig(env: Env = process.env): Config {
     archiveMaxBytes: Math.max(1, int(get('HAUL_ARCHIVE_MAX_BYTES'), 64 * 1024 ** 3, 'HAUL_ARCHIVE_MAX_BYTES')),
     archiveMaxRatio: Math.max(1, int(get('HAUL_ARCHIVE_MAX_RATIO'), 1000, 'HAUL_ARCHIVE_MAX_RATIO')),
     archiveConcurrency: Math.max(1, int(get('HAUL_ARCHIVE_CONCURRENCY'), 1, 'HAUL_ARCHIVE_CONCURRENCY')),
+    archiveTurnSeconds: Math.max(0, int(get('HAUL_ARCHIVE_TURN'), 5, 'HAUL_ARCHIVE_TURN')),
     logLevel: get('HAUL_LOG_LEVEL') ?? (bool(get('HAUL_QUIET'), false) ? 'warn' : 'info'),
     metricsToken: get('HAUL_METRICS_TOKEN') || null,
     opsPort: get('HAUL_OPS_PORT') ? int(get('HAUL_OPS_PORT'), 0, 'HAUL_OPS_PORT') : null,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
 import { startTestHaul, type TestHaul } from './helper.js';
 import { until } from './child-server.js';
+import { pack, requireTool, settle, tree, upload } from './archive-tools.js';
 
 /** Each path's own bytes; paths under /slow/ take about a second to send. */
 function origin(): Server {
@@ -68,5 +69,41 @@ describe('accounts taking turns at cloud downloads', { timeout: 60_000 }, () => 
   it('several slots: one account never holds them all, so the quiet one starts at once', async () => {
     // Greedy may hold one of two slots; quiet's small download runs beside it and ends first.
     expect(await greedyLeftWhenQuietDone(2)).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('accounts taking turns at unpacking', { timeout: 90_000 }, () => {
+  it('a long unpack gives its one slot to another account after its turn, then goes on from what it saved', async () => {
+    const zip = requireTool('zip', 'apt-get install zip');
+    const h = await startTestHaul({ archiveConcurrency: 1, archiveTurnSeconds: 1 });
+    try {
+      const greedy = await h.signUp();
+      const quiet = await h.signUp();
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 1200; i++) files[`f${i}.txt`] = `entry ${i}\n`;
+      const big = await upload(h, greedy, 'big.zip', pack(tree(files), zip, ['-q', '-0', '-r', 'big.zip', '.'], 'big.zip'));
+      const small = await upload(h, quiet, 'small.zip', pack(tree({ 'a.txt': 'a', 'b.txt': 'b' }), zip, ['-q', 'small.zip', 'a.txt', 'b.txt'], 'small.zip'));
+      h.archives.start();
+      const long = (await h.api('POST', '/decompress/v1/decompress', greedy.access_token, { file_id: big })).body.task.id as string;
+      await until(async () => (await h.api('GET', `/decompress/v1/progress?task_id=${long}`, greedy.access_token)).body.task.progress, (p) => p > 0, 30_000);
+      const short = (await h.api('POST', '/decompress/v1/decompress', quiet.access_token, { file_id: small })).body.task.id as string;
+      expect((await settle(h, quiet.access_token, short)).task.phase).toBe('PHASE_TYPE_COMPLETE');
+      // The greedy unpack was still under way: the quiet one did not wait for all of it.
+      const meanwhile = (await h.api('GET', `/decompress/v1/progress?task_id=${long}`, greedy.access_token)).body.task.phase;
+      expect(meanwhile).not.toBe('PHASE_TYPE_COMPLETE');
+      // And it went on to the end from its saved entries, every one of them placed once.
+      const ended = await settle(h, greedy.access_token, long, 60_000);
+      expect(ended.task.phase).toBe('PHASE_TYPE_COMPLETE');
+      const folder = await h.api('GET', `/drive/v1/files?parent_id=${ended.task.file_id}&limit=500`, greedy.access_token);
+      let count = folder.body.files.length;
+      for (let token = folder.body.next_page_token; token; ) {
+        const page = await h.api('GET', `/drive/v1/files?parent_id=${ended.task.file_id}&limit=500&page_token=${encodeURIComponent(token)}`, greedy.access_token);
+        count += page.body.files.length;
+        token = page.body.next_page_token;
+      }
+      expect(count).toBe(1200);
+    } finally {
+      await h.destroy();
+    }
   });
 });

@@ -32,7 +32,14 @@ export class ArchiveWorker {
     private readonly log: FastifyBaseLogger,
     signals?: JobSignals,
   ) {
-    const spec = { type: DECOMPRESS, name: 'unpacking', concurrency: () => ctx.config.archiveConcurrency, kickOnlyWhenStarted: true };
+    const spec = {
+      type: DECOMPRESS,
+      name: 'unpacking',
+      concurrency: () => ctx.config.archiveConcurrency,
+      // A long unpack gives way to another account's now and then, and goes on from its saved entries after.
+      turnMs: () => ctx.config.archiveTurnSeconds * 1000,
+      kickOnlyWhenStarted: true,
+    };
     const onStopped = (id: string) => void this.stopIfDeleted(id);
     this.queue = new TaskQueue(ctx, log, { ...spec, onStopped, run: (task, signal, taskLog) => this.run(task, signal, taskLog) }, signals);
   }
@@ -87,7 +94,7 @@ export class ArchiveWorker {
       if (top !== null) log.info({ entries: Object.keys(done).length }, 'archive unpacked');
     } catch (err) {
       if (signal.aborted) {
-        // Shutting down: back in the queue, to go on from what is saved.
+        // Shutting down, or giving its turn to another account: back in the queue, to go on from what is saved.
         await this.ctx.db.updateTable('tasks').set({ phase: PHASE.PENDING }).where('id', '=', task.id).where('phase', '=', PHASE.RUNNING).execute();
         return;
       }

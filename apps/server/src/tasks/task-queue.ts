@@ -26,12 +26,20 @@ export interface TaskQueueSpec {
   run: (task: TaskRow, signal: AbortSignal, log: FastifyBaseLogger) => Promise<void>;
   /** A kick before start() runs nothing (a process that only serves requests). */
   kickOnlyWhenStarted?: boolean;
+  /**
+   * A turn's length: a task that has run this long, while another account waits for a slot of this kind, is stopped
+   * and goes back to the queue to go on from what it saved (its run must put it back as a graceful stop does). Unset:
+   * a task runs to its end.
+   */
+  turnMs?: () => number;
   /** A task running here was paused or deleted through some process: look at its row now. */
   onStopped?: (taskId: string) => void;
 }
 
 export class TaskQueue {
   private running = new Map<string, AbortController>();
+  /** When each running task was claimed here, and whose it is: for turns. */
+  private started = new Map<string, { at: number; userId: string }>();
   private timer: NodeJS.Timeout | null = null;
   private stopping = false;
   private ticking = false;
@@ -102,11 +110,13 @@ export class TaskQueue {
   private async look(): Promise<void> {
     try {
       await this.reclaimStale();
+      await this.endLongTurns();
       while (this.running.size < this.spec.concurrency()) {
         const task = await this.claim();
         if (!task) break;
         const ctrl = new AbortController();
         this.running.set(task.id, ctrl);
+        this.started.set(task.id, { at: Date.now(), userId: task.user_id });
         const log = taskLogger(this.log, task);
         log.info(`${this.spec.name} task started`);
         void this.spec
@@ -114,11 +124,39 @@ export class TaskQueue {
           .then(() => log.info(`${this.spec.name} task ended`))
           // A task whose end could not be written (the database is away) stays RUNNING and is taken up after its lease.
           .catch((err) => log.error(err, `${this.spec.name} task stopped without its end being recorded`))
-          .finally(() => this.running.delete(task.id));
+          .finally(() => {
+            this.running.delete(task.id);
+            this.started.delete(task.id);
+          });
       }
     } catch (err) {
       this.log.error(err, `${this.spec.name} worker tick failed`);
     }
+  }
+
+  /**
+   * With every slot taken, a task past its turn gives way when another account has a task of this kind waiting: it is
+   * stopped and goes back to the queue, and the claim that follows serves the account served longest ago.
+   */
+  private async endLongTurns(): Promise<void> {
+    const turn = this.spec.turnMs?.();
+    if (!turn || this.running.size < this.spec.concurrency()) return;
+    const now = Date.now();
+    const long = [...this.started].filter(([, s]) => now - s.at >= turn);
+    if (!long.length) return;
+    const others = await this.ctx.db
+      .selectFrom('tasks')
+      .select('user_id')
+      .where('type', '=', this.spec.type)
+      .where('phase', '=', PHASE.PENDING)
+      .where('user_id', 'not in', [...new Set(long.map(([, s]) => s.userId))])
+      .limit(1)
+      .executeTakeFirst();
+    if (!others) return;
+    // One at a time: the freed slot goes to the waiting account; the next tick looks again.
+    const [id] = long.sort((a, b) => a[1].at - b[1].at)[0]!;
+    this.log.info({ task: id }, `${this.spec.name} task gives its turn to another account`);
+    this.running.get(id)?.abort();
   }
 
   /** Running tasks nobody has reported on within the lease go back to the queue. */
