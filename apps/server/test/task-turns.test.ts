@@ -107,3 +107,24 @@ describe('accounts taking turns at unpacking', { timeout: 90_000 }, () => {
     }
   });
 });
+
+describe('accounts taking turns at transcodes', () => {
+  it('claims the next job for the account served longest ago, never past its cap', async () => {
+    const { claimInTurn } = await import('../src/tasks/claim-in-turn.js');
+    const h = await startTestHaul();
+    try {
+      const job = (hash: string, user_id: string, created_time: number) => ({ hash, user_id, created_time, updated_time: created_time, phase: 'PHASE_TYPE_PENDING', progress: 0, message: '', lease_id: '', attempts: 0 });
+      await h.ctx.db.insertInto('media_jobs').values([job('g1', 'greedy', 1), job('g2', 'greedy', 2), job('g3', 'greedy', 3), job('q1', 'quiet', 4)]).execute();
+      let now = 100;
+      const next = async () => (await claimInTurn(h.ctx.db, { table: 'media_jobs', key: 'hash', cap: 1, set: () => ({ lease_id: 'l' }) }, ++now))?.hash;
+      expect(await next()).toBe('g1');
+      // Greedy is at its cap: quiet's job goes next, though three of greedy's came first.
+      expect(await next()).toBe('q1');
+      expect(await next()).toBeUndefined();
+      await h.ctx.db.updateTable('media_jobs').set({ phase: 'PHASE_TYPE_COMPLETE' }).where('phase', '=', 'PHASE_TYPE_RUNNING').execute();
+      expect(await next()).toBe('g2');
+    } finally {
+      await h.destroy();
+    }
+  });
+});

@@ -77,6 +77,12 @@ const eraseAttempts: Step = async (ctx, userId) => {
   return Number(r.numDeletedRows);
 };
 
+/** Transcodes the account queued: the content may be another account's too, so the job stays, without its name. */
+const forgetMediaJobs: Step = async (ctx, userId) => {
+  const r = await ctx.db.updateTable('media_jobs').set({ user_id: '' }).where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+};
+
 /** In order: what could still change the drive first (uploads finishing, downloads placing), then the drive itself. */
 const STEPS: Step[] = [
   eraseUploads,
@@ -89,6 +95,7 @@ const STEPS: Step[] = [
   eraseRows('sessions', 'id'),
   eraseRows('verifications', 'id'),
   eraseAttempts,
+  forgetMediaJobs,
 ];
 
 /**

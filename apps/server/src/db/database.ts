@@ -42,6 +42,7 @@ import * as sessionOffspring from './migrations/2026-12-06-0032-session-offsprin
 import * as paymentFulfilments from './migrations/2026-12-06-0033-payment-fulfilments.js';
 import * as taskClaims from './migrations/2026-12-07-0034-task-claims.js';
 import * as davPropSizes from './migrations/2026-12-07-0035-dav-prop-sizes.js';
+import * as mediaJobOwners from './migrations/2026-12-07-0036-media-job-owners.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -118,6 +119,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-06-0033-payment-fulfilments': paymentFulfilments,
   '2026-12-07-0034-task-claims': taskClaims,
   '2026-12-07-0035-dav-prop-sizes': davPropSizes,
+  '2026-12-07-0036-media-job-owners': mediaJobOwners,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

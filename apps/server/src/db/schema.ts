@@ -286,6 +286,10 @@ export interface MediaJobsTable {
   attempts: number;
   created_time: number;
   updated_time: number;
+  /** The account whose play or upload queued it ('' before 0036): accounts take turns (tasks/turns.ts). */
+  user_id: Generated<string>;
+  /** When a worker last claimed it. */
+  claimed_time: Generated<number | null>;
 }
 
 export interface MediaRenditionsTable {

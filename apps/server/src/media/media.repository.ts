@@ -78,8 +78,11 @@ export function findRendition(db: Db, hash: string, name: string): Promise<Media
   return db.selectFrom('media_renditions').selectAll().where('hash', '=', hash).where('name', '=', name).executeTakeFirst();
 }
 
-/** Queues a transcode of some content unless one exists; `failed` records a job that cannot run (unreadable content). */
-export async function enqueueJob(db: Db, hash: string, now: number, failed?: string): Promise<boolean> {
+/**
+ * Queues a transcode of some content for `userId` (whose play or upload asked for it) unless one exists; `failed`
+ * records a job that cannot run (unreadable content).
+ */
+export async function enqueueJob(db: Db, hash: string, now: number, userId: string, failed?: string): Promise<boolean> {
   const inserted = await db
     .insertInto('media_jobs')
     .values({
@@ -91,6 +94,7 @@ export async function enqueueJob(db: Db, hash: string, now: number, failed?: str
       attempts: 0,
       created_time: now,
       updated_time: now,
+      user_id: userId,
     })
     .onConflict((oc) => oc.column('hash').doNothing())
     .returning('hash')

@@ -78,9 +78,9 @@ export async function describeFileMedia(ctx: AppContext, viewer: MediaViewer, fi
   const video = probe?.kind === 'video' ? probe : null;
   if (opts.play && ctx.config.transcode !== 'off') {
     const queued = video
-      ? await enqueueJob(ctx.db, file.hash, ctx.clock.now())
+      ? await enqueueJob(ctx.db, file.hash, ctx.clock.now(), file.user_id)
       : error && !isTransient(error)
-        ? await enqueueJob(ctx.db, file.hash, ctx.clock.now(), error)
+        ? await enqueueJob(ctx.db, file.hash, ctx.clock.now(), file.user_id, error)
         : false;
     if (queued && video) {
       await planRenditions(ctx.db, file.hash, renditionPlan(video), video.audioCodec !== '', ctx.clock.now());

@@ -10,6 +10,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { FILE_KIND, isVideo, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { MediaJobRow, MediaRenditionRow } from '../db/schema.js';
+import { claimInTurn } from '../tasks/claim-in-turn.js';
+import { perAccountCap } from '../tasks/turns.js';
 import { newId } from '../lib/ids.js';
 import { addBlobRefs } from '../storage/blobs.repository.js';
 import { filesOf, type ParsedPlaylist } from './hls-playlist.js';
@@ -147,7 +149,7 @@ export class MediaWorker {
     const rows = await this.ctx.db
       .selectFrom('files')
       .leftJoin('media_jobs', 'media_jobs.hash', 'files.hash')
-      .select(['files.hash', 'files.name', 'files.mime_type'])
+      .select(['files.hash', 'files.name', 'files.mime_type', 'files.user_id'])
       .where('files.created_time', '>', this.scannedUntil - 60_000)
       .where('files.kind', '=', FILE_KIND)
       .where('files.phase', '=', PHASE.COMPLETE)
@@ -157,22 +159,16 @@ export class MediaWorker {
       .limit(1000)
       .execute();
     let queued = 0;
-    for (const r of rows) if (isVideo(r.name, r.mime_type) && (await enqueueJob(this.ctx.db, r.hash, now))) queued++;
+    for (const r of rows) if (isVideo(r.name, r.mime_type) && (await enqueueJob(this.ctx.db, r.hash, now, r.user_id))) queued++;
     this.scannedUntil = now;
     if (queued) this.kick();
   }
 
-  private async claim(): Promise<MediaJobRow | undefined> {
+  /** Takes the oldest waiting job of the account whose turn it is (tasks/claim-in-turn.ts), with a lease of its own. */
+  private claim(): Promise<MediaJobRow | undefined> {
     const now = this.ctx.clock.now();
-    return this.ctx.db
-      .updateTable('media_jobs')
-      .set((eb) => ({ phase: PHASE.RUNNING, lease_id: newId(), updated_time: now, attempts: eb('attempts', '+', 1) }))
-      .where('hash', '=', (eb) =>
-        eb.selectFrom('media_jobs').select('hash').where('phase', '=', PHASE.PENDING).orderBy('created_time').limit(1),
-      )
-      .where('phase', '=', PHASE.PENDING)
-      .returningAll()
-      .executeTakeFirst();
+    const cap = perAccountCap(this.ctx.config.mediaConcurrency, this.ctx.config.tasksPerAccount);
+    return claimInTurn(this.ctx.db, { table: 'media_jobs', key: 'hash', cap, set: (eb) => ({ lease_id: newId(), updated_time: now, attempts: eb('attempts', '+', 1) }) }, now);
   }
 
   /** Writes progress while the lease is ours; throws LeaseLost otherwise. */

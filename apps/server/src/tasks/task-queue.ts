@@ -9,12 +9,8 @@ import { PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { createJobSignals, type JobSignals } from './job-signals.js';
-import { nextTurn, perAccountCap } from './turns.js';
-
-/** Tries at a claim that another process won first before this look gives up until the next tick. */
-const CLAIM_LOOKS = 5;
-/** The accounts with waiting tasks weighed at each claim, those waiting longest (bounds the look on a busy site). */
-const MAX_ACCOUNTS_LOOKED_AT = 500;
+import { claimInTurn } from './claim-in-turn.js';
+import { perAccountCap } from './turns.js';
 
 export interface TaskQueueSpec {
   /** The tasks' `type`. */
@@ -167,48 +163,13 @@ export class TaskQueue {
     await q.execute();
   }
 
-  /**
-   * Takes the oldest waiting task of the account whose turn it is (tasks/turns.ts), by a conditional update: of
-   * processes racing for one task, exactly one sees its row change; the others look again.
-   */
-  private async claim(): Promise<TaskRow | undefined> {
-    const db = this.ctx.db;
-    const type = this.spec.type;
-    for (let look = 0; look < CLAIM_LOOKS; look++) {
-      const waiting = await db
-        .selectFrom('tasks')
-        .select(['user_id', (eb) => eb.fn.min('created_time').as('oldest')])
-        .where('type', '=', type)
-        .where('phase', '=', PHASE.PENDING)
-        .groupBy('user_id')
-        .orderBy('oldest')
-        .limit(MAX_ACCOUNTS_LOOKED_AT)
-        .execute();
-      if (!waiting.length) return undefined;
-      const users = waiting.map((w) => w.user_id);
-      const [running, served] = await Promise.all([
-        db.selectFrom('tasks').select(['user_id', (eb) => eb.fn.countAll<number>().as('n')]).where('type', '=', type).where('phase', '=', PHASE.RUNNING).where('user_id', 'in', users).groupBy('user_id').execute(),
-        db.selectFrom('tasks').select(['user_id', (eb) => eb.fn.max('claimed_time').as('last')]).where('type', '=', type).where('user_id', 'in', users).groupBy('user_id').execute(),
-      ]);
-      const runningOf = new Map(running.map((r) => [r.user_id, Number(r.n)]));
-      const servedAt = new Map(served.map((r) => [r.user_id, r.last === null ? null : Number(r.last)]));
-      const turn = nextTurn(
-        waiting.map((w) => ({ userId: w.user_id, oldest: Number(w.oldest), running: runningOf.get(w.user_id) ?? 0, lastClaimed: servedAt.get(w.user_id) ?? null })),
-        perAccountCap(this.spec.concurrency(), this.ctx.config.tasksPerAccount),
-      );
-      if (!turn) return undefined;
-      const now = this.ctx.clock.now();
-      const row = await db
-        .updateTable('tasks')
-        .set({ phase: PHASE.RUNNING, updated_time: now, claimed_time: now })
-        .where('id', '=', (eb) => eb.selectFrom('tasks').select('id').where('type', '=', type).where('phase', '=', PHASE.PENDING).where('user_id', '=', turn).orderBy('created_time').limit(1))
-        .where('phase', '=', PHASE.PENDING)
-        .returningAll()
-        .executeTakeFirst();
-      if (row) return row;
-    }
-    return undefined;
+  /** Takes the oldest waiting task of the account whose turn it is (claim-in-turn.ts). */
+  private claim(): Promise<TaskRow | undefined> {
+    const now = this.ctx.clock.now();
+    const cap = perAccountCap(this.spec.concurrency(), this.ctx.config.tasksPerAccount);
+    return claimInTurn(this.ctx.db, { table: 'tasks', key: 'id', type: this.spec.type, cap, set: () => ({ updated_time: now }) }, now);
   }
+
 }
 
 /** A child logger for one task's lines: its id, and the id of the request that created it (so a job can be followed). */
