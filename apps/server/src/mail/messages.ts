@@ -127,13 +127,17 @@ const CHANGED: Record<Locale, { subject: string; body: (address: string) => stri
 export function addressChangedMessage(input: { to: string; name: string; newAddress: string; locale: Locale }): MailMessage {
   const w = CATALOGUE[input.locale];
   const c = CHANGED[input.locale];
-  const lines = [w.hello(input.name), c.body(input.newAddress), c.notYou];
+  return paragraphsMessage({ to: input.to, subject: c.subject, lines: [w.hello(input.name), c.body(input.newAddress), c.notYou], locale: input.locale });
+}
+
+/** A message of plain paragraphs, as text and as HTML (every line escaped). */
+export function paragraphsMessage(input: { to: string; subject: string; lines: string[]; locale: Locale }): MailMessage {
   const e = escapeHtml;
   const html = `<!doctype html>
-<html lang="${e(input.locale)}"><head><meta charset="utf-8"><title>${e(c.subject)}</title></head>
+<html lang="${e(input.locale)}"><head><meta charset="utf-8"><title>${e(input.subject)}</title></head>
 <body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #222">
-${lines.map((l) => `<p>${e(l)}</p>`).join('\n')}
+${input.lines.map((l) => `<p>${e(l)}</p>`).join('\n')}
 </body></html>
 `;
-  return { to: input.to, subject: c.subject, text: `${lines.join('\n\n')}\n`, html };
+  return { to: input.to, subject: input.subject, text: `${input.lines.join('\n\n')}\n`, html };
 }

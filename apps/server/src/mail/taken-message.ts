@@ -4,7 +4,7 @@
  * owner learns the truth here, with what to do if it was them.
  */
 import type { MailMessage } from './mailer.js';
-import { escapeHtml, type Locale } from './messages.js';
+import { paragraphsMessage, type Locale } from './messages.js';
 
 type Purpose = 'register' | 'change';
 
@@ -33,13 +33,5 @@ const WORDS: Record<Locale, { subject: string; hello: string; body: Record<Purpo
 
 export function takenMessage(input: { to: string; purpose: Purpose; locale: Locale }): MailMessage {
   const w = WORDS[input.locale];
-  const lines = [w.hello, w.body[input.purpose], w.yours, w.notYou];
-  const e = escapeHtml;
-  const html = `<!doctype html>
-<html lang="${e(input.locale)}"><head><meta charset="utf-8"><title>${e(w.subject)}</title></head>
-<body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #222">
-${lines.map((l) => `<p>${e(l)}</p>`).join('\n')}
-</body></html>
-`;
-  return { to: input.to, subject: w.subject, text: `${lines.join('\n\n')}\n`, html };
+  return paragraphsMessage({ to: input.to, subject: w.subject, lines: [w.hello, w.body[input.purpose], w.yours, w.notYou], locale: input.locale });
 }
