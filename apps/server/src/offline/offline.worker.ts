@@ -22,7 +22,7 @@ import { TorrentError, type TorrentEngine, type TorrentInfo } from './torrent-ty
 import { createTorrentEngine } from './torrent-engines.js';
 import { StallWatch } from './stall-watch.js';
 import { createContentHasher } from '../storage/content-hash.js';
-import { badInput, diskFull, HttpError, isDiskFull } from '../http/errors.js';
+import { badInput, diskFull, HttpError, isDatabaseUnavailable, isDiskFull } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { TaskQueue } from '../tasks/task-queue.js';
 import type { JobSignals } from '../tasks/job-signals.js';
@@ -175,6 +175,9 @@ export class OfflineWorker {
         return;
       } catch (err) {
         if (signal.aborted || stopped) break;
+        // The database went away (placing the file, say): not the download's fault. The task stays running and is
+        // taken up again after its lease, from the bytes it kept, as after a crash.
+        if (isDatabaseUnavailable(err)) throw err;
         // The server's disk filled up (here, or in the BitTorrent thread): the task fails and gives its space back.
         const full = isDiskFull(err) || /\bENOSPC\b/.test(String((err as Error).message));
         const retryable = full ? false : watch.stalled || (err instanceof FetchError ? err.retryable : err instanceof TorrentError ? err.retryable : false);
