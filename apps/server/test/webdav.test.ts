@@ -166,12 +166,13 @@ describe('WebDAV', () => {
       expect((await dav(base, 'PROPFIND', '/dav/', { authorization: aAuth, depth: '1', 'content-type': 'application/xml' }, '<propfind xmlns="DAV:"><prop>')).status).toBe(400);
     });
 
-    it('sends the file it replaces to the trash', async () => {
+    it('keeps the file it overwrites (its id) and sends the previous content to the trash under a name of its own', async () => {
       expect((await dav(base, 'PUT', '/dav/draft.txt', { authorization: aAuth }, 'v1')).status).toBe(201);
       expect((await dav(base, 'PUT', '/dav/draft.txt', { authorization: aAuth }, 'v2')).status).toBe(204);
       expect((await dav(base, 'GET', '/dav/draft.txt', { authorization: aAuth })).text).toBe('v2');
-      const trash = await h.ctx.db.selectFrom('files').select('name').where('user_id', '=', a.sub).where('trashed', '=', 1).execute();
-      expect(trash.map((r) => r.name)).toContain('draft.txt');
+      const rows = await h.ctx.db.selectFrom('files').select(['name', 'trashed']).where('user_id', '=', a.sub).where('name', 'like', 'draft%').execute();
+      expect(rows.filter((r) => !r.trashed).map((r) => r.name)).toEqual(['draft.txt']);
+      expect(rows.filter((r) => r.trashed).map((r) => r.name)).toEqual([expect.stringMatching(/^draft\(replaced \d{4}-\d\d-\d\d \d\d\.\d\d\.\d\d UTC\)\.txt$/)]);
     });
   });
 

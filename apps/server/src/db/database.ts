@@ -43,6 +43,7 @@ import * as paymentFulfilments from './migrations/2026-12-06-0033-payment-fulfil
 import * as taskClaims from './migrations/2026-12-07-0034-task-claims.js';
 import * as davPropSizes from './migrations/2026-12-07-0035-dav-prop-sizes.js';
 import * as mediaJobOwners from './migrations/2026-12-07-0036-media-job-owners.js';
+import * as davChecksums from './migrations/2026-12-08-0037-dav-checksums.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -120,6 +121,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-07-0034-task-claims': taskClaims,
   '2026-12-07-0035-dav-prop-sizes': davPropSizes,
   '2026-12-07-0036-media-job-owners': mediaJobOwners,
+  '2026-12-08-0037-dav-checksums': davChecksums,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -41,3 +41,11 @@ export interface DavLocksTable {
   expires_at: number;
   created_at: number;
 }
+
+/** SHA-1 of stored content by its content hash (BLAKE3), for clients that compare checksums: see the 0037 migration. */
+export interface DavChecksumsTable {
+  hash: string;
+  /** Lowercase hex. */
+  sha1: string;
+  created_at: number;
+}

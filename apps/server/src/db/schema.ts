@@ -8,7 +8,7 @@ import type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTa
 export type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, PaymentFulfilmentsTable, SubscriptionsTable };
 import type { InviteCodesTable, InvitationsTable, InviteRewardCountsTable } from './schema-invitations.js';
 import type { ArchiveJobsTable } from './schema-archives.js';
-import type { AppPasswordsTable, DavLocksTable, DavPropsTable } from './schema-webdav.js';
+import type { AppPasswordsTable, DavChecksumsTable, DavLocksTable, DavPropsTable } from './schema-webdav.js';
 
 export interface UsersTable {
   id: string;
@@ -373,6 +373,7 @@ export interface Database {
   app_passwords: AppPasswordsTable;
   dav_props: DavPropsTable;
   dav_locks: DavLocksTable;
+  dav_checksums: DavChecksumsTable;
   /** Usage statistics: see the 0022 migration. */
   stat_counts: { day: string; event: string; count: number };
   /** Settings that follow a person between browsers: see the 0023 migration. */

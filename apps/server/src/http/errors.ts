@@ -1,6 +1,7 @@
 /** Domain errors carry a wire error name and an HTTP status; one handler turns every failure into the error object. */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { errorBody, type ErrorName } from '@haul/shared';
+import { CLIENT_CLOSED, isClientAbort } from './client-abort.js';
 
 export class HttpError extends Error {
   constructor(
@@ -26,6 +27,7 @@ const NET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPI
  * SQLite busy past its timeout): the request is worth repeating, and nothing was changed by it.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
+  if (isClientAbort(err)) return false;
   const e = err as { code?: unknown; message?: unknown } | null;
   const code = String(e?.code ?? '');
   if (PG_UNAVAILABLE.has(code) || NET_UNAVAILABLE.has(code) || code.startsWith('08')) return true;
@@ -62,6 +64,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (e.statusCode === 413) return reply.status(413).send(errorBody('payload_too_large', 'The request body is too large.'));
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       return reply.status(e.statusCode).send(errorBody('invalid_argument', e.message));
+    }
+    // Before the database check: a hang-up has the same socket codes (ECONNRESET, EPIPE) as a dropped database link.
+    if (isClientAbort(err, req.raw)) {
+      req.log.info({ reason: (err as Error).message }, 'client closed the request');
+      return reply.status(CLIENT_CLOSED).send();
     }
     if (isDiskFull(err)) {
       req.log.error({ err: (err as Error).message }, 'disk full');

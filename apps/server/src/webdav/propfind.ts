@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import { freeSpace, storageUsage } from '../files/files.repository.js';
 import { DavError } from './locks.js';
 import { hrefOf, keyOf } from './paths.js';
-import { deadProps, isLive, liveNamesOf, liveProp, type DeadProp, type PropContext } from './props.js';
+import { OC_NS, sha1sOf } from './checksums.js';
+import { deadProps, isLive, liveNamesOf, liveProp, liveValue, otherLiveNamesOf, type DeadProp, type PropContext } from './props.js';
 import { locksOf, readXml, statusLine, type DavRequest } from './request.js';
 import { childrenPage, isFolder, resolve, type Resource } from './tree.js';
 import { badXml, DAV, elements, emptyElement, is, XML_HEAD, type XmlElement } from './xml.js';
@@ -30,11 +31,13 @@ function propstat(props: string[], code: number): string {
 }
 
 /** One response element of the answer. */
-function responseFor(r: Resource, names: string[], key: string, wanted: Wanted, dead: DeadProp[], pc: PropContext, now: number): string {
+function responseFor(r: Resource, names: string[], key: string, wanted: Wanted, stored: DeadProp[], pc: PropContext, now: number): string {
   const found: string[] = [];
   const missing: string[] = [];
+  // A property stored before it became live (Win32LastModifiedTime) is answered live.
+  const dead = stored.filter((p) => !isLive(p.ns, p.name));
   if (wanted.mode === 'propname') {
-    found.push(...liveNamesOf(r, false).map((p) => `<D:${p}/>`), ...dead.map((p) => emptyElement(p.ns, p.name)));
+    found.push(...liveNamesOf(r, false).map((p) => `<D:${p}/>`), ...otherLiveNamesOf(r, pc), ...dead.map((p) => emptyElement(p.ns, p.name)));
   } else if (wanted.mode === 'allprop') {
     for (const p of liveNamesOf(r, true)) found.push(liveProp(p, r, names, key, pc, now)!);
     found.push(...dead.map((p) => p.value));
@@ -46,7 +49,7 @@ function responseFor(r: Resource, names: string[], key: string, wanted: Wanted, 
     }
   } else {
     for (const p of wanted.props) {
-      const v = isLive(p.ns, p.local) ? liveProp(p.local, r, names, key, pc, now) : dead.find((d) => d.ns === p.ns && d.name === p.local)?.value ?? null;
+      const v = isLive(p.ns, p.local) ? liveValue(p.ns, p.local, r, names, key, pc, now) : dead.find((d) => d.ns === p.ns && d.name === p.local)?.value ?? null;
       if (v) found.push(v);
       else missing.push(p.ns === DAV ? `<D:${p.local}/>` : emptyElement(p.ns, p.local));
     }
@@ -65,11 +68,14 @@ export async function propfind(d: DavRequest): Promise<void> {
   const self = await resolve(d.ctx.db, d.userId, d.path.names);
   if (!self) throw new DavError(404);
   const [usage, available, locks] = await Promise.all([storageUsage(d.ctx.db, d.userId), freeSpace(d.ctx.db, d.userId, d.now), locksOf(d)]);
-  const pc: PropContext = { used: usage.total, available, locks };
+  const pc: PropContext = { used: usage.total, available, locks, sha1: new Map() };
   const liveOnly = wanted.mode === 'prop' && wanted.props.every((p) => isLive(p.ns, p.local));
+  const wantsSha1 = wanted.mode === 'propname' || (wanted.mode === 'prop' && wanted.props.some((p) => p.ns === OC_NS && p.local === 'checksums'));
   const answer = async (members: { r: Resource; names: string[] }[]) => {
-    const ids = members.filter((m) => m.r.kind === 'item').map((m) => m.r.id);
+    const items = members.flatMap((m) => (m.r.kind === 'item' ? [m.r] : []));
+    const ids = items.map((r) => r.id);
     const dead = liveOnly || !ids.length ? new Map<string, DeadProp[]>() : await deadProps(d.ctx.db, d.userId, ids);
+    if (wantsSha1) pc.sha1 = await sha1sOf(d.ctx.db, items.map((r) => r.row.hash));
     return members.map((m) => responseFor(m.r, m.names, keyOf(m.names), wanted, dead.get(m.r.id) ?? [], pc, d.now)).join('');
   };
   const first = await answer([{ r: self, names: d.path.names }]);

@@ -5,7 +5,9 @@
 import { FOLDER_KIND } from '@haul/shared';
 import type { Db } from '../db/database.js';
 import { subtreeRows } from '../files/files.repository.js';
-import { DAV, escapeXml } from './xml.js';
+import { checksumsXml, OC_NS } from './checksums.js';
+import { MS_NS } from './mtime.js';
+import { DAV, emptyElement, escapeXml } from './xml.js';
 import { DavError, type Lock } from './locks.js';
 import { accountFits, lockedPropUsage } from './prop-limits.js';
 import { hrefOf } from './paths.js';
@@ -15,13 +17,27 @@ import type { Resource } from './tree.js';
 export const LIVE = ['resourcetype', 'displayname', 'creationdate', 'getlastmodified', 'getcontentlength', 'getcontenttype', 'getetag', 'supportedlock', 'lockdiscovery', 'quota-available-bytes', 'quota-used-bytes'] as const;
 const NOT_IN_ALLPROP = new Set(['quota-available-bytes', 'quota-used-bytes']);
 
-export const isLive = (ns: string, local: string) => ns === DAV && (LIVE as readonly string[]).includes(local);
+/**
+ * Live properties outside DAV:, asked for by name (never in allprop): ownCloud's file id and checksums, which sync
+ * clients read, and the modified time as Windows names it (it sets it with PROPPATCH after every upload).
+ */
+const OTHER_LIVE: [ns: string, local: string][] = [
+  [OC_NS, 'fileid'],
+  [OC_NS, 'id'],
+  [OC_NS, 'checksums'],
+  [MS_NS, 'Win32LastModifiedTime'],
+];
 
-/** What every resource of one answer shares: the account's space. */
+export const isLive = (ns: string, local: string) =>
+  (ns === DAV && (LIVE as readonly string[]).includes(local)) || OTHER_LIVE.some(([n, l]) => n === ns && l === local);
+
+/** What every resource of one answer shares: the account's space, its locks, and the SHA-1s read for the page. */
 export interface PropContext {
   used: number;
   available: number;
   locks: Lock[];
+  /** SHA-1 by content hash, for oc:checksums; filled only when asked for. */
+  sha1: Map<string, string>;
 }
 
 /**
@@ -77,6 +93,22 @@ export function liveProp(local: string, r: Resource, names: string[], key: strin
       return null;
   }
 }
+
+/** The value of any live property (isLive) on `r` as XML, or null when `r` has none. */
+export function liveValue(ns: string, local: string, r: Resource, names: string[], key: string, pc: PropContext, now: number): string | null {
+  if (ns === DAV) return liveProp(local, r, names, key, pc, now);
+  if (r.kind !== 'item') return null;
+  const row = r.row;
+  if (ns === MS_NS) return `<${local} xmlns="${MS_NS}">${new Date(row.modified_time).toUTCString()}</${local}>`;
+  // The id stays with the file through renames, moves and overwrites, so clients can follow it.
+  if (local === 'fileid' || local === 'id') return `<oc:${local} xmlns:oc="${OC_NS}">${escapeXml(row.id)}</oc:${local}>`;
+  const sha1 = row.kind === FOLDER_KIND ? undefined : pc.sha1.get(row.hash);
+  return sha1 ? checksumsXml(sha1) : null;
+}
+
+/** Names of the live properties outside DAV: that `r` has, for propname. */
+export const otherLiveNamesOf = (r: Resource, pc: PropContext) =>
+  r.kind === 'root' ? [] : OTHER_LIVE.filter(([ns, l]) => !(ns === OC_NS && l === 'checksums' && !pc.sha1.has(r.row.hash))).map(([ns, l]) => emptyElement(ns, l));
 
 /** Live properties `r` has, for allprop and propname. */
 export const liveNamesOf = (r: Resource, allprop: boolean) =>

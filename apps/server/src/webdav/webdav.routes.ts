@@ -11,6 +11,7 @@ import { createFolder } from '../files/files.service.js';
 import { trashFiles } from '../files/trash.service.js';
 import { HttpError } from '../http/errors.js';
 import { davCaller, REALM } from './auth.js';
+import { recalculateHash } from './checksums.js';
 import { copyOrMove } from './copy-move.js';
 import { lock, unlock } from './lock-handlers.js';
 import { DavError, dropLocksWithin } from './locks.js';
@@ -24,7 +25,8 @@ import { resolve, resolveParent } from './tree.js';
 import { XML_HEAD } from './xml.js';
 
 const EXTENSION_METHODS = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'];
-const METHODS = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', ...EXTENSION_METHODS];
+// PATCH only for Nextcloud's X-Recalculate-Hash (checksums.ts): Haul keeps no partial writes.
+const METHODS = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', ...EXTENSION_METHODS];
 const ALLOW = METHODS.join(', ');
 
 async function options(d: DavRequest): Promise<void> {
@@ -69,6 +71,10 @@ const HANDLERS: Record<string, (d: DavRequest) => Promise<void>> = {
   GET: getOrHead,
   HEAD: getOrHead,
   PUT: put,
+  PATCH: async (d) => {
+    if (d.req.headers['x-recalculate-hash'] === undefined) throw new DavError(405);
+    await recalculateHash(d);
+  },
   DELETE: remove,
   MKCOL: mkcol,
   PROPFIND: propfind,
