@@ -7,7 +7,8 @@ import type { DriveFile } from '@haul/shared';
 import i18n from 'i18next';
 import { toast } from 'sonner';
 import type { IconName } from '../layout/icon';
-import { openInViewer, type Scene } from '../viewer/viewer-store';
+import { viewKindOf } from '../viewer/view-kind';
+import { openInViewer, previewable, type Scene } from '../viewer/viewer-store';
 import { useDialog } from './dialog-store';
 import { isFolder } from './files-api';
 import { deleteForever, downloadFile, setStar, trashFiles, untrashFiles } from './file-mutations';
@@ -152,6 +153,21 @@ export const FILE_ACTIONS: FileAction[] = [
 ];
 
 export const visibleActions = (c: ActionContext) => FILE_ACTIONS.filter((a) => a.visible(c));
+
+/** Opening shows the item in the app (a folder, an archive's entries, the viewer) rather than only downloading it. */
+const opensInApp = (f: DriveFile) => isFolder(f) || canDecompress(f.name) || previewable(f);
+
+/**
+ * The selection bar's actions: the menu's, with Open only where opening shows something (Download covers the rest),
+ * so a single click that selects still leaves opening one click away.
+ */
+export const barActions = (c: ActionContext) => visibleActions(c).filter((a) => a.id !== 'open' || opensInApp(first(c)));
+
+/** An action's words for the selection: a song or a video is played. */
+export function actionLabel(a: FileAction, c: ActionContext): string {
+  const kind = a.id === 'open' && c.files.length === 1 && !isFolder(first(c)) ? viewKindOf(first(c)) : null;
+  return kind === 'audio' || kind === 'video' ? 'actions.play' : a.labelKey;
+}
 
 /**
  * Seed 000 §2: the file context menu offers share and star only on a phone. On a desktop they stay on the selection

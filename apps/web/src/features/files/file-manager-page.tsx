@@ -211,7 +211,10 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
         </div>
       )}
       <div className="toolbar">
-        {search ? (
+        {/* The selection takes the path's place, beside "+ New" and the display controls, which stay in reach. */}
+        {selectedFiles.length > 0 ? (
+          <SelectionBar files={selectedFiles} view={search ? 'search' : view} inline />
+        ) : search ? (
           <h1 className="crumb current">{search.name ? t('search.resultsFor', { term: search.name }) : t('search.results')}</h1>
         ) : (
           <Breadcrumbs root={root} rootLabel={rootLabel} chain={id ? (ancestors.data ?? []) : []} />
@@ -221,7 +224,6 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
           {canCreate && picker.inputs}
           <DisplayControls modeKey={modeKey} mode={mode} />
         </div>
-        <SelectionBar files={selectedFiles} view={search ? 'search' : view} />
       </div>
       {search && <SearchFilters filter={search} />}
       {body}

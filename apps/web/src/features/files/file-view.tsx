@@ -67,6 +67,8 @@ export function FileView(props: FileViewProps) {
   const [box, setBox] = useState<Box | null>(null);
   const [menuOnItem, setMenuOnItem] = useState(false);
   const [swipe, setSwipe] = useState<{ from: number; base: Set<string> } | null>(null);
+  // The item a finger is on: a long press opens the menu on a timer, with no contextmenu event to say where.
+  const pressed = useRef<[DriveFile, number] | null>(null);
   const { selected, click, set, selectAll, clear, keepOnly } = useSelection();
 
   const order = useMemo(() => files.map((f) => f.id), [files]);
@@ -204,6 +206,7 @@ export function FileView(props: FileViewProps) {
   };
   const onPointerDown = (e: PointerEvent) => {
     const target = e.target as HTMLElement;
+    pressed.current = e.pointerType === 'mouse' ? null : itemOf(e);
     if (e.pointerType !== 'mouse' && target.closest('[data-check]')) {
       // Swipe selection: a finger drawn down the check boxes selects every item it passes.
       const i = indexAt(e.clientX, e.clientY);
@@ -230,6 +233,7 @@ export function FileView(props: FileViewProps) {
     set(idsInBox(next, files, { rowH, rowCount, cols, cardW: CARD_W, grid }));
   };
   const endBox = () => {
+    pressed.current = null;
     setBox(null);
     setSwipe(null);
   };
@@ -307,7 +311,12 @@ export function FileView(props: FileViewProps) {
           {showLocation && <span>{t('files.location')}</span>}
         </div>
       )}
-      <ContextMenu.Root onOpenChange={(open) => !open && setMenuOnItem(false)}>
+      <ContextMenu.Root
+        onOpenChange={(open) => {
+          if (!open) setMenuOnItem(false);
+          else if (pressed.current) onItemContextMenu(...pressed.current);
+        }}
+      >
         <ContextMenu.Trigger asChild>
           <div
             ref={scrollRef}

@@ -1,4 +1,5 @@
 /** The signed-in shell: a 64 px header, the sidebar (a drawer on phones) and the current screen. */
+import './drawer.css';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';

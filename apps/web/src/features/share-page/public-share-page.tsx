@@ -25,6 +25,7 @@ import { openInViewer } from '../viewer/viewer-store';
 import { ViewerHost } from '../viewer/viewer-host';
 import { SaveDialog } from './save-dialog';
 import { SingleShareItem } from './single-share-item';
+import { keepPicks, takePicks } from './share-picks';
 import { loadShareToken, saveShareToken } from './share-token';
 import { usePublicShare } from './use-public-share';
 import { FormError } from '../../components/form-error';
@@ -45,14 +46,15 @@ export function PublicSharePage() {
   const { access } = source;
 
   useEffect(() => setPicked(new Set()), [folderId]);
-  // Back from signing in to save: carry on where the visitor left off.
+  // Back from signing in to save: carry on where the visitor left off, with the items they had ticked.
   useEffect(() => {
     if (session && params.get('save') === '1' && view?.share_status === 'OK') {
+      setPicked(new Set(takePicks(shareId)));
       setSaving(true);
       params.delete('save');
       setParams(params, { replace: true });
     }
-  }, [session, view?.share_status, params, setParams]);
+  }, [session, view?.share_status, params, setParams, shareId]);
 
   const open = (f: DriveFile) => {
     if (isFolder(f)) setParams({ folder: f.id });
@@ -68,6 +70,7 @@ export function PublicSharePage() {
   };
   const startSave = () => {
     if (session) return setSaving(true);
+    keepPicks(shareId, [...picked]);
     const back = `/s/${shareId}?${new URLSearchParams({ ...(folderId ? { folder: folderId } : {}), save: '1' })}`;
     window.location.assign(`/drive/login?${new URLSearchParams({ redirect: back })}`);
   };
@@ -127,7 +130,7 @@ export function PublicSharePage() {
               </button>
             )}
             <button className="btn primary" onClick={startSave}>
-              {chosen.length ? t('publicShare.saveChosen', { count: chosen.length }) : t('publicShare.saveAll')}
+              {picked.size ? t('publicShare.saveChosen', { count: picked.size }) : t('publicShare.saveAll')}
             </button>
           </div>
         </div>
@@ -180,7 +183,8 @@ export function PublicSharePage() {
           </ul>
         )}
         <EndSentinel onVisible={loadMore} />
-        {saving && <SaveDialog access={access} fileIds={chosen.map((f) => f.id)} onClose={() => setSaving(false)} />}
+        {/* The ticked ids themselves: those kept over a sign-in may be on a page of the folder not loaded yet. */}
+        {saving && <SaveDialog access={access} fileIds={[...picked]} onClose={() => setSaving(false)} />}
       </>
     );
   }
