@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTRACT, ERROR_CODES, isRaw, route, routeErrors, type RouteDef } from '@haul/shared';
+import { CONTRACT, docPath, ERROR_CODES, isRaw, route, routeErrors, type RouteDef } from '@haul/shared';
 import { installResponseCheck, serve } from '../src/http/contract.js';
 import { installErrorHandlers, notFound } from '../src/http/errors.js';
 import { startTestHaul, type TestHaul } from './helper.js';
@@ -24,7 +24,6 @@ const NOT_API: Record<string, string> = {
 const isDocs = (url: string) => url === '/api/docs' || url.startsWith('/api/docs/');
 /** WebDAV (RFC 4918) at /dav/: not JSON calls, so outside the contract; test/webdav*.test.ts cover it with real clients. */
 const isDav = (url: string) => url === '/dav' || url === '/dav/*';
-const openApiPath = (p: string) => p.replace(/::/g, '\u0000').replace(/:(\w+)/g, '{$1}').replace(/\*/g, '{*}').replace(/\u0000/g, ':');
 
 let h: TestHaul;
 beforeAll(async () => {
@@ -87,7 +86,7 @@ describe('the OpenAPI document', () => {
     expect(result.valid).toBe(true);
     expect(doc.servers[0].url).toBe('http://haul.test');
     for (const [name, def] of Object.entries(CONTRACT) as [string, RouteDef][]) {
-      const op = doc.paths[openApiPath(def.path)]?.[def.method.toLowerCase()];
+      const op = doc.paths[docPath(def)]?.[def.method.toLowerCase()];
       expect(op, `${name}: ${def.method} ${def.path}`).toBeTruthy();
       expect(op.operationId).toBe(name);
       expect(op.summary).toBe(def.summary);

@@ -67,7 +67,7 @@ export const DriveFileSchema = Type.Object(
     size: DecimalString('Bytes, as a decimal string.'),
     mime_type: Type.String(),
     file_extension: Type.String(),
-    hash: Type.String({ description: 'The content id (GCID) of a file; empty for folders.' }),
+    hash: Type.String({ description: "The 64-digit hex BLAKE3 hash of a file's bytes; empty for folders." }),
     icon_link: Type.String(),
     thumbnail_link: Type.String(),
     web_content_link: Type.String({ description: 'A signed download link (GET files/{id} only).' }),

@@ -6,7 +6,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { JSON_ANSWER_COMPRESSION } from './compression.js';
-import { errorBody, ErrorBodySchema, isRaw, routeErrors, type ErrorName, type RouteBody, type RouteDef, type RouteParams, type RouteQuery } from '@haul/shared';
+import { errorBody, ErrorBodySchema, headRoute, isRaw, routeErrors, type ErrorName, type RouteBody, type RouteDef, type RouteParams, type RouteQuery } from '@haul/shared';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -53,7 +53,8 @@ export function serve<D extends RouteDef>(app: FastifyInstance, def: D, handler:
     method: def.method,
     url: def.path,
     schema: fastifySchema(def),
-    config: { contract: def },
+    // A documented HEAD twin is shown in the reference (@fastify/swagger leaves HEAD routes out unless asked).
+    config: { contract: def, ...(def.head ? { swagger: { exposeHeadRoute: true } } : {}) },
     // JSON answers are compressed for clients that accept it; a raw body (a file's bytes) never is.
     ...(isRaw(def.response) ? {} : { compress: JSON_ANSWER_COMPRESSION }),
     ...opts,
@@ -62,8 +63,9 @@ export function serve<D extends RouteDef>(app: FastifyInstance, def: D, handler:
 }
 
 /**
- * Checks each JSON answer of a contract route: a success against the route's answer schema (extra fields included), an
- * error against the errors the route documents. A breach answers 500 with what broke, so a test that meets it fails.
+ * Checks each answer of a contract route: a JSON success against the route's answer schema (extra fields included), an
+ * error against the errors the route documents (by name and status for the error object, by status for any other
+ * body). A breach answers 500 with what broke, so a test that meets it fails.
  */
 export function installResponseCheck(app: FastifyInstance): void {
   const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true });
@@ -83,13 +85,28 @@ export function installResponseCheck(app: FastifyInstance): void {
     };
     if (reply.statusCode >= 400) {
       const name = (payload as { error?: string }).error as ErrorName;
-      return routeErrors(def).get(reply.statusCode)?.has(name) ? payload : breach(`answered ${reply.statusCode} ${name}, which it does not document.`);
+      return documentedErrors(req, def).get(reply.statusCode)?.has(name) ? payload : breach(`answered ${reply.statusCode} ${name}, which it does not document.`);
     }
     if (isRaw(def.response)) return breach('answered JSON, but documents a raw body.');
     const validate = validator(def.response);
     return validate(payload) ? payload : breach(`answered outside its schema: ${ajv.errorsText(validate.errors)}.`);
   });
+  // An error answer that is not a JSON object (text, bytes, no body) skips preSerialization: its status, at least, is
+  // held to what the route documents. 499 (the client hung up) is written for the log only: nobody reads it.
+  app.addHook('onSend', async (req, reply, payload) => {
+    const def = req.routeOptions.config?.contract;
+    const status = reply.statusCode;
+    if (!def || status < 400 || status === 499 || documentedErrors(req, def).has(status)) return payload;
+    const what = `Contract breach: ${def.method} ${def.path} answered ${status}, which it does not document.`;
+    req.log.error(what);
+    (payload as { destroy?: () => void } | null)?.destroy?.();
+    reply.code(500).removeHeader('Content-Encoding').header('Content-Type', 'application/json; charset=utf-8');
+    return JSON.stringify(errorBody('internal', what));
+  });
 }
+
+/** The errors the route documents for this request's method (a documented HEAD twin has its own). */
+const documentedErrors = (req: FastifyRequest, def: RouteDef) => routeErrors(req.method === 'HEAD' && def.head ? headRoute(def) : def);
 
 /** A copy of `schema` whose objects refuse fields they do not name (records keep their open shape). */
 function closed(schema: unknown): unknown {

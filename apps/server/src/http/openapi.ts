@@ -4,10 +4,18 @@
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { CONTRACT, ERROR_CODES } from '@haul/shared';
+import { CONTRACT, docPath, ERROR_CODES, headRoute, isRaw, type RouteDef } from '@haul/shared';
 import type { Config } from '../config.js';
+import { fastifySchema } from './contract.js';
 import { linkBase } from './public-url.js';
+
+/**
+ * The repository states no license (no LICENSE file, no `license` in package.json): UNLICENSED, npm's word for "no
+ * license granted", until the project chooses one. OpenAPI 3.1 wants info.license to have a name.
+ */
+const LICENSE = { name: 'UNLICENSED' };
 
 const TAGS = [
   ['Accounts', 'Sign up, sign in, tokens and the signed-in user.'],
@@ -39,12 +47,19 @@ export async function installApiReference(app: FastifyInstance, config: Config):
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Haul API', version: '1', description: DESCRIPTION },
+      info: { title: 'Haul API', version: '1', description: DESCRIPTION, license: LICENSE },
       tags: TAGS.map(([name, description]) => ({ name: name!, description })),
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An access token from POST /v1/auth/signin.' } } },
     },
-    // Only contract routes are documented (the web app's pages and these docs are not API).
-    transform: ({ schema, url, route }) => ({ schema: { ...schema, hide: !route.config?.contract }, url }),
+    // Only contract routes are documented (the web app's pages and these docs are not API); a HEAD reaches here only
+    // for a GET whose contract documents its HEAD twin.
+    transform: ({ schema, url, route }) => {
+      const def = route.config?.contract;
+      if (!def) return { schema: { ...schema, hide: true }, url };
+      const documented = route.method === 'HEAD' ? headRoute(def) : def;
+      // The router's `*` becomes a named parameter; the rest of the path is formatted by @fastify/swagger.
+      return { schema: referenceSchema(documented), url: documented.restName ? url.replace('*', `:${documented.restName}`) : url };
+    },
     transformObject: (doc) => withExamples((doc as unknown as { openapiObject: Record<string, unknown> }).openapiObject),
   });
   await app.register(swaggerUi, {
@@ -57,13 +72,41 @@ export async function installApiReference(app: FastifyInstance, config: Config):
   app.get('/api/openapi.json', { schema: { hide: true } as never }, (req) => ({ ...app.swagger(), servers: [{ url: linkBase(config, req) }] }));
 }
 
+/**
+ * What the reference shows of a route: its Fastify schema, plus what only readers need and Fastify must not check
+ * (tus checks its own headers and reads its own body): request headers, a raw request body, answer headers, and the
+ * `*` parameter under its name.
+ */
+function referenceSchema(def: RouteDef): Record<string, unknown> {
+  const schema = fastifySchema(def);
+  if (def.restName && def.params) {
+    const params = def.params as TSchema & { properties: Record<string, TSchema>; required?: string[] };
+    const name = (key: string) => (key === '*' ? def.restName! : key);
+    schema.params = {
+      ...params,
+      properties: Object.fromEntries(Object.entries(params.properties).map(([key, s]) => [name(key), s])),
+      required: params.required?.map(name),
+    };
+  }
+  if (def.requestHeaders) schema.headers = def.requestHeaders;
+  if (def.rawBody) Object.assign(schema, { body: { type: 'string', format: 'binary', description: def.rawBody.description }, consumes: def.rawBody.types });
+  const response = schema.response as Record<string, Record<string, unknown>>;
+  const ok = String(def.status ?? 200);
+  // A raw answer with no media type has no body (`null` keeps @fastify/swagger from inventing a JSON one).
+  if (isRaw(def.response) && !def.response.types.length) response[ok] = { ...response[ok], type: 'null' };
+  if (def.answerHeaders) {
+    const headers = Object.fromEntries(Object.entries(def.answerHeaders).map(([name, description]) => [name, { type: 'string', description }]));
+    response[ok] = { ...response[ok], headers };
+  }
+  return schema;
+}
+
 /** Adds each route's example body to its operation (JSON Schema `examples` do not reach the request body there). */
 function withExamples(doc: Record<string, unknown>): Record<string, unknown> {
   const out = doc as { paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, { example?: unknown }> } }>> };
   for (const def of Object.values(CONTRACT)) {
     if (!('example' in def) || def.example === undefined) continue;
-    const path = def.path.replace(/::/g, '\u0000').replace(/:(\w+)/g, '{$1}').replace(/\u0000/g, ':');
-    const json = out.paths?.[path]?.[def.method.toLowerCase()]?.requestBody?.content?.['application/json'];
+    const json = out.paths?.[docPath(def)]?.[def.method.toLowerCase()]?.requestBody?.content?.['application/json'];
     if (json) json.example = def.example;
   }
   return out as Record<string, unknown>;

@@ -57,8 +57,59 @@ export interface RouteDef<P extends TSchema | undefined = TSchema | undefined, Q
   errors: Partial<Record<ErrorName, ErrorWhen>>;
   /** A request body a reader can copy. */
   example?: unknown;
+  /**
+   * The reference's name for the `*` parameter: OpenAPI needs a named path parameter, and clients send `{*}` literally.
+   */
+  restName?: string;
+  /**
+   * Request headers the reference lists. Documentation only: the route checks them itself (tus answers its own
+   * statuses for them), so they are not validated up front.
+   */
+  requestHeaders?: TSchema;
+  /** A request body that is not JSON, which the route reads itself: its media types and what it holds. */
+  rawBody?: { types: string[]; description: string };
+  /** What the success answer says in its headers, by header. */
+  answerHeaders?: Record<string, string>;
+  /** The HEAD twin of a GET route, documented as its own operation. */
+  head?: HeadTwin;
   /** The route's name in CONTRACT (set there). */
   operationId?: string;
+}
+
+/**
+ * A GET route's HEAD twin (Fastify answers HEAD with the GET handler), when it answers differently enough to need its
+ * own operation in the reference: generated clients and validators read one operation a method. It has no body.
+ */
+export type HeadTwin = Pick<RouteDef, 'summary' | 'description' | 'status' | 'requestHeaders' | 'answerHeaders' | 'errors'> & {
+  /** Its operationId (the twin is not a CONTRACT entry: it is registered with its GET route). */
+  name: string;
+  /** What its success answer says (in its headers). */
+  answer: string;
+};
+
+/** The HEAD twin of `d` as a route of its own: what the reference shows and what the response check holds it to. */
+export function headRoute(d: RouteDef): RouteDef {
+  if (d.method !== 'GET' || !d.head) throw new Error(`${d.method} ${d.path} has no documented HEAD twin`);
+  const h = d.head;
+  // Only what a HEAD shares with its GET (path, parameters, auth, tag) is kept; the rest is the twin's own.
+  return {
+    method: 'HEAD',
+    path: d.path,
+    restName: d.restName,
+    tag: d.tag,
+    auth: d.auth,
+    appScope: d.appScope,
+    params: d.params,
+    query: d.query,
+    operationId: h.name,
+    summary: h.summary,
+    description: h.description,
+    status: h.status,
+    requestHeaders: h.requestHeaders,
+    answerHeaders: h.answerHeaders,
+    response: { raw: true, types: [], description: h.answer },
+    errors: h.errors,
+  };
 }
 
 /** Defines a route; the identity function that keeps the exact schema types for the server and the client. */
@@ -73,6 +124,16 @@ export type RouteBody<D extends RouteDef> = StaticOf<D['body']>;
 export type RouteAnswer<D extends RouteDef> = D['response'] extends TSchema ? Static<D['response']> : Response;
 
 export const isRaw = (r: TSchema | RawAnswer): r is RawAnswer => (r as RawAnswer).raw === true;
+
+/** The route's path as the reference writes it: `{name}` for `:name` and for `*` (by restName), `:` for `::`. */
+export function docPath(d: Pick<RouteDef, 'path' | 'restName'>): string {
+  if (d.path.includes('*') && !d.restName) throw new Error(`${d.path}: a \`*\` parameter needs a restName for the reference`);
+  return d.path
+    .replace(/::/g, '\u0000')
+    .replace(/:(\w+)/g, '{$1}')
+    .replace(/\*/g, `{${d.restName}}`)
+    .replace(/\u0000/g, ':');
+}
 
 /** The usual HTTP status of each error name. */
 export const ERROR_STATUS: Record<ErrorName, number> = {

@@ -25,7 +25,7 @@ const LINK_GONE = 'The link is malformed, tampered with or expired, or the file 
 const RANGE =
   'Range: one `bytes=` range (a suffix range `bytes=-N` too) answers 206 with Content-Range; several ranges, or an If-Range that does not match the ETag, answer the whole body; a range wholly past the end answers 416 invalid_argument with Content-Range: bytes */size. If-None-Match with the ETag answers 304.';
 /** invalid_argument comes as bad input (400) and as a Range wholly past the end (416). */
-const BAD_RANGE = {
+export const BAD_RANGE = {
   status: [400, 416],
   when: 'A path part or query field is too long, repeated or holds a NUL (400); the Range header asks only for bytes past the end (416, with Content-Range: bytes */size).',
 };

@@ -8,7 +8,7 @@ import { ShareEntrySchema, SharedFileSchema, ShareViewSchema } from '../entities
 import { route } from './define.js';
 import { Empty, StringEnum } from './schema-kit.js';
 import { Id, Ids, ParentId } from './files.js';
-import { DOWNLOAD_DAY, DOWNLOAD_MONTH } from './media.js';
+import { BAD_RANGE, DOWNLOAD_DAY, DOWNLOAD_MONTH } from './media.js';
 
 const tag = 'Shares';
 const ShareId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9]+$', description: 'A share id: the last part of its link (/s/<share_id>).' });
@@ -82,7 +82,7 @@ export const sharesRoutes = {
     tag,
     summary: "Download a shared file's bytes",
     description:
-      "The target of share/file_info's web_content_link: the file's bytes as an attachment under its name, for whoever holds the link, without a token or pass code (the link is signed with the share's pass code). It stops working when the share is cancelled, expires or gets a new pass code, or the file leaves the share. Range: one `bytes=` range answers 206 with Content-Range (a range past the end answers 416); If-None-Match with the ETag answers 304. Types a browser could run as a page (HTML, SVG, XML, scripts) are sent as application/octet-stream. The bytes sent count against the download allowance of the signed-in visitor the link was made for, or of the share's owner for a visitor who is not signed in.",
+      "The target of share/file_info's web_content_link: the file's bytes as an attachment under its name, for whoever holds the link, without a token or pass code (the link is signed with the share's pass code). It stops working when the share is cancelled, expires or gets a new pass code, or the file leaves the share. Range: one `bytes=` range answers 206 with Content-Range (a range wholly past the end answers 416 invalid_argument with Content-Range: bytes */size); If-None-Match with the ETag answers 304. Types a browser could run as a page (HTML, SVG, XML, scripts) are sent as application/octet-stream. The bytes sent count against the download allowance of the signed-in visitor the link was made for, or of the share's owner for a visitor who is not signed in.",
     auth: 'signed-link',
     params: Type.Object({ id: Id }),
     query: Type.Object({
@@ -94,6 +94,7 @@ export const sharesRoutes = {
     response: { raw: true, types: ['application/octet-stream', '*/*'], description: "The file's bytes (or the asked range) with its stored type, as an attachment." },
     errors: {
       file_not_found: 'The link is malformed, tampered with or expired, the share is no longer open, or the file is no longer in it.',
+      invalid_argument: BAD_RANGE,
       monthly_download_size_exceeded: DOWNLOAD_MONTH,
       daily_download_size_exceeded: DOWNLOAD_DAY,
     },
@@ -162,7 +163,7 @@ export const sharesRoutes = {
       invalid_argument: 'share_to, expiration_days, the pass code, the phrase or the title is not allowed.',
       already_exists: 'The phrase is taken by another working share.',
     },
-    example: { share_id: '…', pass_code: '' },
+    example: { share_id: 'k3jwqx2dp9vn8st1ayb7', pass_code: '' },
   }),
   listShares: route({
     method: 'GET',
@@ -231,6 +232,6 @@ export const sharesRoutes = {
       sensitive_resource: 'Something inside the chosen items is flagged and cannot be copied.',
       file_space_not_enough: 'The copies do not fit in your storage.',
     },
-    example: { share_id: '…', parent_id: '' },
+    example: { share_id: 'k3jwqx2dp9vn8st1ayb7', parent_id: '' },
   }),
 };

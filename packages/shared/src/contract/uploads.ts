@@ -8,7 +8,42 @@ import { route } from './define.js';
 
 const tag = 'Uploads';
 const UploadParams = Type.Object({ '*': Type.String({ description: 'The upload key: resumable.params.key of POST /drive/v1/files.' }) });
+/** The reference's name for the upload key (the router's `*`). */
+const restName = 'upload_id';
 const MB = 1024 * 1024;
+
+/** The request headers of tus, as the reference lists them (tus checks them itself and answers its own statuses). */
+const TusResumable = Type.Literal('1.0.0', { description: 'The tus protocol version: 1.0.0.' });
+const Digits = (description: string) => Type.String({ pattern: '^[0-9]+$', description });
+const TusHeaders = Type.Object({ 'Tus-Resumable': TusResumable });
+const PatchHeaders = Type.Object({
+  'Tus-Resumable': TusResumable,
+  'Upload-Offset': Digits('Where these bytes start: the offset the server has (HEAD tells it).'),
+});
+const CreationHeaders = Type.Object({
+  'Tus-Resumable': TusResumable,
+  'Upload-Length': Type.Optional(Digits('Bytes the upload will have.')),
+  'Upload-Defer-Length': Type.Optional(Type.Literal('1', { description: 'The length is not known yet.' })),
+  'Upload-Metadata': Type.Optional(Type.String({ description: 'tus metadata: comma-separated keys, each with its value in base64.' })),
+});
+
+/** Headers every tus answer but GET's carries. */
+const TUS_RESUMABLE = { 'Tus-Resumable': '1.0.0: the protocol version the server speaks.' };
+/** What the last PATCH (or a HEAD that places the file) adds. */
+const PLACED = {
+  'Haul-File-Id': 'When every byte has arrived and the file is placed: its id.',
+  'Haul-Task-Id': 'When every byte has arrived and the file is placed: the id of its upload task.',
+};
+const OPTIONS_HEADERS = {
+  ...TUS_RESUMABLE,
+  'Tus-Version': 'The protocol versions the server speaks: 1.0.0.',
+  'Tus-Extension': 'The extensions: creation, creation-with-upload, creation-defer-length, termination, expiration.',
+  'Access-Control-Allow-Origin': '*: any origin may call (the token, not a cookie, is the permission).',
+  'Access-Control-Allow-Methods': 'POST, HEAD, PATCH, OPTIONS, DELETE.',
+  'Access-Control-Allow-Headers': 'The tus headers and Authorization, which a browser may send.',
+  'Access-Control-Expose-Headers': 'The tus headers a browser may read.',
+  'Access-Control-Max-Age': 'Seconds a browser may keep this preflight answer: 86400.',
+};
 
 /** What every tus request but OPTIONS and GET is checked for first, before the access token. */
 const tusHeaderErrors = {
@@ -49,6 +84,7 @@ export const uploadsRoutes = {
     description: optionsDescription('at the endpoint'),
     auth: 'public',
     response: noBody('No body: the headers say it.'),
+    answerHeaders: OPTIONS_HEADERS,
     status: 204,
     errors: {},
   }),
@@ -60,7 +96,9 @@ export const uploadsRoutes = {
     description: optionsDescription("at an upload URL (what a browser's preflight of a cross-origin HEAD or PATCH asks)"),
     auth: 'public',
     params: UploadParams,
+    restName,
     response: noBody('No body: the headers say it.'),
+    answerHeaders: OPTIONS_HEADERS,
     status: 204,
     errors: {},
   }),
@@ -72,6 +110,7 @@ export const uploadsRoutes = {
     summary: 'tus: creation (refused)',
     description: `tus creation is not how uploads start here: POST /drive/v1/files with upload_type UPLOAD_TYPE_RESUMABLE creates the upload (and can make it instant) and answers its upload URL. A signed-in creation request that passes the protocol checks answers 404. ${tusHeaders}`,
     auth: 'tus',
+    requestHeaders: CreationHeaders,
     response: noBody('Never: no upload is created here.'),
     status: 201,
     errors: {
@@ -86,19 +125,35 @@ export const uploadsRoutes = {
     method: 'GET',
     path: '/drive/v1/uploads/*',
     tag,
-    summary: "tus: an upload's offset (HEAD) or its bytes (GET)",
-    description: [
-      `HEAD (tus): where an upload stands, to resume it. Answers 200 with \`Upload-Offset\` (bytes received) and \`Upload-Length\` (bytes announced), \`Cache-Control: no-store\`, no body. ${tusHeaders}`,
-      'When every byte has arrived but the file was never placed (the server stopped in between), HEAD places it first and answers the full offset with `Haul-File-Id` and `Haul-Task-Id` headers, so a client that then sends nothing still gets its file.',
-      "GET: the received bytes (`application/octet-stream`, as an attachment), only between the last byte arriving and the file being placed; before and after, 404. The placed file is read through GET /drive/v1/files/{id}. GET needs no Tus-Resumable header.",
-    ].join('\n\n'),
+    summary: "tus: an upload's received bytes",
+    description:
+      "The received bytes (`application/octet-stream`, as an attachment), only between the last byte arriving and the file being placed; before and after, 404. The placed file is read through GET /drive/v1/files/{id}. Needs the access token but no Tus-Resumable header. Where an upload stands is HEAD's answer (operation tusHead).",
     auth: 'tus',
     params: UploadParams,
-    response: { raw: true, types: ['application/octet-stream'], description: 'GET: the bytes. HEAD: no body; Upload-Offset and Upload-Length headers.' },
-    errors: {
-      failed_precondition: { status: 412, when: 'HEAD without the Tus-Resumable header (GET needs none).' },
-      invalid_argument: 'HEAD: a tus header has a value the protocol does not allow.',
-      file_not_found: `${noUpload} GET also while bytes are missing.`,
+    restName,
+    response: { raw: true, types: ['application/octet-stream'], description: 'The bytes.' },
+    errors: { file_not_found: `${noUpload} Also while bytes are missing.` },
+    head: {
+      name: 'tusHead',
+      summary: "tus: an upload's offset",
+      description: [
+        `Where an upload stands, to resume it: answers 200 with \`Upload-Offset\` (bytes received) and \`Upload-Length\` (bytes announced), \`Cache-Control: no-store\`, no body. ${tusHeaders}`,
+        'When every byte has arrived but the file was never placed (the server stopped in between), HEAD places it first and answers the full offset with `Haul-File-Id` and `Haul-Task-Id` headers, so a client that then sends nothing still gets its file.',
+      ].join('\n\n'),
+      requestHeaders: TusHeaders,
+      answer: 'No body: the headers say where the upload stands.',
+      answerHeaders: {
+        ...TUS_RESUMABLE,
+        'Upload-Offset': 'Bytes received so far.',
+        'Upload-Length': 'Bytes the upload has (announced at creation).',
+        'Cache-Control': 'no-store: an offset is never to be reused.',
+        ...PLACED,
+      },
+      errors: {
+        failed_precondition: { status: 412, when: 'The Tus-Resumable header is missing.' },
+        invalid_argument: 'A tus header has a value the protocol does not allow.',
+        file_not_found: noUpload,
+      },
     },
   }),
 
@@ -114,7 +169,11 @@ export const uploadsRoutes = {
     ].join('\n\n'),
     auth: 'tus',
     params: UploadParams,
+    restName,
+    requestHeaders: PatchHeaders,
+    rawBody: { types: ['application/offset+octet-stream'], description: 'The bytes that follow Upload-Offset: all that is left, or a chunk of it.' },
     response: noBody('No body; `Upload-Offset` is the new offset (and the last PATCH adds `Haul-File-Id` and `Haul-Task-Id`).'),
+    answerHeaders: { ...TUS_RESUMABLE, 'Upload-Offset': 'The new offset: bytes received so far.', ...PLACED },
     status: 204,
     errors: {
       invalid_argument: 'A tus header has a value the protocol does not allow, or a newer request to the same upload took over while this one was writing (this one stops).',
@@ -136,7 +195,10 @@ export const uploadsRoutes = {
     description: `tus termination: drops the bytes received so far, after which the upload cannot continue. To cancel an upload and remove its task, use DELETE /drive/v1/tasks. ${tusHeaders} Answers 204.`,
     auth: 'tus',
     params: UploadParams,
+    restName,
+    requestHeaders: TusHeaders,
     response: noBody('No body.'),
+    answerHeaders: TUS_RESUMABLE,
     status: 204,
     errors: { ...tusHeaderErrors, file_not_found: noUpload },
   }),
