@@ -1,7 +1,7 @@
 /**
- * WebDAV password guessing: every try is counted before the password is looked at, per network and name typed and per
- * network across names; a guesser on a network does not keep others on it out, and right passwords between guesses
- * win a guesser nothing. Networks are told apart by X-Forwarded-For (the test's loopback connection is a trusted
+ * WebDAV password guessing: wrong passwords are counted per network and name typed and per network across names; a
+ * right one always gets in (140 random bits: looking it up tells a guesser nothing), so a guesser on a network keeps
+ * nobody out, and right passwords between guesses win a guesser nothing. Networks are told apart by X-Forwarded-For (the test's loopback connection is a trusted
  * proxy); the clock stands still, so no wait runs out during a test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,16 +52,19 @@ describe('WebDAV password guessing', () => {
     // 20 free and the 21st that starts the waits, as without the right ones between.
     expect(atVictim.filter((s) => s === 401).length).toBe(21);
     expect(atVictim.slice(21).every((s) => s === 429)).toBe(true);
-    // The victim's own right password from that network waits too (nothing tells it from a guess before it is looked
-    // at, as at sign-in); from elsewhere it works.
-    expect(await list(victim.basic, from)).toBe(429);
+    // The victim's own right password gets in from that network too, and the guessing there stays slowed.
+    expect(await list(victim.basic, from)).toBe(207);
     expect(await list(victim.basic, '198.51.100.9')).toBe(207);
+    expect(await list(wrong(victim.email, 99), from)).toBe(429);
   });
 
-  it('counts a burst one try after another, before any password is looked at', async () => {
+  it('counts a burst of wrong passwords one after another, and lets a burst of right ones in', async () => {
     const who = await appPassword(h, await h.signUp());
     const all = await Promise.all(Array.from({ length: 40 }, (_, i) => list(wrong(who.email, i), '203.0.113.40')));
     expect(all.filter((s) => s === 401).length).toBe(21);
     expect(all.filter((s) => s === 429).length).toBe(19);
+    // A client's burst with the right password, as rclone and Finder send, after the guesses: every request gets in.
+    const right = await Promise.all(Array.from({ length: 40 }, () => list(who.basic, '203.0.113.40')));
+    expect(right).toEqual(Array(40).fill(207));
   });
 });

@@ -1,17 +1,17 @@
 /**
  * Who a WebDAV request is: HTTP Basic with the account's e-mail address (or phone number) and one of its app
- * passwords; the sign-in password is never accepted here. Every try is counted in the database before the password
- * is looked at, as sign-in counts them: per client network and user name typed, and per network across names. Past the
- * free ones a key waits doubling up to an hour. A right password gives its tries back, so only wrong ones add up; and a
- * network's wrong tries at other names do not hold up a name's own first tries (attempt-limiter's AcrossWaiver), so
- * someone sharing a network with a guesser keeps working.
+ * passwords; the sign-in password is never accepted here. An app password carries ~140 random bits, so looking one up
+ * tells a guesser nothing: a right one is always let in (a client sends dozens of requests at once, and the owner on a
+ * guesser's network keeps working), uncounted. Wrong ones are counted in the database, per client network and user
+ * name typed and per network across names; past the free ones a key waits doubling up to an hour (429), and a
+ * network's wrong tries at other names do not hold up a name's own first tries (attempt-limiter's AcrossWaiver).
  */
 import type { FastifyRequest } from 'fastify';
 import { normalPhoneNumber } from '@haul/shared/phone-numbers';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
 import { sha256Hex } from '../lib/ids.js';
-import { clientKey, refundAttempts, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
+import { clientKey, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
 import { normalEmail } from '../accounts/users.repository.js';
 import { accountOfAppPassword, touchAppPassword } from './app-passwords.service.js';
 
@@ -19,10 +19,7 @@ import { accountOfAppPassword, touchAppPassword } from './app-passwords.service.
 const PER_NAME: AttemptPolicy = { free: 20, baseDelayMs: 1000, maxDelayMs: 3_600_000, forgetMs: 86_400_000 };
 /** One network trying many names. */
 const PER_NETWORK: AttemptPolicy = { free: 100, baseDelayMs: 1000, maxDelayMs: 3_600_000, forgetMs: 86_400_000 };
-/**
- * A name's first tries that the network's count across names does not hold up. As many as its free ones: clients send
- * a dozen requests at once, each checked before the others have given their tries back.
- */
+/** A name's first wrong tries that the network's count across names does not hold up: as many as its free ones. */
 const FIRST_TRIES = PER_NAME.free;
 const TOO_MANY = 'Too many wrong WebDAV passwords from this network.';
 
@@ -63,13 +60,13 @@ export async function davCaller(ctx: AppContext, req: FastifyRequest): Promise<s
   const name = phone ? `p:${phone}` : `e:${normalEmail(creds.user)}`;
   const perName = `dav|ip:${from}|${sha256Hex(name).slice(0, 32)}`;
   const perNetwork = `dav|ip:${from}`;
-  const wait = await takeAttempt(ctx.db, now, [[perName, PER_NAME], [perNetwork, PER_NETWORK]], { across: perNetwork, target: perName, firstTries: FIRST_TRIES });
-  if (wait > 0) throw tooManyAttempts(wait, TOO_MANY);
   const account = creds.password.length <= 200 ? await accountOfAppPassword(ctx.db, creds.password) : undefined;
-  if (!account || !namesAccount(creds.user, account)) throw new DavUnauthenticated('The user name or app password is wrong, or the app password was revoked.');
-  // A right password is no guess: its try is given back, and only it. Nothing starts over, so right passwords between
-  // guesses (the guesser's own, or the owner's client on the same network) win a guesser nothing.
-  await refundAttempts(ctx.db, [[perName, PER_NAME], [perNetwork, PER_NETWORK]]);
+  if (!account || !namesAccount(creds.user, account)) {
+    // Counted one after another in the database, so a burst of guesses gets no more than the free ones answered 401.
+    const wait = await takeAttempt(ctx.db, now, [[perName, PER_NAME], [perNetwork, PER_NETWORK]], { across: perNetwork, target: perName, firstTries: FIRST_TRIES });
+    if (wait > 0) throw tooManyAttempts(wait, TOO_MANY);
+    throw new DavUnauthenticated('The user name or app password is wrong, or the app password was revoked.');
+  }
   if (ctx.config.webdavPremiumOnly && !(account.premium_expire !== null && account.premium_expire > now)) {
     throw new HttpError(403, 'permission_denied', 'WebDAV is part of premium on this server.');
   }
