@@ -62,6 +62,18 @@ describe('peers that hang', { timeout: 90_000 }, () => {
     }
   });
 
+  it('fails a link whose server refuses the connection, instead of leaving it to its lease as a database outage would be', async () => {
+    // A port nobody listens on: bound, then closed. ECONNREFUSED is also what an away database says.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    const id = await add(`http://127.0.0.1:${port}/refused.bin`);
+    const ended = await until(() => task(id), (x) => x.phase === 'PHASE_TYPE_ERROR' || /ECONNREFUSED|refused/i.test(x.message ?? ''), 30_000);
+    expect(ended.message).toMatch(/ECONNREFUSED|refused/i);
+    expect((await h.api('DELETE', `/drive/v1/tasks?task_ids=${id}`, t.access_token)).status).toBe(200);
+  });
+
   it('stops an attempt whose origin trickles bytes below the floor, which silence alone would never catch', async () => {
     // A byte every 100 ms: never silent for the 2 s stall timeout, ten bytes a second against a floor of 1 KB/s.
     const origin: Server = createServer((_req, res) => {

@@ -9,6 +9,7 @@ import parseTorrent from 'parse-torrent';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import { describeError, formatSize, PHASE, type ErrorName } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
@@ -121,6 +122,19 @@ export class OfflineWorker {
       .execute();
   }
 
+  /**
+   * Whether the database answers now: a failure whose code says "connection refused" or "reset" may be the origin's
+   * or a peer's as well as the database's, and only the database being away leaves a task to its lease.
+   */
+  private async databaseAnswers(): Promise<boolean> {
+    try {
+      await sql`select 1`.execute(this.ctx.db);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   private async run(task: TaskRow, signal: AbortSignal, log: FastifyBaseLogger): Promise<void> {
     const params = parseParams(task.params);
     const torrent = params.kind === 'bt';
@@ -177,7 +191,7 @@ export class OfflineWorker {
         if (signal.aborted || stopped) break;
         // The database went away (placing the file, say): not the download's fault. The task stays running and is
         // taken up again after its lease, from the bytes it kept, as after a crash.
-        if (isDatabaseUnavailable(err)) throw err;
+        if (isDatabaseUnavailable(err) && !(await this.databaseAnswers())) throw err;
         // The server's disk filled up (here, or in the BitTorrent thread): the task fails and gives its space back.
         const full = isDiskFull(err) || /\bENOSPC\b/.test(String((err as Error).message));
         const retryable = full ? false : watch.stalled || (err instanceof FetchError ? err.retryable : err instanceof TorrentError ? err.retryable : false);
