@@ -2,6 +2,7 @@
 import { HaulClient } from '@haul/client';
 import { fileSessionStore, serverUrl } from './config.js';
 import { makeOutput, type Output } from './output.js';
+import { VERSION } from './version.js';
 
 export interface Ctx {
   server: string;
@@ -13,8 +14,6 @@ export interface GlobalOptions {
   server?: string;
   json?: boolean;
 }
-
-export const VERSION = '0.1.0';
 
 export function makeContext(opts: GlobalOptions): Ctx {
   const server = serverUrl(opts.server);

@@ -2,7 +2,8 @@
  * Drive paths on the command line: "/Photos/2026" (from the top), or an item's id. Names are matched exactly; a
  * folder holds one item of a name, so a path names one item.
  */
-import { FOLDER_KIND, PHASE, type DriveFile } from '@haul/shared';
+import type { DriveFile } from '@haul/shared';
+import { FOLDER_KIND, PHASE } from '@haul/shared/plain';
 import type { HaulClient } from '@haul/client';
 import { CliError, EXIT } from './output.js';
 
@@ -75,4 +76,31 @@ export function splitParent(path: string): [string, string] {
   const name = parts.pop();
   if (!name) throw new CliError('The top of the drive has no name to give.', EXIT.USAGE);
   return [`/${parts.join('/')}`, name];
+}
+
+/**
+ * The folder a path names, made when missing, with the folders above it (as `mkdir -p`); answers it and the paths of
+ * the folders made.
+ */
+export async function makeFolders(client: HaulClient, ref: string): Promise<{ folder: Item; made: string[] }> {
+  try {
+    return { folder: await resolveFolder(client, ref), made: [] };
+  } catch (err) {
+    if (!(err instanceof CliError) || err.exitCode !== EXIT.NOT_FOUND) throw err;
+  }
+  let at: Item = ROOT;
+  const made: string[] = [];
+  const parts = segments(ref);
+  for (const [i, name] of parts.entries()) {
+    const path = `/${parts.slice(0, i + 1).join('/')}`;
+    const next = await childNamed(client, at.id, name);
+    if (next && !isFolder(next)) throw new CliError(`"${path}" is a file, not a folder.`, EXIT.CONFLICT);
+    if (next) {
+      at = next;
+      continue;
+    }
+    at = (await client.call('createFile', { body: { kind: FOLDER_KIND, parent_id: at.id, name } })).file!;
+    made.push(path);
+  }
+  return { folder: at, made };
 }

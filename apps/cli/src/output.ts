@@ -1,35 +1,8 @@
 /** How the command line answers: words for people, --json for scripts, and exit codes that mean something. */
 import { ApiError, LOCAL_ERROR } from '@haul/client';
+import { CliError, EXIT } from './exit.js';
 
-/** Exit codes (also in `haul help`). */
-export const EXIT = {
-  OK: 0,
-  /** Anything else that failed. */
-  ERROR: 1,
-  /** The command line itself was wrong. */
-  USAGE: 2,
-  /** A file, folder, task or share does not exist. */
-  NOT_FOUND: 3,
-  /** Not signed in, or the session has ended: run `haul login`. */
-  AUTH: 4,
-  /** The server could not be reached or was busy: the same command may work later. */
-  TEMPORARY: 5,
-  /** Some items were done and some failed. */
-  PARTIAL: 6,
-  /** A quota or plan limit refused it. */
-  LIMIT: 7,
-  /** It already exists. */
-  CONFLICT: 8,
-} as const;
-
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number = EXIT.ERROR,
-  ) {
-    super(message);
-  }
-}
+export { CliError, EXIT } from './exit.js';
 
 const LIMIT_ERRORS = new Set([
   'file_space_not_enough',
@@ -63,8 +36,27 @@ export function messageOf(err: unknown): string {
   return text;
 }
 
+/** What --json prints for a CliError: the server's error name for what its exit code means. */
+const ERROR_NAMES: Record<number, string> = {
+  [EXIT.USAGE]: 'invalid_argument',
+  [EXIT.NOT_FOUND]: 'file_not_found',
+  [EXIT.AUTH]: 'unauthenticated',
+  [EXIT.TEMPORARY]: 'unavailable',
+  [EXIT.PARTIAL]: 'partly_failed',
+  [EXIT.LIMIT]: 'resource_exhausted',
+  [EXIT.CONFLICT]: 'already_exists',
+};
+
+/** A failure as the server's error object names it, for --json: {"error": name, "error_description": words}. */
+export function errorObject(err: unknown): { error: string; error_description: string } {
+  const error = err instanceof ApiError ? err.code : err instanceof CliError ? (err.error ?? ERROR_NAMES[err.exitCode] ?? 'failed') : 'failed';
+  return { error, error_description: messageOf(err) };
+}
+
 export interface Output {
   json: boolean;
+  /** Whether a result has been printed: a failure after one (some items failed) adds no second JSON value. */
+  readonly printed: boolean;
   /** A result: JSON in --json mode, else the words. */
   result(value: unknown, words: () => string): void;
   /** A note for people, on stderr; silent in --json mode. */
@@ -72,9 +64,14 @@ export interface Output {
 }
 
 export function makeOutput(json: boolean): Output {
+  let printed = false;
   return {
     json,
+    get printed() {
+      return printed;
+    },
     result(value, words) {
+      printed = true;
       process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${words()}\n`);
     },
     note(text) {

@@ -1,7 +1,6 @@
 /** haul login, logout and whoami. */
 import { hostname } from 'node:os';
 import { createInterface } from 'node:readline';
-import QRCode from 'qrcode';
 import { isApiError, signInWithDevice } from '@haul/client';
 import type { Ctx } from '../context.js';
 import { readConfig, writeConfig } from '../config.js';
@@ -73,7 +72,8 @@ async function loginWithCode(ctx: Ctx, name?: string): Promise<void> {
       clientName: name || `haul command line on ${hostname()}`,
       signal: stop.signal,
       onCode: async (code) => {
-        const qr = process.stderr.isTTY ? await QRCode.toString(code.verification_uri_complete, { type: 'terminal', small: true }) : '';
+        // qrcode is loaded only here: every other command would pay for it at start-up.
+        const qr = process.stderr.isTTY ? await (await import('qrcode')).default.toString(code.verification_uri_complete, { type: 'terminal', small: true }) : '';
         process.stderr.write(
           `${qr}To sign in, open ${code.verification_uri} on a device where you are signed in and enter the code\n\n    ${code.user_code}\n\n` +
             `or scan the QR code, or open ${code.verification_uri_complete}\nWaiting for approval (the code lasts ${Math.round(code.expires_in / 60)} minutes)…\n`,

@@ -1,5 +1,6 @@
 /** haul ls, mkdir, mv and rm: the drive's folders from the command line. */
-import { FOLDER_KIND, formatSize, type DriveFile } from '@haul/shared';
+import type { DriveFile } from '@haul/shared';
+import { FOLDER_KIND, formatSize } from '@haul/shared/plain';
 import type { Ctx } from '../context.js';
 import { ensureFolder, isFolder, listAll, resolveFolder, resolveItem, segments, splitParent, childNamed, ROOT, type Item } from '../drive-paths.js';
 import { CliError, EXIT } from '../output.js';

@@ -4,10 +4,11 @@
  * it asks for the rest only (a Range request) instead of starting over.
  */
 import { createWriteStream, existsSync, mkdirSync, openAsBlob, renameSync, statSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { describeError, formatSize, type DriveFile } from '@haul/shared';
+import type { DriveFile } from '@haul/shared';
+import { describeError, formatSize } from '@haul/shared/plain';
 import { hashBlob } from '@haul/client';
 import type { Ctx } from '../context.js';
 import { isFolder, listAll, resolveItem } from '../drive-paths.js';
@@ -18,6 +19,8 @@ async function fetchFile(ctx: Ctx, f: DriveFile, dest: string, progress: Progres
   const fresh = await ctx.client.call('getFile', { params: { id: f.id } });
   const link = fresh.web_content_link;
   if (!link) throw new CliError(`${f.name} has no download link.`);
+  // -o may name a folder that does not exist yet (-o downloads/2026/a.bin): made, as curl --create-dirs does.
+  mkdirSync(dirname(dest), { recursive: true });
   const part = `${dest}.part`;
   const have = existsSync(part) ? statSync(part).size : 0;
   const total = Number(fresh.size);
@@ -67,7 +70,9 @@ export async function get(ctx: Ctx, ref: string, opts: { output?: string }): Pro
   };
   if (isFolder(item)) await tree(item, opts.output ?? (item.id ? item.name : 'haul'));
   else {
-    const dest = opts.output && existsSync(opts.output) && statSync(opts.output).isDirectory() ? join(opts.output, item.name) : (opts.output ?? item.name);
+    // Into a folder when -o names one that exists, or ends in "/" (made if missing).
+    const intoFolder = !!opts.output && (/[\\/]$/.test(opts.output) || (existsSync(opts.output) && statSync(opts.output).isDirectory()));
+    const dest = intoFolder ? join(opts.output!, item.name) : (opts.output ?? item.name);
     await one(item as DriveFile, dest);
   }
   ctx.out.result(got, () => `${got.length} file${got.length === 1 ? '' : 's'} downloaded.`);

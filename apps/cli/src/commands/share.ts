@@ -1,5 +1,5 @@
 /** haul share PATH… [--code [CODE]] [--days N]: a share link, with a pass code when asked for. */
-import { SHARE_EXPIRATION_DAYS } from '@haul/shared';
+import { SHARE_EXPIRATION_DAYS } from '@haul/shared/plain';
 import type { Ctx } from '../context.js';
 import { resolveItem } from '../drive-paths.js';
 import { CliError, EXIT } from '../output.js';

@@ -1,6 +1,7 @@
 /** haul add LINK|MAGNET|FILE.torrent… and haul tasks [--watch]: cloud downloads and their progress. */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { formatSize, PHASE, type CreateFileBody, type DriveTask } from '@haul/shared';
+import type { CreateFileBody, DriveTask } from '@haul/shared';
+import { formatSize, PHASE } from '@haul/shared/plain';
 import type { Ctx } from '../context.js';
 import { resolveFolder } from '../drive-paths.js';
 import { CliError, EXIT } from '../output.js';
@@ -45,9 +46,21 @@ async function fetchTasks(ctx: Ctx, ids?: string[]): Promise<DriveTask[]> {
   return page.tasks;
 }
 
+/** Fails with NOT_FOUND, naming them, when some of the ids asked for are no cloud download of this account. */
+function requireAll(ids: string[], list: DriveTask[]): void {
+  const known = new Set(list.map((t) => t.id));
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length) {
+    const which = missing.map((id) => `"${id}"`).join(', ');
+    const words = missing.length > 1 ? `No cloud downloads ${which} exist` : `No cloud download ${which} exists`;
+    throw new CliError(`${words}; \`haul tasks\` lists yours.`, EXIT.NOT_FOUND);
+  }
+}
+
 export async function tasks(ctx: Ctx, ids: string[], opts: { watch?: boolean }): Promise<void> {
   if (opts.watch) return watch(ctx, ids.length ? ids : undefined);
   const list = await fetchTasks(ctx, ids.length ? ids : undefined);
+  requireAll(ids, list);
   ctx.out.result(list, () => (list.length ? list.map(taskLine).join('\n') : 'No cloud downloads.'));
 }
 
@@ -66,6 +79,8 @@ async function watch(ctx: Ctx, ids?: string[]): Promise<void> {
     ctx.out.result([], () => 'No cloud download is running.');
     return;
   }
+  // Checked once, before watching: a task deleted while it is watched just leaves the list.
+  if (ids) requireAll(ids, await fetchTasks(ctx, ids));
   for (;;) {
     list = await fetchTasks(ctx, watched);
     if (tty) {
@@ -79,7 +94,6 @@ async function watch(ctx: Ctx, ids?: string[]): Promise<void> {
         seen.set(t.id, line);
       }
     }
-    if (list.length === 0) throw new CliError('None of those tasks exists.', EXIT.NOT_FOUND);
     if (list.every((t) => ENDED.includes(t.phase))) break;
     await new Promise((r) => setTimeout(r, 1000));
   }

@@ -3,7 +3,7 @@
  * pipes); on anything else, or with --json, nothing but the result lines.
  */
 import cliProgress from 'cli-progress';
-import { formatSize } from '@haul/shared';
+import { formatSize } from '@haul/shared/plain';
 
 export interface Progress {
   /** A new item starts: its name and size in bytes. */

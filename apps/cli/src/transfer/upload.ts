@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, openAsBlob, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import * as tus from 'tus-js-client';
-import { CID_THRESHOLD_BYTES, describeError, LIMITS, PHASE, type CreateFileBody, type DriveFile } from '@haul/shared';
+import type { CreateFileBody, DriveFile } from '@haul/shared';
+import { CID_THRESHOLD_BYTES, describeError, LIMITS, PHASE } from '@haul/shared/plain';
 import { hashBlob, hashChallenge, sampleContentId, type HaulClient } from '@haul/client';
 import { CliError, EXIT } from '../output.js';
 
@@ -30,25 +30,32 @@ export function uploadKey(path: string, parentId: string, name: string): string 
   return createHash('sha256').update(JSON.stringify([resolve(path), st.size, Math.trunc(st.mtimeMs), parentId, name])).digest('base64url').slice(0, 40);
 }
 
-export async function uploadFile(
-  client: HaulClient,
-  path: string,
-  parentId: string,
-  name: string,
-  onProgress: (phase: Phase, done: number, total: number) => void = () => {},
-): Promise<Uploaded> {
+export interface UploadOptions {
+  /** The file's BLAKE3 hash when the caller has it already (it compared the file with a namesake): not read twice. */
+  hash?: string;
+  /** A live file of the same name in the folder goes to the trash when this one is placed (the server's `replace`). */
+  replace?: boolean;
+  onProgress?: (phase: Phase, done: number, total: number) => void;
+}
+
+/** The BLAKE3 hash of a local file, as the server computes it. */
+export async function localHash(path: string, onProgress: (done: number, total: number) => void = () => {}): Promise<string> {
+  const blob = await openAsBlob(path);
+  let hashed = 0;
+  return hashBlob(blob, (n) => onProgress((hashed += n), blob.size));
+}
+
+export async function uploadFile(client: HaulClient, path: string, parentId: string, name: string, opts: UploadOptions = {}): Promise<Uploaded> {
+  const onProgress = opts.onProgress ?? (() => {});
   const size = statSync(path).size;
   if (size > LIMITS.maxUploadBytes) throw new CliError(`${path} is larger than the largest file the server takes.`, EXIT.LIMIT);
   const blob = await openAsBlob(path);
   const id = uploadKey(path, parentId, name);
-  const base: CreateFileBody = { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', parent_id: parentId, name, size: String(size), id };
+  const base: CreateFileBody = { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', parent_id: parentId, name, size: String(size), id, ...(opts.replace ? { replace: true } : {}) };
 
-  let hash: string | undefined;
-  const worthHashing = size <= CID_THRESHOLD_BYTES || (await client.call('checkCid', { query: { cid: await sampleContentId(blob), file_size: size } })).exists;
-  if (worthHashing) {
-    let hashed = 0;
-    hash = await hashBlob(blob, (n) => onProgress('hashing', (hashed += n), size));
-  }
+  let hash = opts.hash;
+  const worthHashing = !hash && (size <= CID_THRESHOLD_BYTES || (await client.call('checkCid', { query: { cid: await sampleContentId(blob), file_size: size } })).exists);
+  if (worthHashing) hash = await localHash(path, (done, total) => onProgress('hashing', done, total));
   const asked = await client.call('createFile', { body: { ...base, hash } });
   // Stored already: prove the bytes are here (BLAKE3 of the ranges the server picked) and the file is placed at once.
   const challenge = hash ? asked.proof_of_possession : undefined;
@@ -63,7 +70,9 @@ export async function uploadFile(
 }
 
 /** Sends the file over tus from the offset the server has; answers how many bytes this run sent. */
-function sendBytes(client: HaulClient, path: string, uploadUrl: string, size: number, onBytes: (done: number) => void): Promise<number> {
+async function sendBytes(client: HaulClient, path: string, uploadUrl: string, size: number, onBytes: (done: number) => void): Promise<number> {
+  // Loaded only when bytes are sent: an instant upload, or any other command, does without it.
+  const tus = await import('tus-js-client');
   return new Promise((resolvePromise, reject) => {
     /** Where this run began: the server's offset, found by tus-js-client's HEAD. */
     let startOffset: number | undefined;
