@@ -26,6 +26,16 @@ export class FetchError extends Error {
   }
 }
 
+/** More bytes than the download may fetch: `size` is what the origin said, or (unsaid) what had arrived. */
+export class TooLargeError extends FetchError {
+  constructor(
+    message: string,
+    readonly size: number,
+  ) {
+    super(message, false);
+  }
+}
+
 export interface RemoteMeta {
   finalUrl: string;
   name: string;
@@ -154,7 +164,7 @@ export async function fetchToFile(opts: FetchOptions): Promise<FetchResult | nul
   };
   if (meta.size !== null && meta.size > opts.maxBytes) {
     res.destroy();
-    throw new FetchError(opts.tooLarge ?? 'The file is larger than the space left.', false);
+    throw new TooLargeError(opts.tooLarge ?? 'The file is larger than the space left.', meta.size);
   }
   if (opts.onMeta && !(await opts.onMeta(meta))) {
     res.destroy();
@@ -167,7 +177,7 @@ export async function fetchToFile(opts: FetchOptions): Promise<FetchResult | nul
     let received = offset;
     const feed = async (chunk: Buffer) => {
       received += chunk.length;
-      if (received > opts.maxBytes) throw new FetchError(opts.tooLarge ?? 'The file is larger than the space left.', false);
+      if (received > opts.maxBytes) throw new TooLargeError(opts.tooLarge ?? 'The file is larger than the space left.', received);
       await hasher.update(chunk);
       opts.onProgress?.(received, meta.size);
     };

@@ -14,6 +14,7 @@ import { chargeDailyTasks, chargeMonthly, requireMonthlyRoom } from '../accounts
 import { badInput } from '../http/errors.js';
 import { insertTask, requireTask } from '../tasks/tasks.repository.js';
 import { isPublicAddress, parseHttpLink } from './network-guard.js';
+import { requireOfflineRoom } from './offline-room.js';
 
 export const OFFLINE = 'offline';
 
@@ -46,6 +47,8 @@ export const TORRENT_MAX_BYTES = 5 * 1024 * 1024;
 interface NewOfflineTask {
   name: string;
   params: Record<string, string>;
+  /** The size of each file, when known before any transfer (a .torrent file lists them). */
+  fileSizes?: number[];
 }
 
 function magnetTask(raw: string): NewOfflineTask {
@@ -81,7 +84,11 @@ async function torrentFileTask(base64: string): Promise<NewOfflineTask> {
   if (bytes.length > TORRENT_MAX_BYTES) throw badInput(`The torrent file is larger than ${TORRENT_MAX_BYTES / 1024 / 1024} MB.`);
   const parsed = await parseTorrent(bytes).catch(() => null);
   if (!parsed?.infoHash || !parsed.files) throw badInput('This is not a valid .torrent file.');
-  return { name: parsed.name || parsed.infoHash, params: { kind: 'bt', torrent: bytes.toString('base64'), platform: 'bt' } };
+  return {
+    name: parsed.name || parsed.infoHash,
+    params: { kind: 'bt', torrent: bytes.toString('base64'), platform: 'bt' },
+    fileSizes: parsed.files.map((f) => f.length),
+  };
 }
 
 /** `file_ids` of a torrent task: the indexes of the files to keep, comma-separated ("" keeps all). */
@@ -111,6 +118,12 @@ export async function createOfflineTasks(
   const fileIds = fileIdsParam(input.fileIds);
   if (fileIds && (made.length !== 1 || made[0]!.params.kind !== 'bt')) throw badInput('file_ids applies to a single magnet link or torrent file.');
   await requireMonthlyRoom(ctx, userId, 'offline', 1);
+  // A size known now is checked now: a download that cannot land is refused here, naming the limit, not accepted to fail later.
+  for (const t of made) {
+    if (!t.fileSizes) continue;
+    const chosen = fileIds ? fileIds.split(',').map((i) => t.fileSizes![Number(i)] ?? 0) : t.fileSizes;
+    await requireOfflineRoom(ctx, userId, chosen.reduce((n, x) => n + x, 0));
+  }
   const { dailyTasks, premium } = await planLimits(ctx, userId);
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {

@@ -10,25 +10,26 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import { describeError, formatSize, PHASE, type ErrorName } from '@haul/shared';
+import { describeError, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { parseParams } from '../files/files.presenter.js';
-import { FetchError, fetchToFile } from './http-fetch.js';
-import { monthlyLeft } from '../accounts/traffic.js';
-import { freeSpace } from '../files/files.repository.js';
-import { planLimits } from '../accounts/plan-limits.js';
+import { FetchError, fetchToFile, TooLargeError } from './http-fetch.js';
+import { offlineRoom, offlineTooLarge, type OfflineRoom } from './offline-room.js';
+import { OFFLINE_REASONS, offlineReason } from './offline-reasons.js';
 import { completeOfflineTask, completeTorrentTask, dropOfflineBytes, OFFLINE, offlinePartPath, torrentDir } from './offline.service.js';
 import { TorrentError, type TorrentEngine, type TorrentInfo } from './torrent-types.js';
 import { createTorrentEngine } from './torrent-engines.js';
 import { StallWatch } from './stall-watch.js';
 import { createContentHasher } from '../storage/content-hash.js';
-import { badInput, diskFull, HttpError, isDatabaseUnavailable, isDiskFull } from '../http/errors.js';
+import { badInput, HttpError, isDatabaseUnavailable, isDiskFull } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { TaskQueue } from '../tasks/task-queue.js';
 import type { JobSignals } from '../tasks/job-signals.js';
 
 const MAX_ATTEMPTS = 5;
+/** The limits a download can pass, whose errors open the limit dialog. */
+const ROOM_ERRORS = new Set(['file_space_not_enough', 'monthly_cloud_download_size_exceeded', 'file_size_too_large']);
 const PROGRESS_EVERY_MS = 1000;
 
 export class OfflineWorker {
@@ -112,14 +113,30 @@ export class OfflineWorker {
     return now?.phase === PHASE.PAUSED ? 'paused' : 'gone';
   }
 
-  /** Ends a task in error; a limit it hit is named in `params.error` (file_space_not_enough, …) for the client to act on. */
-  private async fail(task: TaskRow, message: string, error?: string): Promise<void> {
-    const params = error ? JSON.stringify({ ...parseParams(task.params), error }) : undefined;
+  /**
+   * Ends a task in error: the words of its reason as the message, the reason's code in `params.reason` and what the
+   * engine said in `params.detail`; a limit it hit is named in `params.error` (file_space_not_enough, …) with its
+   * numbers in `params.limit`, for the client to open the limit dialog.
+   */
+  private async fail(task: TaskRow, failure: Failure): Promise<void> {
+    const limit = failure.limit ? { error: failure.limit.error, limit: failure.limit.message } : {};
+    const params = JSON.stringify({ ...parseParams(task.params), reason: failure.reason, detail: failure.detail, stage: '', ...limit });
     await this.ctx.db
       .updateTable('tasks')
-      .set({ phase: PHASE.ERROR, message, updated_time: this.ctx.clock.now(), ...(params ? { params } : {}) })
+      .set({ phase: PHASE.ERROR, message: failure.message, updated_time: this.ctx.clock.now(), params })
       .where('id', '=', task.id)
       .execute();
+  }
+
+  /** What a failed attempt tells: a limit error when the download passed one, else the reason in words. */
+  private async failure(task: TaskRow, err: unknown, room: OfflineRoom | null, watch: StallWatch): Promise<Failure> {
+    const detail = watch.stalled ? watch.reason : describeError(String((err as Error)?.message ?? err));
+    let limit = err instanceof HttpError && ROOM_ERRORS.has(err.error) ? err : null;
+    if (!limit && err instanceof TooLargeError && room) limit = await offlineTooLarge(this.ctx, task.user_id, room, err.size);
+    const reason = offlineReason(limit ?? err, watch);
+    // The watch's own words state the rule it applied (no data, or too little, for how long); they hold nothing raw.
+    const message = limit ? describeError(limit.message) : watch.stalled ? watch.reason : OFFLINE_REASONS[reason];
+    return { reason, message, detail, limit };
   }
 
   /**
@@ -152,11 +169,15 @@ export class OfflineWorker {
       lastReport = now;
       lastBytes = received;
       const progress = total ? Math.min(99, Math.floor((received * 100) / total)) : 0;
-      void this.report(task, { progress, params: { received: String(received), size: total === null ? '' : String(total), speed: String(rate) } })
+      const stage = torrent && received === 0 ? waiting : { stage: '' };
+      void this.report(task, { progress, params: { ...stage, received: String(received), size: total === null ? '' : String(total), speed: String(rate) } })
         .then(heard)
         // Not recorded (the database is away): the next report tries again, and the lease covers a long absence.
         .catch(() => undefined);
     };
+    // A torrent before its first byte is looking for peers: since when, and the rule by which an attempt gives up.
+    const peersSince = String(this.ctx.clock.now());
+    let waiting: Record<string, string> = {};
     const heard = (state: 'running' | 'paused' | 'gone') => {
       if (state === 'running') return;
       gone = state === 'gone';
@@ -166,23 +187,20 @@ export class OfflineWorker {
     // Paused or deleted through any process: known at once, not at the next report (a silent origin sends none).
     this.rechecks.set(task.id, () => void this.report(task, {}).then(heard).catch(() => undefined));
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted && !stopped; attempt++) {
-      let room: Room | null = null;
+      let room: OfflineRoom | null = null;
       watch = new StallWatch(signal, this.ctx.config.stallTimeoutSeconds * 1000, this.ctx.config.offlineMinRate);
       try {
-        const [space, month, plan] = await Promise.all([
-          freeSpace(this.ctx.db, task.user_id, this.ctx.clock.now()),
-          monthlyLeft(this.ctx, task.user_id, 'offline'),
-          planLimits(this.ctx, task.user_id),
-        ]);
-        const limit = plan.taskBytes < Math.min(space, month) ? 'plan' : month < space ? 'month' : 'space';
-        room = {
-          maxBytes: Math.min(space, month, plan.taskBytes),
-          ...{
-            plan: { tooLarge: `The download is larger than ${formatSize(plan.taskBytes)}, the most one cloud download of a free account may fetch.`, error: 'file_size_too_large' as const },
-            month: { tooLarge: "The download is larger than what is left of this month's cloud download limit.", error: 'monthly_cloud_download_size_exceeded' as const },
-            space: { tooLarge: 'The download is larger than the space left in your drive.', error: 'file_space_not_enough' as const },
-          }[limit],
-        };
+        room = await offlineRoom(this.ctx, task.user_id);
+        if (torrent) {
+          const { stallTimeoutSeconds, offlineMinRate } = this.ctx.config;
+          waiting = { stage: 'peers', peers_since: peersSince, stall_seconds: String(stallTimeoutSeconds), min_rate: String(offlineMinRate), attempt: String(attempt), attempts: String(MAX_ATTEMPTS) };
+          const state = await this.report(task, { params: waiting });
+          if (state !== 'running') {
+            gone = state === 'gone';
+            stopped = true;
+            break;
+          }
+        }
         if (torrent) await this.runTorrent(task, params, room, watch.signal, onProgress);
         else await this.runHttp(task, params, room, watch.signal, onProgress);
         log.info({ attempt }, 'cloud download complete');
@@ -195,17 +213,17 @@ export class OfflineWorker {
         // The server's disk filled up (here, or in the BitTorrent thread): the task fails and gives its space back.
         const full = isDiskFull(err) || /\bENOSPC\b/.test(String((err as Error).message));
         const retryable = full ? false : watch.stalled || (err instanceof FetchError ? err.retryable : err instanceof TorrentError ? err.retryable : false);
-        // A limit's description is JSON details; the task keeps its title.
-        const message = full ? diskFull().message : watch.stalled ? watch.reason : describeError((err as Error).message);
+        const failure = await this.failure(task, err, room, watch);
         if (!retryable || attempt === MAX_ATTEMPTS) {
           // Bytes first: on a full disk the database may need that space to record the failure.
           await dropOfflineBytes(this.ctx.config.dataDir, task.id);
-          await this.fail(task, message, err instanceof HttpError ? err.error : message === room?.tooLarge ? room.error : undefined);
-          log.warn({ attempt, reason: message }, 'cloud download failed');
+          await this.fail(task, failure);
+          log.warn({ attempt, reason: failure.reason, detail: failure.detail }, 'cloud download failed');
           return;
         }
-        log.info({ attempt, reason: message }, 'cloud download attempt failed; trying again');
-        const state = await this.report(task, { message });
+        const message = failure.message;
+        log.info({ attempt, reason: failure.reason, detail: failure.detail }, 'cloud download attempt failed; trying again');
+        const state = await this.report(task, { message, params: { reason: failure.reason, detail: failure.detail } });
         if (state !== 'running') {
           gone = state === 'gone';
           break;
@@ -224,7 +242,7 @@ export class OfflineWorker {
   }
 
   /** An http(s) link: one file, hashed while it streams, resumed with Range. */
-  private async runHttp(task: TaskRow, params: Record<string, string>, room: Room, signal: AbortSignal, onProgress: Progress): Promise<void> {
+  private async runHttp(task: TaskRow, params: Record<string, string>, room: OfflineRoom, signal: AbortSignal, onProgress: Progress): Promise<void> {
     const partPath = offlinePartPath(this.ctx.config.dataDir, task.id);
     let instant: { hash: string; size: number; name: string; mimeType: string } | null = null;
     const result = await fetchToFile({
@@ -233,7 +251,6 @@ export class OfflineWorker {
       allowPrivateNetwork: this.ctx.config.allowPrivateNetwork,
       timeoutMs: this.ctx.config.networkTimeoutSeconds * 1000,
       maxBytes: room.maxBytes,
-      tooLarge: room.tooLarge,
       signal,
       onMeta: async (meta) => {
         // Content this server already fetched (same final URL and validator) completes without a transfer.
@@ -259,7 +276,7 @@ export class OfflineWorker {
    * A magnet link or .torrent file: the chosen files, then each hashed into the store. Files fetched before (same info
    * hash, same file) by anyone are not downloaded again; when all are known the task completes without a peer.
    */
-  private async runTorrent(task: TaskRow, params: Record<string, string>, room: Room, signal: AbortSignal, onProgress: Progress): Promise<void> {
+  private async runTorrent(task: TaskRow, params: Record<string, string>, room: OfflineRoom, signal: AbortSignal, onProgress: Progress): Promise<void> {
     const dir = torrentDir(this.ctx.config.dataDir, task.id);
     // A magnet link whose torrent this server has seen needs no peer for the file list.
     let source: Buffer | string = params.torrent ? Buffer.from(params.torrent, 'base64') : (params.url ?? '');
@@ -277,7 +294,7 @@ export class OfflineWorker {
       signal,
       onMeta: async (info, chosen) => {
         const total = chosen.reduce((n, f) => n + f.size, 0);
-        if (total > room.maxBytes) throw new TorrentError(room.tooLarge, false);
+        if (total > room.maxBytes) throw await offlineTooLarge(this.ctx, task.user_id, room, total);
         if (!seen) {
           const blob = await this.ctx.blobs.put(Readable.from([info.torrentFile]));
           await this.rememberSource(`bt:${info.infoHash}:torrent`, { ...blob, name: `${info.name}.torrent`, mimeType: 'application/x-bittorrent' });
@@ -324,11 +341,12 @@ export class OfflineWorker {
   }
 }
 
-/** What a download may fetch, and what to say (and which limit to name) when it is larger. */
-interface Room {
-  maxBytes: number;
-  tooLarge: string;
-  error: ErrorName;
+/** How an attempt failed, in the words and codes the task keeps. */
+interface Failure {
+  reason: ReturnType<typeof offlineReason>;
+  message: string;
+  detail: string;
+  limit: HttpError | null;
 }
 type Progress = (received: number, total: number | null, speed?: number) => void;
 

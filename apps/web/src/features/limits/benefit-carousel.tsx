@@ -15,21 +15,23 @@ export const AUTOPLAY_AFTER_MS = 5000;
 
 const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-export function BenefitCarousel() {
+/** `only`: the benefits to show (those the limit at hand is lifted by); all when absent. */
+export function BenefitCarousel({ only }: { only?: readonly string[] } = {}) {
+  const list = only ? BENEFITS.filter((b) => only.includes(b)) : BENEFITS;
   const { t } = useTranslation();
   const [index, setIndex] = useState(0);
   const [started, setStarted] = useState(false);
   const [paused, setPaused] = useState(reducedMotion);
   const [held, setHeld] = useState(false);
   const playing = started && !paused && !held;
-  const go = (step: number) => setIndex((i) => (i + step + BENEFITS.length) % BENEFITS.length);
+  const go = (step: number) => setIndex((i) => (i + step + list.length) % list.length);
 
   useEffect(() => {
     const timer = setTimeout(() => setStarted(true), AUTOPLAY_AFTER_MS);
     return () => clearTimeout(timer);
   }, []);
   useEffect(() => {
-    if (!playing) return;
+    if (!playing || list.length < 2) return;
     const timer = setInterval(() => go(1), SLIDE_MS);
     return () => clearInterval(timer);
   }, [playing]);
@@ -40,7 +42,8 @@ export function BenefitCarousel() {
     else return;
     e.preventDefault();
   };
-  const b = BENEFITS[index]!;
+  const b = list[index % list.length];
+  if (!b) return null;
   return (
     <section
       className="benefits"
@@ -52,6 +55,7 @@ export function BenefitCarousel() {
       onFocus={() => setHeld(true)}
       onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setHeld(false)}
     >
+      {list.length > 1 && (
       <div className="benefits-controls">
         <button type="button" className="icon-btn" onClick={() => setPaused((p) => !p)} aria-label={paused ? t('limits.play') : t('limits.pause')}>
           <Icon name={paused ? 'play' : 'pause'} size={16} />
@@ -63,14 +67,15 @@ export function BenefitCarousel() {
           ›
         </button>
       </div>
+      )}
       <div className="benefits-viewport" aria-live={playing ? 'off' : 'polite'}>
-        <div key={b} className="benefit" role="group" aria-roledescription={t('limits.slide')} aria-label={t('limits.slideOf', { n: index + 1, total: BENEFITS.length })} data-benefit={b}>
+        <div key={b} className="benefit" role="group" aria-roledescription={t('limits.slide')} aria-label={t('limits.slideOf', { n: (index % list.length) + 1, total: list.length })} data-benefit={b}>
           <strong>{t(`limits.benefit.${b}.title`)}</strong>
           <p>{t(`limits.benefit.${b}.text`)}</p>
         </div>
       </div>
       <div className="benefits-dots" aria-hidden="true">
-        {BENEFITS.map((x, i) => (
+        {list.length > 1 && list.map((x, i) => (
           <span key={x} className={i === index ? 'on' : ''} />
         ))}
       </div>

@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import { formatSize } from '@haul/shared/plain';
 import type { LimitDetails } from '@haul/shared';
 import { BenefitCarousel } from './benefit-carousel';
-import { upgradePath } from './limit-kinds';
+import { BENEFITS_OF, upgradePath } from './limit-kinds';
 import { useLimitDialog } from './limit-store';
 import './limits.css';
 
@@ -17,6 +17,26 @@ import './limits.css';
 export function amountWords(d: Pick<LimitDetails, 'kind' | 'usage' | 'limit'>, language: string): string {
   const fmt = (v: string) => (d.kind === 'cloud_download' ? v : formatSize(Number(v), 1, language));
   return i18next.t('limits.usedOf', { used: fmt(d.usage), limit: fmt(d.limit) });
+}
+
+/**
+ * What did not fit, against what is left, for a refusal that says what it needed ("This file is 3 GB; 1.2 GB of your
+ * 5 GB is free"); null when the details do not say (the dialog then names the limit alone).
+ */
+export function neededWords(d: LimitDetails | null, language: string): string | null {
+  if (!d?.needed || d.kind === 'cloud_download') return null;
+  const size = (v: number) => formatSize(Math.max(0, v), 1, language);
+  const n = { size: size(Number(d.needed)), free: size(Number(d.limit) - Number(d.usage)), limit: size(Number(d.limit)) };
+  const kind: string = d.kind;
+  if (kind === 'storage') return i18next.t('limits.need.storage', n);
+  if (kind === 'task_size') return i18next.t('limits.need.task_size', n);
+  return i18next.t(kind === 'download_size_day' ? 'limits.need.day' : 'limits.need.month', n);
+}
+
+/** The dialog's title: a drive with room left is not "full", it is short of room for this one thing. */
+function titleKey(type: string, d: LimitDetails | null): string {
+  if (type === 'storage' && d && Number(d.usage) < Number(d.limit)) return 'limits.title.storage_short';
+  return `limits.title.${type}`;
 }
 
 /** A reset time in the reader's words: date and time in their zone. */
@@ -30,22 +50,23 @@ export function LimitDialogHost() {
   if (!open) return null;
   const d = open.details;
   const usagePage = open.type === 'storage' ? '/space-management' : '/traffic-management';
+  // A dialog whose limit premium does not lift advertises nothing; its Upgrade leads to the goods that do (storage packs).
   return (
     <Dialog.Root open onOpenChange={(o) => !o && close()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog wide limit-dialog" data-limit={open.type}>
-          <Dialog.Title className="dialog-title">{t(`limits.title.${open.type}`)}</Dialog.Title>
+          <Dialog.Title className="dialog-title">{t(titleKey(open.type, d))}</Dialog.Title>
           <Dialog.Description className="limit-words">
-            {t(`limits.text.${open.code}`)}
+            {neededWords(d, i18n.language) ?? t(`limits.text.${open.code}`)}
           </Dialog.Description>
-          {d && (
+          {d && d.kind !== ('task_size' as string) && (
             <p className="limit-numbers">
               {amountWords(d, i18n.language)}
               {d.reset_at && ` · ${t('limits.resets', { time: resetWords(d.reset_at, i18n.language) })}`}
             </p>
           )}
-          <BenefitCarousel />
+          <BenefitCarousel only={BENEFITS_OF[open.type]} />
           <div className="dialog-actions">
             <Link className="btn" to={usagePage} onClick={close}>
               {t('limits.seeUsage')}

@@ -1,12 +1,12 @@
 /** The open limit dialog: which limit, its details from error_description, and the task it stopped. */
 import { create } from 'zustand';
-import type { LimitDetails, LimitError } from '@haul/shared';
-import { DIALOG_OF, limitOf, type LimitDialogType } from './limit-kinds';
+import type { LimitDetails } from '@haul/shared';
+import { DIALOG_OF, limitOf, type LimitCode, type LimitDialogType } from './limit-kinds';
 import { rememberLimitedTask, type LimitedTask } from './limited-tasks';
 
 export interface LimitDialogState {
   type: LimitDialogType;
-  code: LimitError;
+  code: LimitCode;
   details: LimitDetails | null;
   taskId?: string;
 }

@@ -8,10 +8,8 @@ import { runChange } from '../files/file-mutations';
 import type { IconName } from '../layout/icon';
 import { TransferItem } from '../uploads/transfer-item';
 import { DECOMPRESS, etaSeconds, removeCloudTasks, retryCloudTask, setCloudPhase } from './offline-api';
-import { DIALOG_OF, isLimitCode } from '../limits/limit-kinds';
-import { rememberLimitedTask } from '../limits/limited-tasks';
-import { useLimitDialog } from '../limits/limit-store';
 import { followCloudTasks } from './cloud-task-poll';
+import { duration, failureWords, PeersWait, showTaskLimit, taskLimit } from './cloud-task-words';
 
 type Action = 'pause' | 'start' | 'retry' | 'view';
 
@@ -25,12 +23,6 @@ export function cloudActionFor(phase: string): Action {
 
 const ICONS: Record<Action, IconName> = { pause: 'pause', start: 'play', retry: 'restore', view: 'folder' };
 
-function duration(seconds: number): string {
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
-  return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
-}
-
 export function CloudTaskRow({ task }: { task: DriveTask }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -42,8 +34,11 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
   const size = Number(task.file_size) || Number(task.params.size) || 0;
   const speed = Number(task.params.speed) || 0;
   const eta = task.phase === PHASE.RUNNING ? etaSeconds(task) : null;
-  const status =
-    {
+  // A torrent before its first byte is looking for peers, not transferring.
+  const peers = task.phase === PHASE.RUNNING && task.params.stage === 'peers';
+  const status = peers
+    ? t('cloud.peers')
+    : {
       [PHASE.COMPLETE]: t('uploads.transferred'),
       [PHASE.ERROR]: t('uploads.fail'),
       [PHASE.PAUSED]: t('uploads.paused'),
@@ -64,11 +59,8 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
     void runChange(work).then(followCloudTasks);
   };
   // Stopped by a limit while it ran: the dialog explains it, and the task is retried by itself after an upgrade.
-  const limit = task.phase === PHASE.ERROR && isLimitCode(task.params.error) ? task.params.error : null;
-  const showLimit = () => {
-    rememberLimitedTask({ kind: 'offline', id: task.id });
-    useLimitDialog.getState().show({ type: DIALOG_OF[limit!], code: limit!, details: null, taskId: task.id });
-  };
+  const limit = taskLimit(task);
+  const showLimit = () => showTaskLimit(task);
   const remove = () =>
     // Stopping an unfinished download loses nothing of the drive's; removing a finished one asks about its file.
     done ? openDialog({ type: 'remove-cloud-tasks', tasks: [task] }) : void runChange(() => removeCloudTasks([task.id], false)).then(followCloudTasks);
@@ -86,10 +78,13 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
           <span data-status={task.phase}>{status}</span>
           {task.phase === PHASE.RUNNING && speed > 0 && ` · ${formatSize(speed, 1, i18n.language)}/s`}
           {eta !== null && ` · ${t('cloud.left', { time: duration(eta) })}`}
+          {peers && <PeersWait task={task} />}
         </>
       }
-      error={task.phase === PHASE.ERROR ? task.message : undefined}
-      progress={done ? null : task.progress}
+      error={task.phase === PHASE.ERROR ? failureWords(task) : undefined}
+      details={task.phase === PHASE.ERROR ? task.params.detail : undefined}
+      // A failed download shows why, not how far it had come.
+      progress={done || task.phase === PHASE.ERROR ? null : task.progress}
       buttons={[
         ...(limit ? [{ label: t('limits.upgrade'), icon: 'star' as IconName, onClick: showLimit }] : []),
         ...(unpacking && action === 'pause' ? [] : [{ label, icon: ICONS[action], onClick: run }]),

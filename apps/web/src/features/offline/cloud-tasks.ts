@@ -10,6 +10,7 @@ import type { DriveTask } from '@haul/shared';
 import { settleFileChanges } from '../files/file-mutations';
 import { listCloudTasks } from './offline-api';
 import { onCloudAction, pollAfterAction } from './cloud-task-poll';
+import { showTaskLimit, taskLimit } from './cloud-task-words';
 
 const ACTIVE_POLL_MS = 2000;
 const IDLE_POLL_MS = 30_000;
@@ -48,6 +49,9 @@ export function useCloudTasks(userId: string | undefined): DriveTask[] {
     const seen = phases.current;
     // Completed since the last answer, or new and already complete (content the server had fetched before).
     if (seen && data.some((t) => t.phase === PHASE.COMPLETE && seen.get(t.id) !== PHASE.COMPLETE)) void settleFileChanges();
+    // Stopped by a limit while it ran (its size was known only then): the limit dialog opens, as for an upload.
+    const limited = seen && data.find((t) => t.phase === PHASE.ERROR && seen.get(t.id) !== PHASE.ERROR && taskLimit(t));
+    if (limited) showTaskLimit(limited);
     phases.current = new Map(data.map((t) => [t.id, t.phase]));
   }, [data]);
   return data ?? [];

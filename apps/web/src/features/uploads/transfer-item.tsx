@@ -1,5 +1,6 @@
 /** The layout of one line of the transfer list, for uploads and cloud downloads alike. */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Icon, type IconName } from '../layout/icon';
 
 export interface TransferButton {
@@ -13,6 +14,7 @@ export function TransferItem({
   title,
   meta,
   error,
+  details,
   progress,
   buttons,
 }: {
@@ -20,10 +22,13 @@ export function TransferItem({
   title?: string;
   meta: ReactNode;
   error?: string;
+  /** What the engine said of a failure, for whoever looks closer; the row's words are `error`. */
+  details?: string;
   /** 0–100, or null once finished (no bar). */
   progress: number | null;
   buttons: TransferButton[];
 }) {
+  const { t } = useTranslation();
   return (
     <li className="transfer" aria-label={name}>
       <div className="transfer-main">
@@ -32,6 +37,12 @@ export function TransferItem({
         </span>
         <small className="muted">{meta}</small>
         {error && <small className="form-error">{error}</small>}
+        {details && (
+          <details className="transfer-details">
+            <summary>{t('cloud.details')}</summary>
+            <small>{details}</small>
+          </details>
+        )}
         {progress !== null && (
           <div
             className="transfer-bar"

@@ -21,8 +21,9 @@ import { ParallelUploads } from './parallel-uploads';
 /** The upload machinery loads on first use. */
 const manager = () => import('./upload-manager');
 
-function statusText(t: (k: string) => string, status: UploadStatus): string {
+function statusText(t: (k: string) => string, status: UploadStatus, offline?: boolean): string {
   if (COMPLETED.includes(status)) return t('uploads.transferred');
+  if (offline && status === S.PAUSE) return t('uploads.offlineWaiting');
   if (status === S.FAILED) return t('uploads.fail');
   if (status === S.PAUSE) return t('uploads.paused');
   if (status === S.ANALYSIS) return t('uploads.analysing');
@@ -49,12 +50,13 @@ function UploadRow({ task }: { task: UploadTask }) {
       name={task.name}
       meta={
         <>
-          {formatSize(task.size, 1, i18n.language)} · <span data-status={task.status}>{statusText(t, task.status)}</span>
+          {formatSize(task.size, 1, i18n.language)} · <span data-status={task.status}>{statusText(t, task.status, task.offline)}</span>
           {task.status === S.TRANSMISSION && task.speed > 0 && ` · ${formatSize(task.speed, 1, i18n.language)}/s`}
         </>
       }
       error={task.errorText || undefined}
-      progress={done ? null : task.progress}
+      // A failed upload shows its failure, not the progress it had when it stopped.
+      progress={done || task.status === S.FAILED ? null : task.progress}
       buttons={[
         {
           label,

@@ -130,10 +130,12 @@ export async function addUploads(userId: string, picked: Picked[], parentId: str
       relativePath: p.relativePath,
       size: p.file.size,
       type: p.file.type,
-      status: tooLarge || offline ? S.FAILED : S.PENDING,
+      // Picked while offline: it waits, and starts by itself once the browser is back online.
+      status: tooLarge ? S.FAILED : offline ? S.PAUSE : S.PENDING,
+      offline: !tooLarge && offline,
       progress: 0,
       speed: 0,
-      errorText: tooLarge ? i18n.t('uploads.tooLarge') : offline ? i18n.t('uploads.offline') : '',
+      errorText: tooLarge ? i18n.t('uploads.tooLarge') : '',
       task_id: '',
       fileId: '',
       uploadUrl: '',
@@ -153,6 +155,8 @@ export function kick(delay = 0): void {
   loopTimer = setTimeout(tick, delay);
 }
 
+const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
 function tick() {
   // The person's number of uploads at once (it follows the account), else the default; lowering it steps the newest
   // running ones back to the queue.
@@ -160,7 +164,8 @@ function tick() {
   const { tasks, order } = useUploads.getState();
   for (const id of overflowing(tasks, order, limit)) stepBack(id);
   const all = Object.values(useUploads.getState().tasks);
-  for (const id of toStart(all, limit)) {
+  // Offline, nothing starts: it would fail at once and spend a retry.
+  for (const id of isOffline() ? [] : toStart(all, limit)) {
     if (!files.has(id)) {
       patch(id, { status: S.PAUSE, errorText: i18n.t('uploads.pickAgain') });
       continue;
@@ -186,8 +191,9 @@ async function run(id: string): Promise<void> {
   const { signal } = abort;
   try {
     const t = get(id)!;
-    patch(id, { status: S.ANALYSIS, progress: 0, speed: 0, errorText: '' });
-    let base = 0;
+    // Continuing keeps the progress made: the server holds those bytes.
+    patch(id, { status: S.ANALYSIS, progress: t.uploadUrl ? t.progress : 0, speed: 0, errorText: '', offline: false });
+    let base = t.uploadUrl ? (t.sendBase ?? 0) : 0;
     let hash: string | undefined;
     if (t.uploadUrl) {
       // Continuing: the server already holds part of the bytes.
@@ -216,7 +222,7 @@ async function run(id: string): Promise<void> {
         return;
       }
       if (!answer.resumable) throw new Error(i18n.t('uploads.noUploadUrl'));
-      patch(id, { task_id: answer.task?.id ?? '', uploadUrl: answer.resumable.params.upload_url });
+      patch(id, { task_id: answer.task?.id ?? '', uploadUrl: answer.resumable.params.upload_url, sendBase: base });
     }
     patch(id, { status: S.TRANSMISSION, progress: base });
     await send(id, file, base, signal);
@@ -230,6 +236,8 @@ async function run(id: string): Promise<void> {
     // An upload URL that is gone may be gone because the server finished it (after a restart): the task says so.
     const gone = isApiError(err, 'file_not_found') || isUploadUrlGone(err);
     if (gone && t.task_id && (await finishedOnServer(id, t.task_id))) return;
+    // The network went away: no retry is spent, and the 'online' event continues it.
+    if (isOffline()) return waitForNetwork(id);
     const step = nextStep(err, t.attempts);
     if (step.kind === 'pause') {
       // Not confirmed in time: the person continues it, and confirmation is asked again.
@@ -309,9 +317,28 @@ async function confirm(id: string, signal: AbortSignal): Promise<void> {
   throw new ConfirmTimeout(i18n.t('uploads.timeout'));
 }
 
+/** Stops a task until the browser is back online, keeping its progress. */
+function waitForNetwork(id: string): void {
+  const r = running.get(id);
+  patch(id, { status: S.PAUSE, speed: 0, offline: true });
+  r?.abort.abort();
+}
+
+if (typeof window !== 'undefined') {
+  // Offline: uploads sending bytes stop at once and say why, instead of failing their retries one by one.
+  window.addEventListener('offline', () => {
+    for (const t of Object.values(useUploads.getState().tasks)) if (ACTIVE.includes(t.status)) waitForNetwork(t.taskId);
+  });
+  // Back online: what stopped for the network continues now, without waiting for a retry's timer.
+  window.addEventListener('online', () => {
+    for (const t of Object.values(useUploads.getState().tasks)) if (t.offline && t.status === S.PAUSE) patch(t.taskId, { status: S.PENDING, offline: false });
+    kick();
+  });
+}
+
 export function pause(id: string): void {
   const r = running.get(id);
-  patch(id, { status: S.PAUSE, speed: 0 });
+  patch(id, { status: S.PAUSE, speed: 0, offline: false });
   r?.abort.abort();
 }
 
@@ -321,7 +348,7 @@ export function resume(id: string): void {
   if (!t) return;
   if (t.size > LIMITS.maxUploadBytes) return patch(id, { status: S.FAILED, errorText: i18n.t('uploads.tooLarge') });
   if (!files.has(id)) return patch(id, { status: S.PAUSE, errorText: i18n.t('uploads.pickAgain') });
-  patch(id, { status: S.PENDING, errorText: '', attempts: 0 });
+  patch(id, { status: S.PENDING, errorText: '', attempts: 0, offline: false });
   kick();
 }
 

@@ -26,6 +26,10 @@ export interface UploadTask {
   uploadUrl: string;
   attempts: number;
   modifyTime: number;
+  /** Stopped because the browser went offline: it continues by itself when the browser is back online. */
+  offline?: boolean;
+  /** The share of the progress done before sending (hashing), so a continued upload adds to it, not restarts it. */
+  sendBase?: number;
   /** The person chose to replace the file of this name in the folder (it goes to the trash when this one lands). */
   replace?: boolean;
 }
@@ -85,6 +89,6 @@ export async function restoreUploads(userId: string): Promise<void> {
   for (const t of saved.sort((a, b) => a.modifyTime - b.modifyTime)) {
     if (store.tasks[t.taskId]) continue;
     const waiting = !COMPLETED.includes(t.status) && t.status !== UPLOAD_STATUS.FAILED;
-    store.upsert(waiting ? { ...t, status: UPLOAD_STATUS.PAUSE, speed: 0, errorText: i18n.t('uploads.pickAgain') } : t);
+    store.upsert(waiting ? { ...t, status: UPLOAD_STATUS.PAUSE, speed: 0, offline: false, errorText: i18n.t('uploads.pickAgain') } : t);
   }
 }
