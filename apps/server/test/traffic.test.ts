@@ -90,7 +90,7 @@ describe('plan limits of cloud downloads', () => {
     try {
       const free = await h.signUp();
       const tooBig = await settle(h, free.access_token, (await addLink(h, free.access_token, `${base}/big`)).body.task.id);
-      expect(tooBig).toMatchObject({ phase: 'PHASE_TYPE_ERROR', message: expect.stringMatching(/97\.7 KB, the most one cloud download of a free account/) });
+      expect(tooBig).toMatchObject({ phase: 'PHASE_TYPE_ERROR', message: expect.stringMatching(/one cloud download of your plan may be up to 97\.7 KB/) });
       expect((await addLink(h, free.access_token, `${base}/a`)).status).toBe(200);
       const third = await addLink(h, free.access_token, `${base}/b`);
       expect(third.status).toBe(403);
