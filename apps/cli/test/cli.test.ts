@@ -3,7 +3,6 @@
  * sign in, upload a folder tree, kill an upload half-way and run it again, download and compare SHA-256, continue a
  * broken download, add a magnet link served by a seeder on loopback and watch it finish, share, and the exit codes.
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +12,8 @@ import WebTorrent from 'webtorrent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HaulProcess, throttledProxy, until } from '../../server/test/child-server.js';
 import { freeLoopbackPort } from '../../server/src/offline/qbittorrent-daemon.js';
+import { startHaulCli, type RunOptions } from './harness.js';
 
-const bin = new URL('../bin/haul.mjs', import.meta.url).pathname;
 const MiB = 1024 * 1024;
 /** Bytes a second the proxy lets uploads through: a 24 MiB upload takes ~8 s, so a kill at 2 MiB is surely mid-way. */
 const RATE = 3 * MiB;
@@ -27,27 +26,8 @@ let proxy: Awaited<ReturnType<typeof throttledProxy>>;
 let tracker: InstanceType<typeof Tracker>;
 let seeder: InstanceType<typeof WebTorrent>;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Starts `haul ARGS` with its own config directory; `input` goes to its stdin. */
-function start(args: string[], opts: { input?: string; config?: string; cwd?: string } = {}) {
-  const child = spawn(process.execPath, [bin, '--server', direct, ...args], {
-    cwd: opts.cwd ?? work,
-    env: { ...process.env, HAUL_CONFIG_DIR: opts.config ?? join(work, 'config'), HAUL_SERVER: '' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d));
-  child.stderr.on('data', (d: Buffer) => (stderr += d));
-  child.stdin.end(opts.input ?? '');
-  const done = new Promise<Run>((r) => child.on('exit', (code) => r({ code, stdout, stderr })));
-  return { child, done };
-}
+const start = (args: string[], opts: RunOptions = {}) => startHaulCli(direct, work, args, opts);
 const haulCli = (args: string[], opts?: Parameters<typeof start>[1]) => start(args, opts).done;
 const json = async (args: string[], opts?: Parameters<typeof start>[1]) => {
   const r = await haulCli(['--json', ...args], opts);

@@ -43,6 +43,22 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
+/** Starts `haul --server SERVER ARGS` in `work` with a config directory of its own; `input` goes to its stdin. */
+export function startHaulCli(server: string, work: string, args: string[], opts: RunOptions = {}) {
+  const child = spawn(process.execPath, [bin, '--server', server, ...args], {
+    cwd: opts.cwd ?? work,
+    env: { ...process.env, HAUL_CONFIG_DIR: opts.config ?? join(work, 'config'), HAUL_SERVER: '' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  child.stdin.end(opts.input ?? '');
+  const done = new Promise<Run>((r) => child.on('exit', (code) => r({ code, stdout, stderr })));
+  return { child, done };
+}
+
 export const EMAIL = 'cli@example.com';
 export const PASSWORD = 'correct horse battery';
 
@@ -62,20 +78,7 @@ export async function startHarness(rate: number): Promise<Harness> {
   await haul.start();
   await haul.call('POST', '/v1/auth/signup', undefined, { email: EMAIL, password: PASSWORD });
 
-  const start = (args: string[], opts: RunOptions = {}) => {
-    const child = spawn(process.execPath, [bin, '--server', haul.base, ...args], {
-      cwd: opts.cwd ?? work,
-      env: { ...process.env, HAUL_CONFIG_DIR: opts.config ?? join(work, 'config'), HAUL_SERVER: '' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.stdin.end(opts.input ?? '');
-    const done = new Promise<Run>((r) => child.on('exit', (code) => r({ code, stdout, stderr })));
-    return { child, done };
-  };
+  const start = (args: string[], opts: RunOptions = {}) => startHaulCli(haul.base, work, args, opts);
   const run = (args: string[], opts?: RunOptions) => start(args, opts).done;
   const json = async (args: string[], opts?: RunOptions) => {
     const r = await run(['--json', ...args], opts);
