@@ -177,6 +177,22 @@ export async function sessionUserId(page: Page): Promise<string> {
   return page.evaluate(() => JSON.parse(localStorage.getItem('haul.session') ?? '{}').state.session.userId as string);
 }
 
+/** Shares the items as a link that never expires, as the owner (the share dialog's call); with a pass code if given. */
+export async function shareAsOwner(owner: Page, fileIds: string[], passCode?: string): Promise<string> {
+  const args = { ids: fileIds, code: passCode };
+  const res = await owner.evaluate(async ({ ids, code }) => {
+    const token = JSON.parse(localStorage.getItem('haul.session') ?? '{}').state.session.accessToken as string;
+    const r = await fetch('/drive/v1/share', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ file_ids: ids, share_to: code ? 'encryptedlink' : 'publiclink', pass_code: code, expiration_days: -1 }),
+    });
+    return { status: r.status, body: (await r.json()) as { share_id: string } };
+  }, args);
+  expect(res.status).toBe(200);
+  return res.body.share_id;
+}
+
 /** Switches the file view to the list (rows are easier to address than cards); waits for the screen first. */
 export async function listView(page: Page): Promise<void> {
   const toggle = page.getByRole('button', { name: /^(List view|Grid view)$/ });

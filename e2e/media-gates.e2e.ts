@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { recentCounts } from '../apps/server/src/stats/stat-counts.js';
-import { type E2E, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, sessionUserId, shareAsOwner, signUpInBrowser, startE2E } from './harness.js';
 import { ff, requireFfmpeg } from './media-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-gates-'));
@@ -31,15 +31,7 @@ describe('media gates', () => {
     const { page: owner } = await e2e.newPage();
     await signUpInBrowser(owner);
     const file = await e2e.seedFile(await sessionUserId(owner), '', 'trailer.mp4', readFileSync(join(dir, 'trailer.mp4')));
-    const shareId = await owner.evaluate(async (id) => {
-      const token = JSON.parse(localStorage.getItem('haul.session') ?? '{}').state.session.accessToken as string;
-      const r = await fetch('/drive/v1/share', {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ file_ids: [id], share_to: 'publiclink', expiration_days: -1 }),
-      });
-      return ((await r.json()) as { share_id: string }).share_id;
-    }, file.id);
+    const shareId = await shareAsOwner(owner, [file.id]);
 
     const { page } = await e2e.newPage();
     await page.goto(`/s/${shareId}`);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { type E2E, listView, newEmail, PASSWORD, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, listView, newEmail, PASSWORD, rowNames, sessionUserId, shareAsOwner, signUpInBrowser, startE2E } from './harness.js';
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 /** A click that gives up soon: what a covered or missing control fails on. */
@@ -21,15 +21,7 @@ beforeAll(async () => {
   const ownerId = await sessionUserId(owner);
   const trip = await createFolder(e2e.haul.ctx, ownerId, '', 'Trip');
   for (const n of ['a.txt', 'b.txt', 'c.txt']) await e2e.seedFile(ownerId, trip.id, n, `${n} notes`);
-  shareId = await owner.evaluate(async (id) => {
-    const token = JSON.parse(localStorage.getItem('haul.session') ?? '{}').state.session.accessToken as string;
-    const r = await fetch('/drive/v1/share', {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ file_ids: [id], share_to: 'publiclink', expiration_days: -1 }),
-    });
-    return ((await r.json()) as { share_id: string }).share_id;
-  }, trip.id);
+  shareId = await shareAsOwner(owner, [trip.id]);
 });
 afterAll(async () => {
   await e2e?.close();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { type E2E, newEmail, PASSWORD, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, newEmail, PASSWORD, sessionUserId, shareAsOwner, signUpInBrowser, startE2E } from './harness.js';
 import { ff, requireFfmpeg } from './media-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-share-page-'));
@@ -22,22 +22,6 @@ const shares: Record<'photo' | 'clip' | 'song' | 'report' | 'album' | 'locked', 
   album: '',
   locked: '',
 };
-
-/** Shares the items as a link that never expires, as the owner (the share dialog's call); with a pass code if given. */
-async function share(owner: Page, fileIds: string[], passCode?: string): Promise<string> {
-  const args = { ids: fileIds, code: passCode };
-  const res = await owner.evaluate(async ({ ids, code }) => {
-    const token = JSON.parse(localStorage.getItem('haul.session') ?? '{}').state.session.accessToken as string;
-    const r = await fetch('/drive/v1/share', {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ file_ids: ids, share_to: code ? 'encryptedlink' : 'publiclink', pass_code: code, expiration_days: -1 }),
-    });
-    return { status: r.status, body: (await r.json()) as { share_id: string } };
-  }, args);
-  expect(res.status).toBe(200);
-  return res.body.share_id;
-}
 
 /** A colour as the page computes it (a CSS variable of the app resolved through a probe element). */
 const cssColour = (page: Page, value: string) =>
@@ -83,12 +67,12 @@ beforeAll(async () => {
   const album = await createFolder(e2e.haul.ctx, ownerId, '', 'Album');
   await e2e.seedFile(ownerId, album.id, 'beach.jpg', readFileSync(join(dir, 'photo.jpg')));
   await e2e.seedFile(ownerId, album.id, 'list.txt', 'towels');
-  shares.photo = await share(owner, [photo.id]);
-  shares.clip = await share(owner, [clip.id]);
-  shares.song = await share(owner, [song.id]);
-  shares.report = await share(owner, [report.id]);
-  shares.album = await share(owner, [album.id]);
-  shares.locked = await share(owner, [photo.id], 'kite');
+  shares.photo = await shareAsOwner(owner, [photo.id]);
+  shares.clip = await shareAsOwner(owner, [clip.id]);
+  shares.song = await shareAsOwner(owner, [song.id]);
+  shares.report = await shareAsOwner(owner, [report.id]);
+  shares.album = await shareAsOwner(owner, [album.id]);
+  shares.locked = await shareAsOwner(owner, [photo.id], 'kite');
 });
 afterAll(async () => {
   await e2e?.close();
