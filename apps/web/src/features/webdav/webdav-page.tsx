@@ -51,7 +51,7 @@ function HowTo({ url, username }: { url: string; username: string }) {
           </div>
         ))}
       </dl>
-      <pre className="muted webdav-command">{`rclone config create haul webdav vendor=other url=${url} user=${username} pass=$(rclone obscure 'APP-PASSWORD')`}</pre>
+      <pre className="muted webdav-command">{`rclone config create haul webdav vendor=owncloud url=${url} user=${username} pass=$(rclone obscure 'APP-PASSWORD')`}</pre>
     </section>
   );
 }
