@@ -1,4 +1,4 @@
-/** GET /drive/v1/about: storage limit and usage, and the traffic quota entries. */
+/** GET /drive/v1/about: storage limit and usage, and the traffic quota entries; GET /drive/v1/about/storage: use by kind. */
 import type { FastifyInstance } from 'fastify';
 import { CONTRACT as C, QUOTA_KINDS, type TrafficQuota } from '@haul/shared';
 import type { AppContext } from '../context.js';
@@ -8,6 +8,7 @@ import { dailyTaskQuota, trafficQuota } from '../accounts/traffic.js';
 import { findUserById } from '../accounts/users.repository.js';
 import { storageLimit, storageUsage } from '../files/files.repository.js';
 import { notFound } from '../http/errors.js';
+import { storageByKind } from './storage-kinds.js';
 
 export async function aboutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   serve(app, C.getAbout, async (req) => {
@@ -29,4 +30,5 @@ export async function aboutRoutes(app: FastifyInstance, ctx: AppContext): Promis
       quotas,
     };
   });
+  serve(app, C.storageByKind, async (req) => storageByKind(ctx.db, req.userId));
 }

@@ -17,6 +17,29 @@ import { paymentProviders } from './providers.js';
 
 const notFound = (what: string) => new HttpError(404, 'not_found', what);
 
+/**
+ * A checkout not paid within this time expires: its order closes and the status page stops waiting. 30 minutes is
+ * Stripe's shortest checkout life (its session is made to end just after), and long enough for a card's extra checks.
+ * A payment the provider still takes later fulfils the closed order all the same (fulfilment.ts, PAYABLE).
+ */
+export const ORDER_EXPIRES_AFTER_MS = 30 * 60_000;
+
+/** Closes the account's pending orders (or just `orderId`) whose checkout time ran out. */
+export async function expireStaleOrders(ctx: AppContext, userId: string, orderId?: string): Promise<void> {
+  const now = ctx.clock.now();
+  let q = ctx.db
+    .updateTable('orders')
+    .set({ status: 'close', updated_at: now })
+    .where('user_id', '=', userId)
+    .where('status', '=', 'pending')
+    .where('created_at', '<=', now - ORDER_EXPIRES_AFTER_MS);
+  if (orderId) q = q.where('id', '=', orderId);
+  await q.execute();
+}
+
+/** An order closed once its checkout time was up: expired, rather than canceled by the person or the provider. */
+export const expiredOrder = (row: Pick<OrderRow, 'status' | 'created_at' | 'updated_at'>) => row.status === 'close' && row.updated_at >= row.created_at + ORDER_EXPIRES_AFTER_MS;
+
 export function providerOf(ctx: AppContext, id: string): PaymentProvider {
   const provider = paymentProviders(ctx.config).get(id);
   if (!provider) throw notFound(`No payment provider "${id}" is set up on this server.`);
@@ -97,6 +120,7 @@ export function presentOrder(row: OrderRow, title: string | null | undefined): O
     currency: row.currency,
     subscriber_type: row.interval === 'month' || row.interval === 'year' ? row.interval : 'none',
     task_id: row.task_id,
+    expired: expiredOrder(row),
     created_at: toRfc3339(row.created_at),
     fulfilled_at: row.fulfilled_at === null ? '' : toRfc3339(row.fulfilled_at),
   };
@@ -114,14 +138,20 @@ async function ownOrder(ctx: AppContext, userId: string, orderId: string) {
   return row;
 }
 
-/** Where an order stands; a pending one is first checked with its provider, when the provider can be asked. */
+/**
+ * Where an order stands; a pending one is first checked with its provider, when the provider can be asked, and
+ * expires when still unpaid after ORDER_EXPIRES_AFTER_MS.
+ */
 export async function orderStatus(ctx: AppContext, userId: string, orderId: string, log?: FastifyBaseLogger) {
   let row = await ownOrder(ctx, userId, orderId);
   const provider = paymentProviders(ctx.config).get(row.provider);
-  if (row.status === 'pending' && provider?.lookup) {
-    // A provider out of reach only means the answer waits for its notification.
-    const notices = await provider.lookup(row).catch((err) => (log?.warn({ err, order: row.id }, 'payment provider lookup failed'), []));
-    for (const n of notices) await applyNotice(ctx, provider.id, n, log);
+  if (row.status === 'pending') {
+    if (provider?.lookup) {
+      // A provider out of reach only means the answer waits for its notification.
+      const notices = await provider.lookup(row).catch((err) => (log?.warn({ err, order: row.id }, 'payment provider lookup failed'), []));
+      for (const n of notices) await applyNotice(ctx, provider.id, n, log);
+    }
+    await expireStaleOrders(ctx, userId, orderId);
     row = await ownOrder(ctx, userId, orderId);
   }
   const order = presentOrder(row, row.title);
@@ -129,6 +159,7 @@ export async function orderStatus(ctx: AppContext, userId: string, orderId: stri
 }
 
 export async function listOrders(ctx: AppContext, userId: string, limit: number): Promise<Order[]> {
+  await expireStaleOrders(ctx, userId);
   const rows = await ordersWithTitle(ctx)
     .where('orders.user_id', '=', userId)
     .orderBy('orders.created_at', 'desc')

@@ -6,7 +6,7 @@ import { requireAuth } from '../http/auth.js';
 import { serve } from '../http/contract.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { applyNotice, type NoticeResult } from './fulfilment.js';
-import { cancelSubscription, listOrders, orderStatus, presentOrder, startOrder } from './orders.service.js';
+import { cancelSubscription, expireStaleOrders, listOrders, orderStatus, presentOrder, startOrder } from './orders.service.js';
 import { WebhookRejected } from './provider.js';
 import { paymentProviders } from './providers.js';
 import { SANDBOX, sandboxNotice } from './sandbox-provider.js';
@@ -45,6 +45,8 @@ export async function paymentsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       return { order: presentOrder(order, (await findProduct(ctx.db, order.product_id))?.title) };
     });
     serve(scope, C.sandboxPay, async (req) => {
+      // A checkout left open past its time takes no payment, as a provider's expired one would not.
+      await expireStaleOrders(ctx, req.userId, req.params.orderId);
       const order = await sandboxOrder(ctx, req.userId, req.params.orderId);
       if (order.status !== 'pending') throw new HttpError(409, 'failed_precondition', `This order is ${order.status} already.`);
       await applyNotice(ctx, SANDBOX, sandboxNotice(order, req.body.outcome, ctx.clock.now()), req.log);

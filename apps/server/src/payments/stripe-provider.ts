@@ -10,6 +10,9 @@ import type Stripe from 'stripe';
 import type { StripeConfig } from './payment-config.js';
 import { WebhookRejected, type Checkout, type CheckoutInput, type OrderRow, type PaymentNotice, type PaymentProvider, type SubscriptionRow } from './provider.js';
 
+/** How long Stripe keeps a checkout open: the order's own time (ORDER_EXPIRES_AFTER_MS) and a minute. */
+const CHECKOUT_SECONDS = 31 * 60;
+
 const idOf = (v: string | { id: string } | null | undefined): string => (typeof v === 'string' ? v : (v?.id ?? ''));
 
 export class StripeProvider implements PaymentProvider {
@@ -56,6 +59,8 @@ export class StripeProvider implements PaymentProvider {
         ...(interval ? { subscription_data: { metadata: { order_id: order.id } } } : { payment_intent_data: { metadata: { order_id: order.id } } }),
         success_url: successUrl,
         cancel_url: cancelUrl,
+        // Stripe's clock, not ours: the session ends a minute after the order expires here (its minimum is 30 minutes).
+        expires_at: Math.floor(Date.now() / 1000) + CHECKOUT_SECONDS,
       },
       // One order makes one session, however often the call is retried.
       { idempotencyKey: `haul-order-${order.id}` },

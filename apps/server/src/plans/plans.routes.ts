@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { requireAuth } from '../http/auth.js';
 import { serve } from '../http/contract.js';
 import { presentProduct, productsOnSale } from './catalog.js';
+import { comparePlans } from './compare.js';
 import { paymentProviders } from '../payments/providers.js';
 import { redeemCode } from './redeem-codes.js';
 import { vipInfo } from './vip-info.js';
@@ -30,6 +31,7 @@ export async function plansRoutes(app: FastifyInstance, ctx: AppContext): Promis
   await app.register(async (scope) => {
     requireAuth(scope, ctx);
     serve(scope, C.vipInfo, async (req) => vipInfo(ctx, req.userId));
+    serve(scope, C.planLimits, async () => comparePlans(ctx.config));
     serve(scope, C.upgradeToPro, async (req) => {
       const [vip, premiumGoods] = await Promise.all([vipInfo(ctx, req.userId), productsOnSale(ctx.db, 'premium')]);
       const first = premiumGoods[0];

@@ -3,6 +3,16 @@ import { Type } from '@sinclair/typebox';
 import { QUOTA_KINDS } from '../constants.js';
 import { AboutSchema } from '../entities.js';
 import { route } from './define.js';
+import { DecimalString, StringEnum } from './schema-kit.js';
+
+/** The kinds the storage page breaks used space into; the trash is apart from them. */
+export const STORAGE_KINDS = ['video', 'image', 'audio', 'document', 'archive', 'other'] as const;
+export type StorageKind = (typeof STORAGE_KINDS)[number];
+
+const SpaceSchema = Type.Object({
+  size: DecimalString('Bytes.'),
+  count: Type.Integer({ description: 'Files.' }),
+});
 
 const tag = 'About';
 
@@ -20,5 +30,20 @@ export const aboutRoutes = {
     }),
     response: AboutSchema,
     errors: { file_not_found: 'The account was deleted while the request ran.' },
+  }),
+  storageByKind: route({
+    method: 'GET',
+    path: '/drive/v1/about/storage',
+    tag,
+    summary: 'Storage by kind',
+    description:
+      "The account's used space by kind of file (by extension, else MIME type): videos, images, audio, documents (PDF, office, text), archives (zip, rar, 7z, tar and its compressions) and everything else, and apart from them the trash. The kinds and the trash add up to the storage use of GET /drive/v1/about.",
+    auth: 'user',
+    response: Type.Object({
+      kinds: Type.Array(Type.Object({ kind: StringEnum(STORAGE_KINDS), ...SpaceSchema.properties }), { description: 'Every kind, in this order, also when empty.' }),
+      trash: SpaceSchema,
+      total: DecimalString('Bytes of all files, the trash included.'),
+    }),
+    errors: {},
   }),
 };

@@ -29,6 +29,7 @@ export { EventListSchema } from './events.js';
 export * from './tasks.js';
 export * from './plans.js';
 export * from './payments.js';
+export { STORAGE_KINDS, type StorageKind } from './about.js';
 export * from './activity.js';
 export * from './archives.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';

@@ -75,6 +75,22 @@ const rewardTypes = Type.Optional(StringEnum(['space', 'transfer'] as const, { d
 const productsDescription =
   "The operator's goods on sale: premium time, storage and transfer packs, with prices in the operator's currency, paid once or renewed monthly or yearly. The same list for everyone, signed in or not.";
 
+/** Bytes, or null where this server sets no limit. */
+const BytesLimit = (description: string) => Type.Unsafe<string | null>({ type: ['string', 'null'], pattern: '^[0-9]+$', description: `${description} null: no limit.` });
+
+export const PlanLimitsSchema = Type.Object({
+  daily_cloud_downloads: Type.Integer({ description: 'Cloud downloads that may be added a day.' }),
+  cloud_download_max_size: BytesLimit('The largest single cloud download, in bytes.'),
+  monthly_upload_size: BytesLimit('Bytes that may be uploaded per calendar month.'),
+  monthly_cloud_download_size: BytesLimit('Bytes that may be fetched by cloud download per calendar month (transfer packs add to it).'),
+  monthly_download_size: BytesLimit("Bytes that may be downloaded through Haul's links per calendar month (transfer packs add to it)."),
+  daily_download_size: BytesLimit("Bytes that may be downloaded through Haul's links per day."),
+  max_video_resolution: Type.Integer({ description: "The tallest video rendition played (its shorter side, px); 0: every rendition." }),
+  cloud_decompression: Type.Boolean({ description: 'Archives may be unpacked in the cloud.' }),
+  webdav: Type.Boolean({ description: 'The drive may be opened over WebDAV (/dav/).' }),
+});
+export type PlanLimits = Static<typeof PlanLimitsSchema>;
+
 export const plansRoutes = {
   vipInfo: route({
     method: 'GET',
@@ -155,5 +171,16 @@ export const plansRoutes = {
     response: GoodsSchema,
     errors: {},
     example: { reward_types: 'space' },
+  }),
+  planLimits: route({
+    method: 'GET',
+    path: '/vip/v1/plans/limits',
+    tag,
+    summary: 'Free and premium compared',
+    description:
+      "What a free account and a premium one may do on this server, from the operator's settings: cloud downloads a day and the size of one, the monthly and daily transfer allowances, video quality, cloud decompression and WebDAV. Storage is not here: premium does not change it (storage packs do).",
+    auth: 'user',
+    response: Type.Object({ free: PlanLimitsSchema, premium: PlanLimitsSchema }),
+    errors: {},
   }),
 };

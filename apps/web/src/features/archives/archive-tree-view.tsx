@@ -2,8 +2,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '@haul/shared/plain';
+import { formatTime } from '../files/format-time';
 import { Icon } from '../layout/icon';
 import { filePaths, type TreeNode } from './archive-tree';
+import { TickBox } from './tick-box';
 
 interface Props {
   nodes: TreeNode[];
@@ -33,7 +35,8 @@ function Row({ node, depth, chosen, onChange }: { node: TreeNode; depth: number 
     else next.add(p);
     onChange(next);
   };
-  const date = node.modified ? new Date(node.modified).toLocaleString(i18n.language) : '';
+  // As the file list writes its dates; '' rather than its '-' where the archive keeps none.
+  const date = node.modified ? formatTime(node.modified, i18n.language) : '';
   return (
     <li role="treeitem" aria-expanded={node.folder ? open : undefined} aria-selected={on}>
       <div className="archive-row" style={{ paddingInlineStart: `${depth * 20}px` }}>
@@ -44,16 +47,7 @@ function Row({ node, depth, chosen, onChange }: { node: TreeNode; depth: number 
         ) : (
           <span className="archive-twisty" />
         )}
-        <input
-          type="checkbox"
-          aria-label={node.name}
-          checked={on}
-          disabled={paths.length === 0}
-          ref={(el) => {
-            if (el) el.indeterminate = some;
-          }}
-          onChange={toggle}
-        />
+        <TickBox label={node.name} checked={on} mixed={some} disabled={paths.length === 0} onChange={toggle} />
         <Icon name={node.folder ? 'folder' : 'file'} size={16} />
         <span className="archive-name">{node.name}</span>
         {node.encrypted && (

@@ -18,6 +18,7 @@ import { buildTree, filePaths } from './archive-tree';
 import { listArchive, NAME_ENCODINGS, startDecompress } from './archives-api';
 import { useArchiveBase } from './archive-base';
 import { ArchiveTreeView } from './archive-tree-view';
+import { TickBox } from './tick-box';
 import { defaultNameEncoding } from './name-encodings';
 import { DecompressPremiumPrompt } from './premium-prompt';
 import './archives.css';
@@ -110,8 +111,8 @@ export function DecompressionPage() {
             {t('archives.summary', { count: all.length, size: formatSize(Number(listing.data.total_size)) })}
           </p>
           <div className="archive-tools">
-            <label>
-              {t('archives.encoding')}{' '}
+            <label className="field archive-encoding">
+              <span>{t('archives.encoding')}</span>
               <select value={encoding} onChange={(e) => setEncoding(e.target.value)}>
                 <option value="">{t('archives.encodingAuto')}</option>
                 {NAME_ENCODINGS.map(([value, label]) => (
@@ -121,8 +122,8 @@ export function DecompressionPage() {
                 ))}
               </select>
             </label>
-            <label>
-              <input type="checkbox" checked={chosen.size === all.length && all.length > 0} onChange={(e) => setSelected(new Set(e.target.checked ? all : []))} />{' '}
+            <label className="archive-all">
+              <TickBox checked={chosen.size === all.length && all.length > 0} mixed={chosen.size > 0 && chosen.size < all.length} onChange={(on) => setSelected(new Set(on ? all : []))} />
               {t('archives.selectAll')}
             </label>
           </div>

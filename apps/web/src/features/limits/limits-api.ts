@@ -6,3 +6,6 @@ import { haul } from '../../lib/api-client';
 export const QUOTAS_KEY = ['about', 'quotas'] as const;
 
 export const getQuotas = () => haul.call('getAbout', { query: { with_quotas: QUOTA_KINDS.join(',') } });
+
+/** Used space by kind of file, and the trash apart, for the storage page. */
+export const getStorageByKind = () => haul.call('storageByKind');

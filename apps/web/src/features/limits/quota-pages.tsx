@@ -1,6 +1,6 @@
 /**
- * /space-management and /traffic-management: storage (and the trash's share of it), and each transfer allowance,
- * with a bar, what counts, when it starts over and an Upgrade button to the payment pages.
+ * /space-management and /traffic-management: storage (and the trash's share of it, and its use by kind of file), and
+ * each transfer allowance, with a bar, what counts, when it starts over and an Upgrade button to the payment pages.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { formatSize } from '@haul/shared/plain';
 import type { TrafficQuota } from '@haul/shared';
 import { resetWords } from './limit-dialog';
-import { getQuotas, QUOTAS_KEY } from './limits-api';
+import { getQuotas, getStorageByKind, QUOTAS_KEY } from './limits-api';
 import './limits.css';
 
 interface BarProps {
@@ -48,6 +48,36 @@ function useQuotas() {
   return useQuery({ queryKey: QUOTAS_KEY, queryFn: getQuotas, staleTime: 0 });
 }
 
+/** Used space by kind (videos, images… and the trash), each with its share of what is used. */
+function StorageByKind() {
+  const { t, i18n } = useTranslation();
+  const { data } = useQuery({ queryKey: [...QUOTAS_KEY, 'by-kind'], queryFn: getStorageByKind, staleTime: 0 });
+  if (!data) return null;
+  const total = Number(data.total);
+  const rows = [...data.kinds, { kind: 'trash' as const, ...data.trash }];
+  return (
+    <section className="quota" aria-labelledby="by-kind-title">
+      <h2 id="by-kind-title">{t('limits.byKind')}</h2>
+      <ul style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 10 }}>
+        {rows.map((r) => {
+          const size = Number(r.size);
+          return (
+            <li key={r.kind} data-kind={r.kind} data-bytes={r.size}>
+              <div className="quota-head">
+                <span>{t(`limits.kind.${r.kind}`)}</span>
+                <span>{t('limits.kindUse', { size: formatSize(size, 1, i18n.language), count: r.count })}</span>
+              </div>
+              <div className="quota-bar" aria-hidden="true">
+                <span className={r.kind === 'trash' ? 'trash' : ''} style={{ width: `${total ? (size / total) * 100 : 0}%` }} />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 export function SpaceManagementPage() {
   const { t, i18n } = useTranslation();
   const { data } = useQuotas();
@@ -66,6 +96,7 @@ export function SpaceManagementPage() {
           words={t('limits.usedOf', { used: size(Number(data.quota.usage)), limit: size(Number(data.quota.limit)) })}
         />
       )}
+      <StorageByKind />
       <p>
         <Link className="btn primary" to="/payment/storage">
           {t('limits.upgradeStorage')}

@@ -124,7 +124,7 @@ export function PaymentManagementPage() {
                   <td>{formatTime(o.created_at, i18n.language)}</td>
                   <td>{o.title}</td>
                   <td>{formatPrice(o.price, o.currency, i18n.language)}</td>
-                  <td>{t(`plans.state.${o.status}`)}</td>
+                  <td>{t(`plans.state.${o.status === 'close' && o.expired ? 'expired' : o.status}`)}</td>
                 </tr>
               ))}
             </tbody>

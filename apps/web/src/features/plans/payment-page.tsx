@@ -10,7 +10,9 @@ import { Link, NavLink, useNavigate, useSearchParams } from 'react-router';
 import type { GrantKind, Product } from '@haul/shared';
 import { FormError } from '../../components/form-error';
 import { errorMessage } from '../../lib/error-message';
+import { checkoutPath } from './checkout-path';
 import { describeGrant, formatPrice } from './plan-format';
+import { PlanCompare } from './plan-compare';
 import { listGoods, paySettings, startPayment, subscriptionStatus } from './plans-api';
 import './plans.css';
 import { useRedeemBox } from './redeem-box';
@@ -20,12 +22,6 @@ const PAGES: { kind: GrantKind; path: string; label: string }[] = [
   { kind: 'storage', path: '/payment/storage', label: 'plans.tabStorage' },
   { kind: 'transfer', path: '/payment/traffic', label: 'plans.tabTransfer' },
 ];
-
-/** Where a checkout address leads: inside this app (a router path), or elsewhere. */
-function inApp(url: string): string | null {
-  const u = new URL(url, window.location.href);
-  return u.origin === window.location.origin && u.pathname.startsWith('/drive/') ? u.pathname.slice('/drive'.length) + u.search : null;
-}
 
 function ProductCard({ product, onPay, busy, subscribed }: { product: Product; onPay: () => void; busy: boolean; subscribed: boolean }) {
   const { t, i18n } = useTranslation();
@@ -83,7 +79,7 @@ export function PaymentPage({ kind }: { kind: GrantKind }) {
     try {
       const returnPath = params.get('return') ?? undefined;
       const started = await startPayment({ provider: chosen.id, productId: product.id, recurring, taskId: params.get('task_id') ?? undefined, returnPath });
-      const local = inApp(started.redirect_url);
+      const local = checkoutPath(started.redirect_url);
       if (local && !away) return navigate(local);
       if (away) away.location.href = started.redirect_url;
       else window.location.assign(started.redirect_url);
@@ -126,6 +122,7 @@ export function PaymentPage({ kind }: { kind: GrantKind }) {
           </label>
         )}
         {providers.length === 1 && chosen?.sandbox && <p className="account-notice">{t('plans.sandboxNotice')}</p>}
+        {kind === 'premium' && <PlanCompare />}
         {goods.isSuccess && products.length === 0 && <p className="muted">{t('plans.nothingOnSale')}</p>}
         <FormError error={error} />
         {providers.length > 0 && (

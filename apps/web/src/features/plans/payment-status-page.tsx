@@ -1,16 +1,19 @@
 /**
- * Where an order stands (/payment/status/:orderId): asked every 2 s (seed 001 §4) until it succeeds, fails or closes.
+ * Where an order stands (/payment/status/:orderId): asked every 2 s (seed 001 §4) until it succeeds, fails or closes;
+ * an order left unpaid closes as expired on the server, and the page then offers a new checkout of the same product.
  * On success the plan's caches refresh and the tasks a limit stopped go on by themselves.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import type { Order } from '@haul/shared';
 import { FormError } from '../../components/form-error';
 import { errorMessage } from '../../lib/error-message';
 import { continueLimitedTasks } from '../limits';
 import { formatPrice, isSharePage, safeReturn } from './plan-format';
-import { PLAN_KEYS, payStatus } from './plans-api';
+import { PLAN_KEYS, payStatus, startPayment } from './plans-api';
+import { checkoutPath } from './checkout-path';
 import './plans.css';
 
 const POLL_MS = 2000;
@@ -37,7 +40,26 @@ export function PaymentStatusPage() {
 
   const order = status.data?.order;
   const back = safeReturn(params.get('return') ?? (order?.task_id ? '/all' : null));
-  const word = canceled && state === 'pending' ? 'canceled' : (state ?? 'pending');
+  const word = canceled && state === 'pending' ? 'canceled' : state === 'close' && order?.expired ? 'expired' : (state ?? 'pending');
+  const navigate = useNavigate();
+  const [retrying, setRetrying] = useState(false);
+  const [retryError, setRetryError] = useState('');
+  /** A new checkout of the expired order's product, with the same provider, task and way back. */
+  const retry = async (o: Order) => {
+    setRetrying(true);
+    setRetryError('');
+    try {
+      const returnPath = params.get('return') ?? undefined;
+      const started = await startPayment({ provider: o.provider, productId: o.product_id, recurring: o.subscriber_type !== 'none', taskId: o.task_id || undefined, returnPath });
+      const local = checkoutPath(started.redirect_url);
+      if (local) return navigate(local);
+      window.location.assign(started.redirect_url);
+    } catch (err) {
+      setRetryError(errorMessage(err));
+    } finally {
+      setRetrying(false);
+    }
+  };
   return (
     <section className="page">
       <div className="toolbar">
@@ -54,8 +76,13 @@ export function PaymentStatusPage() {
           {t(`plans.state.${word}`)}
         </p>
         {word === 'succeed' && order?.task_id && <p className="muted">{t('plans.taskContinues')}</p>}
+        <FormError error={retryError} />
         <p className="plan-links">
-          {word === 'succeed' && isSharePage(back) ? (
+          {word === 'expired' && order ? (
+            <button className="btn primary" type="button" disabled={retrying} onClick={() => void retry(order)}>
+              {t('plans.retryCheckout')}
+            </button>
+          ) : word === 'succeed' && isSharePage(back) ? (
             <a className="btn primary" href={back}>
               {t('plans.continue')}
             </a>

@@ -10,6 +10,7 @@ const REWARD: Partial<Record<GrantKind, 'space' | 'transfer'>> = { storage: 'spa
 export const listGoods = (kind: GrantKind) => haul.call('listProducts', { query: REWARD[kind] ? { reward_types: REWARD[kind] } : {} });
 export const paySettings = () => haul.call('paySettings');
 export const vipInfo = () => haul.call('vipInfo');
+export const planLimits = () => haul.call('planLimits');
 
 export interface StartPayment {
   provider: string;
