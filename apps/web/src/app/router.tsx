@@ -1,6 +1,6 @@
 /** The route table of seed 000 §2, in history mode under /drive. */
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, Outlet, useParams } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, useParams, type RouteObject } from 'react-router';
 import { RequireAuth } from '../features/auth/require-auth';
 import { useDialog } from '../features/files/dialog-store';
 import { FileManagerPage } from '../features/files/file-manager-page';
@@ -12,7 +12,7 @@ import { useLimitDialog } from '../features/limits/limit-store';
 import { useLimitsWatch } from '../features/limits/use-limits-watch';
 import { RedeemBoxHost } from '../features/plans/redeem-box';
 import { InviteDialogHost } from '../features/activity/invite-dialog';
-import { BookmarksPage, ForbiddenPage, NotFoundPage } from './simple-pages';
+import { BookmarksPage, ForbiddenPage, NotFoundPage, StartingPage } from './simple-pages';
 import { loadWhen } from './load-when';
 
 /**
@@ -63,10 +63,16 @@ function Drive() {
   );
 }
 
+/**
+ * Every route under one that shows the loading bar while a fresh page's lazy route loads (React Router's
+ * HydrateFallback); without it React Router warns on every load that opens on a lazy page (sign-in, the account pages).
+ */
+const withFallback = (routes: RouteObject[]): RouteObject[] => [{ HydrateFallback: StartingPage, children: routes }];
+
 /** The drive's router; made on demand, so the share pages (their own router) never start this one. */
 export const createDriveRouter = () =>
   createBrowserRouter(
-  [
+  withFallback([
     { path: 'login', lazy: page(() => import('../features/auth/login-page'), (m) => m.LoginPage) },
     // Providers send the browser back here, signed in or not (signing in, or connecting from the account page).
     { path: 'login/callback', lazy: page(() => import('../features/providers/provider-callback-page'), (m) => m.ProviderCallbackPage) },
@@ -156,6 +162,6 @@ export const createDriveRouter = () =>
       ],
     },
     { path: '*', element: <NotFoundPage /> },
-  ],
+  ]),
   { basename: '/drive' },
 );

@@ -1,4 +1,4 @@
-/** Screens with little of their own: placeholders until their capability lands, 403 and 404. */
+/** Screens with little of their own: placeholders until their capability lands, 403 and 404, the first load. */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../features/files/file-manager-page';
@@ -32,4 +32,10 @@ export function NotFoundPage() {
       </EmptyState>
     </main>
   );
+}
+
+/** A fresh page whose screen's code is still loading: the loading bar the other screens show while they load. */
+export function StartingPage() {
+  const { t } = useTranslation();
+  return <div className="nav-progress active" role="progressbar" aria-label={t('common.loading')} aria-busy="true" />;
 }

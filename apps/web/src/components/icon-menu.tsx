@@ -16,7 +16,8 @@ export interface IconMenuProps {
 export function IconMenu({ label, button, buttonClassName, menuClassName, children }: IconMenuProps) {
   return (
     <Menu.Root>
-      <Menu.Trigger className={buttonClassName ? `icon-btn ${buttonClassName}` : 'icon-btn'} aria-label={label}>
+      {/* The title is the icon's tooltip: the name a screen reader says, shown to the eye on hover. */}
+      <Menu.Trigger className={buttonClassName ? `icon-btn ${buttonClassName}` : 'icon-btn'} aria-label={label} title={label}>
         {button}
       </Menu.Trigger>
       <Menu.Portal>

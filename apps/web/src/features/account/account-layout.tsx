@@ -1,12 +1,15 @@
 /** The account area (/account/…): its pages, with links between them above the page's heading. */
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet } from 'react-router';
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { useScrollEdges } from '../../components/use-scroll-edges';
 
 export function AccountLayout() {
   const { t } = useTranslation();
+  // Ten links do not fit a phone's width: the strip scrolls, and shows that it does.
+  const strip = useScrollEdges<HTMLElement>(useLocation().pathname);
   return (
     <>
-      <nav className="account-nav" aria-label={t('account.area')}>
+      <nav className="account-nav scroll-edges" aria-label={t('account.area')} ref={strip}>
         <NavLink to="/account/basic">{t('profile.title')}</NavLink>
         <NavLink to="/account/password">{t('account.changePassword')}</NavLink>
         <NavLink to="/account/bind-email">{t('account.changeEmail')}</NavLink>

@@ -3,6 +3,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDialog } from './dialog-store';
+import { escapeLeavesField } from './picker-new-folder';
 
 export function Frame({ title, children, wide }: { title: string; children: ReactNode; wide?: boolean }) {
   const close = useDialog((s) => s.close);
@@ -11,7 +12,7 @@ export function Frame({ title, children, wide }: { title: string; children: Reac
     <Dialog.Root open onOpenChange={(o) => !o && close()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className={`dialog${wide ? ' wide' : ''}`} aria-describedby={undefined}>
+        <Dialog.Content className={`dialog${wide ? ' wide' : ''}`} aria-describedby={undefined} onEscapeKeyDown={escapeLeavesField}>
           <Dialog.Title className="dialog-title">{title}</Dialog.Title>
           {children}
           <Dialog.Close className="icon-btn dialog-x" aria-label={t('common.close')}>

@@ -56,6 +56,7 @@ export function DisplayControls({ modeKey, mode }: { modeKey: string; mode: Disp
       <button
         className="icon-btn"
         aria-label={mode.viewType === 'grid' ? t('view.list') : t('view.grid')}
+        title={mode.viewType === 'grid' ? t('view.list') : t('view.grid')}
         onClick={() => update(modeKey, { viewType: mode.viewType === 'grid' ? 'list' : 'grid' })}
       >
         <Icon name={mode.viewType === 'grid' ? 'list' : 'grid'} />

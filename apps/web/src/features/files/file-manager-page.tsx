@@ -8,6 +8,7 @@ import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { useSessionStore } from '../auth/session-store';
 import { Icon } from '../layout/icon';
+import { TOUCH_OR_NARROW_QUERY, useMedia } from '../layout/use-media';
 import { SearchFilters } from '../search/search-filters';
 import { readSearch } from '../search/search-state';
 import { useUploadPicker } from '../uploads/upload-picker';
@@ -68,6 +69,8 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
   const selected = useSelection((s) => s.selected);
   const openDialog = useDialog((s) => s.open);
   const ancestors = useAncestors(id);
+  // Nothing is dropped onto a phone's screen: its empty folder points at what works there.
+  const touch = useMedia(TOUCH_OR_NARROW_QUERY);
 
   const slice = view === 'star' && !id ? ({ kind: 'starred' } as const) : ({ kind: 'folder', parentId: folderId } as const);
   const local = useLocalListing(userId, slice, mode.orderType, mode.pinFoldersTop, i18n.language);
@@ -167,7 +170,11 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
     ) : view === 'star' && !id ? (
       <EmptyState icon="star" title={t('star.empty')} hint={t('star.emptyHint')} />
     ) : (
-      <EmptyState icon="folder" title={t('files.emptyFolder')} hint={canCreate ? t('files.emptyFolderHint') : undefined}>
+      <EmptyState
+        icon="folder"
+        title={t('files.emptyFolder')}
+        hint={canCreate ? t(touch ? 'files.emptyFolderHintTouch' : 'files.emptyFolderHint') : undefined}
+      >
         {canCreate && (
           <div className="empty-actions">
             <button className="btn primary" onClick={add.cloudDownload}>
@@ -193,6 +200,8 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
         onDropInto={search ? undefined : dropInto}
         backgroundMenu={backgroundMenu}
         onEndReached={listing.loadMore}
+        order={mode.orderType}
+        onOrder={(orderType) => useDisplayMode.getState().update(modeKey, { orderType })}
         label={search ? t('search.results') : (ancestors.data?.at(-1)?.name ?? rootLabel)}
       />
     );

@@ -17,13 +17,14 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import type { DriveFile } from '@haul/shared';
+import type { DriveFile, SortOrder } from '@haul/shared';
 import { useIsMobile } from '../layout/use-media';
 import { actionForKey, menuActions, openFile, type ActionContext, type View } from './actions';
 import { idsInBox, idsInSwipe, type Box } from './box-select';
 import { useDialog } from './dialog-store';
 import { FileCard, FileRow, type FileActivity } from './file-item';
 import { isFolder } from './files-api';
+import { ListHead } from './list-head';
 import { contextMenuOn, isMenuKey } from './menu-key';
 import { idTest, pickSelected, useSelection } from './selection-store';
 
@@ -50,6 +51,9 @@ export interface FileViewProps {
   onDropInto?: (files: DriveFile[], folder: DriveFile) => void;
   /** Context menu items for a right click on empty space. */
   backgroundMenu?: ReactNode;
+  /** The list's sort order, and how to change it: with both, the list view's column titles sort. */
+  order?: SortOrder;
+  onOrder?: (order: SortOrder) => void;
   /** Called when the end of the list scrolls into view (more pages to load). */
   onEndReached?: () => void;
   label: string;
@@ -302,14 +306,12 @@ export function FileView(props: FileViewProps) {
   return (
     <>
       {!grid && !mobile && (
-        <div className={`list-head${showLocation ? ' with-location' : ''}`} aria-hidden="true">
-          <span />
-          <span />
-          <span>{t('files.name')}</span>
-          <span>{t('files.size')}</span>
-          <span>{showTimeLeft ? t('trash.timeLeft') : activity ? t('recent.activity') : t('files.modified')}</span>
-          {showLocation && <span>{t('files.location')}</span>}
-        </div>
+        <ListHead
+          showLocation={showLocation}
+          timeLabel={showTimeLeft ? t('trash.timeLeft') : activity ? t('recent.activity') : undefined}
+          order={props.order}
+          onOrder={props.onOrder}
+        />
       )}
       <ContextMenu.Root
         onOpenChange={(open) => {

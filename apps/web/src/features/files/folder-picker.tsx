@@ -1,4 +1,7 @@
-/** Chooses a folder by browsing: the destination of a move or copy (the moved folders themselves cannot be entered), or of a cloud download. */
+/**
+ * Chooses a folder by browsing: the destination of a move or copy (the moved folders themselves cannot be entered), of
+ * a save from a share, or of a cloud download; a new folder made here is chosen at once.
+ */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,8 +12,9 @@ import { Icon } from '../layout/icon';
 import { useDialog } from './dialog-store';
 import { copyFiles, moveFiles } from './file-mutations';
 import { LIVE_FILTERS, listFiles } from './files-api';
+import { PickerNewFolder } from './picker-new-folder';
 
-/** Browses the folders from the root: the path as crumbs, and the folders of the one open. */
+/** Browses the folders from the root: the path as crumbs, the folders of the one open, and "New folder" to make one there. */
 export function FolderBrowser({
   path,
   onPath,
@@ -65,6 +69,7 @@ export function FolderBrowser({
           </li>
         ))}
       </ul>
+      <PickerNewFolder parentId={here} onMade={(f) => onPath([...path, { id: f.id, name: f.name, parent_id: f.parent_id }])} />
     </>
   );
 }

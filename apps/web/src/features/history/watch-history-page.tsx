@@ -5,8 +5,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '@haul/shared/plain';
-import type { DriveEvent } from '@haul/shared';
+import { LIMITS, mediaTypeOf } from '@haul/shared/plain';
+import type { DriveEvent, DriveFile } from '@haul/shared';
 import { EndSentinel } from '../../components/end-sentinel';
 import { haul } from '../../lib/api-client';
 import { errorMessage } from '../../lib/error-message';
@@ -33,6 +33,24 @@ export function playedPercent(e: DriveEvent): number {
   const d = Number(e.params.play_duration);
   const s = Number(e.params.play_seconds);
   return d > 0 && s >= 0 ? Math.min(100, (s / d) * 100) : 0;
+}
+
+/**
+ * A played file's picture: a video's frame; a song's icon, since most songs carry no cover art and the listing cannot
+ * tell which do (asking would answer 404 for the rest); the kind's icon too for a picture that fails to load.
+ */
+function HistoryThumb({ file }: { file: DriveFile | null | undefined }) {
+  const [failed, setFailed] = useState(false);
+  const picture = file?.thumbnail_link && mediaTypeOf(file.name, file.mime_type) !== 'audio' && !failed;
+  return (
+    <span className="history-thumb">
+      {picture ? (
+        <img src={file.thumbnail_link} alt="" loading="lazy" onError={() => setFailed(true)} />
+      ) : (
+        <Icon name={file ? iconFor(file) : 'video'} size={28} />
+      )}
+    </span>
+  );
 }
 
 export function WatchHistoryPage() {
@@ -107,13 +125,7 @@ export function WatchHistoryPage() {
                     })
                   }
                 />
-                <span className="history-thumb">
-                  {f?.thumbnail_link ? (
-                    <img src={f.thumbnail_link} alt="" loading="lazy" />
-                  ) : (
-                    <Icon name={f ? iconFor(f) : 'video'} size={28} />
-                  )}
-                </span>
+                <HistoryThumb file={f} />
                 <span className="history-main">
                   <button
                     className="link history-name"
@@ -141,7 +153,12 @@ export function WatchHistoryPage() {
                     {!f && ` · ${t('history.gone')}`}
                   </small>
                 </span>
-                <button className="icon-btn" aria-label={t('history.removeOf', { name: e.file_name })} onClick={() => void remove([e.id])}>
+                <button
+                  className="icon-btn"
+                  aria-label={t('history.removeOf', { name: e.file_name })}
+                  title={t('history.removeOf', { name: e.file_name })}
+                  onClick={() => void remove([e.id])}
+                >
                   <Icon name="close" />
                 </button>
               </li>

@@ -1,6 +1,7 @@
 /** The signed-in shell: a 64 px header, the sidebar (a drawer on phones) and the current screen. */
 import './drawer.css';
-import { useEffect, useState } from 'react';
+import './skip-link.css';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
@@ -11,10 +12,12 @@ import { useSelection } from '../files/selection-store';
 import { SearchBox } from '../search/search-box';
 import { SyncIndicator } from '../sync/sync-indicator';
 import { useSyncEngine } from '../sync/use-sync-engine';
+import { focusMain, useFocusKeeper } from './focus-keeper';
 import { Icon, type IconName } from './icon';
 import { Logo } from './logo';
 import { NavProgress } from './nav-progress';
 import { SettingsMenu } from './settings-menu';
+import { useSearchKey } from './use-search-key';
 import { UpgradeEntry } from '../plans/upgrade-entry';
 import { startSettingsSync } from '../settings/settings-sync';
 
@@ -27,6 +30,8 @@ const NAV: { to: string; key: string; icon: IconName }[] = [
   { to: '/bookmarks', key: 'nav.bookmarks', icon: 'bookmark' },
   { to: '/trash', key: 'nav.trash', icon: 'trash' },
 ];
+/** The screens whose main content is a file list (the skip link names it). */
+const LISTS = ['all', 'star', 'recent', 'shared', 'watch-history', 'trash'];
 
 function StorageMeter() {
   const { t, i18n } = useTranslation();
@@ -58,6 +63,10 @@ export function AppLayout() {
   const { t } = useTranslation();
   const [drawer, setDrawer] = useState(false);
   const location = useLocation();
+  const header = useRef<HTMLElement>(null);
+  const main = useRef<HTMLElement>(null);
+  useFocusKeeper(main);
+  useSearchKey(header);
   useSyncEngine();
   useEffect(() => startSettingsSync(), []);
   useEffect(() => {
@@ -66,11 +75,27 @@ export function AppLayout() {
     useSelection.getState().clear();
   }, [location.pathname]);
 
+  // Past the header and the sidebar in one step; focus moves without the address gaining a #fragment.
+  const skip = (e: MouseEvent) => {
+    e.preventDefault();
+    focusMain(main.current, true);
+  };
+  const lists = LISTS.includes(location.pathname.split('/')[1] ?? '');
+
   return (
     <div className="shell">
+      <a className="skip-link" href="#main" onClick={skip}>
+        {lists ? t('nav.skipToFiles') : t('nav.skipToContent')}
+      </a>
       <NavProgress />
-      <header className="header">
-        <button className="icon-btn only-mobile" aria-label={t('nav.menu')} aria-expanded={drawer} onClick={() => setDrawer((d) => !d)}>
+      <header className="header" ref={header}>
+        <button
+          className="icon-btn only-mobile"
+          aria-label={t('nav.menu')}
+          title={t('nav.menu')}
+          aria-expanded={drawer}
+          onClick={() => setDrawer((d) => !d)}
+        >
           <Icon name="menu" />
         </button>
         <NavLink to="/all" className="brand">
@@ -100,7 +125,7 @@ export function AppLayout() {
         </div>
       </nav>
       {drawer && <div className="scrim only-mobile" onClick={() => setDrawer(false)} />}
-      <main className="content">
+      <main className="content" id="main" ref={main}>
         <Outlet />
       </main>
     </div>

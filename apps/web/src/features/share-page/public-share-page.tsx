@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { formatSize } from '@haul/shared/plain';
-import type { DriveFile, ShareStatus } from '@haul/shared';
+import type { DriveFile, ShareStatus, ShareView } from '@haul/shared';
 import { EndSentinel } from '../../components/end-sentinel';
 import { errorMessage } from '../../lib/error-message';
 import { useSessionStore } from '../auth/session-store';
@@ -26,7 +26,7 @@ import { ViewerHost } from '../viewer/viewer-host';
 import { SaveDialog } from './save-dialog';
 import { SingleShareItem } from './single-share-item';
 import { keepPicks, takePicks } from './share-picks';
-import { loadShareToken, saveShareToken } from './share-token';
+import { loadShareToken, onShareTokenKept, saveShareToken } from './share-token';
 import { usePublicShare } from './use-public-share';
 import { FormError } from '../../components/form-error';
 
@@ -40,12 +40,25 @@ export function PublicSharePage() {
   const [token, setToken] = useState(() => loadShareToken(shareId));
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [saving, setSaving] = useState(false);
-  const folderId = params.get('folder') || undefined;
-  const { view, files, error, loading, loadMore } = usePublicShare(shareId, token, folderId, i18n.language);
+  const folderParam = params.get('folder') || undefined;
+  // The share's front page; inside a folder only as far as it is already loaded (it tells whether one folder is shared).
+  const top = usePublicShare(shareId, token, undefined, i18n.language, !folderParam);
+  // One folder shared: its contents are the front page, as a drive opens a shared folder, not a list of one row.
+  const rootFolder = soleFolder(top.view, top.files);
+  const folderId = folderParam ?? rootFolder?.id;
+  const inner = usePublicShare(shareId, token, folderId, i18n.language, !!folderId);
+  const { view, files, error, loading, loadMore } = folderId ? inner : top;
   const source = useMemo(() => ({ kind: 'share' as const, access: { shareId, token } }), [shareId, token]);
   const { access } = source;
 
   useEffect(() => setPicked(new Set()), [folderId]);
+  // A pass code entered in another tab of this share opens this one too.
+  useEffect(() => onShareTokenKept(shareId, setToken), [shareId]);
+  // A kept token the share no longer takes (its code changed): forget it, unless another tab has kept a new one.
+  const askedAgain = !!token && !!view && NEEDS_CODE.includes(view.share_status);
+  useEffect(() => {
+    if (askedAgain && loadShareToken(shareId) === token) saveShareToken(shareId, '');
+  }, [askedAgain, shareId, token]);
   // Back from signing in to save: carry on where the visitor left off, with the items they had ticked.
   useEffect(() => {
     if (session && params.get('save') === '1' && view?.share_status === 'OK') {
@@ -71,7 +84,7 @@ export function PublicSharePage() {
   const startSave = () => {
     if (session) return setSaving(true);
     keepPicks(shareId, [...picked]);
-    const back = `/s/${shareId}?${new URLSearchParams({ ...(folderId ? { folder: folderId } : {}), save: '1' })}`;
+    const back = `/s/${shareId}?${new URLSearchParams({ ...(folderParam ? { folder: folderParam } : {}), save: '1' })}`;
     window.location.assign(`/drive/login?${new URLSearchParams({ redirect: back })}`);
   };
 
@@ -136,9 +149,9 @@ export function PublicSharePage() {
         </div>
         <nav className="crumbs" aria-label={t('files.breadcrumbs')}>
           <button className="crumb" onClick={() => setParams({})}>
-            {t('publicShare.files')}
+            {rootFolder?.name ?? t('publicShare.files')}
           </button>
-          {view.ancestors.map((a) => (
+          {(rootFolder && view.ancestors[0]?.id === rootFolder.id ? view.ancestors.slice(1) : view.ancestors).map((a) => (
             <span key={a.id}>
               <Icon name="chevron" size={14} />
               <button className="crumb" onClick={() => setParams({ folder: a.id })}>
@@ -212,6 +225,12 @@ export function PublicSharePage() {
       <ViewerHost />
     </div>
   );
+}
+
+/** The one folder a share holds, when that is all it holds; known once the front page is loaded. */
+function soleFolder<F extends Pick<DriveFile, 'kind'>>(view: ShareView | undefined, files: F[] | undefined): F | undefined {
+  const only = view?.share_status === 'OK' && files?.length === 1 ? files[0] : undefined;
+  return only && isFolder(only) ? only : undefined;
 }
 
 function PassCodeForm({ shareId, wrong, onToken }: { shareId: string; wrong: boolean; onToken: (token: string) => void }) {

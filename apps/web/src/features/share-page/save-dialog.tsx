@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import type { Breadcrumb } from '@haul/shared';
 import { errorMessage } from '../../lib/error-message';
 import { FolderBrowser } from '../files/folder-picker';
+import { escapeLeavesField } from '../files/picker-new-folder';
 import { restoreShare, type ShareAccess } from '../shares/shares-api';
 import { FormError } from '../../components/form-error';
 
@@ -35,7 +36,7 @@ export function SaveDialog({ access, fileIds, onClose }: { access: ShareAccess; 
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog wide" aria-describedby={undefined}>
+        <Dialog.Content className="dialog wide" aria-describedby={undefined} onEscapeKeyDown={escapeLeavesField}>
           <Dialog.Title className="dialog-title">
             {fileIds.length ? t('publicShare.saveTitle', { count: fileIds.length }) : t('publicShare.saveAll')}
           </Dialog.Title>

@@ -4,9 +4,10 @@ import { useMemo } from 'react';
 import { sortFiles } from '../files/sort';
 import { viewShare } from '../shares/shares-api';
 
-export function usePublicShare(shareId: string, token: string, folderId: string | undefined, locale: string) {
+export function usePublicShare(shareId: string, token: string, folderId: string | undefined, locale: string, enabled = true) {
   const q = useInfiniteQuery({
     queryKey: ['public-share', shareId, token, folderId ?? ''],
+    enabled,
     initialPageParam: '',
     queryFn: ({ pageParam, signal }) =>
       viewShare({ shareId, token }, { parentId: folderId, pageToken: pageParam || undefined, order: 'NAME_ASC' }, signal),

@@ -15,7 +15,7 @@ import {
   collapsedControls,
   PLAY_MODES,
   resumeAt,
-  SEEK_STEP_S,
+  seekByKey,
   VOLUME_STEP,
   type Collapsible,
   type PlayMode,
@@ -54,7 +54,6 @@ export function AudioView({
   const [time, setTime] = useState(0);
   const [duration, setDuration] = useState(0);
   const [mode, setMode] = useState<PlayMode>(getPlayMode);
-  const [ended, setEnded] = useState(false);
   const [cover, setCover] = useState(!!file.thumbnail_link);
   const { progress, flush } = usePlayReport(
     'audio',
@@ -99,12 +98,12 @@ export function AudioView({
     const onKey = (e: KeyboardEvent) => {
       const a = audio.current;
       if (!a || e.ctrlKey || e.metaKey || e.altKey || keyTakenByFocus(e)) return;
+      const to = seekByKey(e.key, a.currentTime, a.duration);
       if (e.key === ' ') toggle();
       else if (e.key === 'ArrowUp') changeVolume(volume + VOLUME_STEP);
       else if (e.key === 'ArrowDown') changeVolume(volume - VOLUME_STEP);
-      // After a song ended in pause-after-end mode, the right arrow goes on to the next one.
-      else if (e.key === 'ArrowRight') ended ? onGo(1) : seek(a.currentTime + SEEK_STEP_S);
-      else if (e.key === 'ArrowLeft') seek(a.currentTime - SEEK_STEP_S);
+      // Seeking keys stay in the song, ended or not: the next one is PageDown, Ctrl/⌥ + →, or the play mode's.
+      else if (to !== null) seek(to);
       else return;
       e.preventDefault();
     };
@@ -133,10 +132,7 @@ export function AudioView({
           if (at) a.currentTime = at;
           player.start(a);
         }}
-        onPlay={() => {
-          setPaused(false);
-          setEnded(false);
-        }}
+        onPlay={() => setPaused(false)}
         onPause={() => {
           setPaused(true);
           flush();
@@ -149,7 +145,6 @@ export function AudioView({
         }}
         onEnded={(e) => {
           flush();
-          setEnded(true);
           const next = afterSongEnds(mode);
           if (next === 'next') onGo(1, true);
           else if (next === 'repeat') {
@@ -176,16 +171,23 @@ export function AudioView({
             {t(`viewer.mode.${mode}`)}
           </button>
           {!hidden.includes('settings') && (
-            <button className="icon-btn" aria-label={t('viewer.settings')} aria-expanded={settings} onClick={() => setSettings(!settings)}>
+            <button
+              className="icon-btn"
+              aria-label={t('viewer.settings')}
+              title={t('viewer.settings')}
+              aria-expanded={settings}
+              onClick={() => setSettings(!settings)}
+            >
               <Icon name="settings" />
             </button>
           )}
-          <button className="icon-btn" aria-label={t('viewer.rotate')} onClick={() => setDeg(deg - 90)}>
+          <button className="icon-btn" aria-label={t('viewer.rotate')} title={t('viewer.rotate')} onClick={() => setDeg(deg - 90)}>
             <Icon name="rotate" />
           </button>
           <button
             className="icon-btn"
             aria-label={t('viewer.fullscreen')}
+            title={t('viewer.fullscreen')}
             onClick={() => toggleFullscreen(bar.current?.closest('.audio-view') ?? null, () => toast.error(t('viewer.noFullscreen')))}
           >
             <Icon name="fullscreen" />

@@ -113,16 +113,28 @@ export function ImageView({ file, onError }: { file: DriveFile; onError: (fault?
         )}
       </div>
       <div className="image-tools" role="toolbar" aria-label={t('viewer.imageTools')}>
-        <button className="icon-btn" aria-label={t('viewer.zoomOut')} onClick={() => zoom(scale / ZOOM.step)} disabled={scale <= ZOOM.min}>
+        <button
+          className="icon-btn"
+          aria-label={t('viewer.zoomOut')}
+          title={t('viewer.zoomOut')}
+          onClick={() => zoom(scale / ZOOM.step)}
+          disabled={scale <= ZOOM.min}
+        >
           −
         </button>
         <span className="zoom-level" aria-live="polite">
           {Math.round(scale * 100)}%
         </span>
-        <button className="icon-btn" aria-label={t('viewer.zoomIn')} onClick={() => zoom(scale * ZOOM.step)} disabled={scale >= ZOOM.max}>
+        <button
+          className="icon-btn"
+          aria-label={t('viewer.zoomIn')}
+          title={t('viewer.zoomIn')}
+          onClick={() => zoom(scale * ZOOM.step)}
+          disabled={scale >= ZOOM.max}
+        >
           +
         </button>
-        <button className="icon-btn" aria-label={t('viewer.rotate')} onClick={rotate}>
+        <button className="icon-btn" aria-label={t('viewer.rotate')} title={t('viewer.rotate')} onClick={rotate}>
           <Icon name="rotate" />
         </button>
       </div>

@@ -1,13 +1,15 @@
 /** Controls shared by the video and audio players: play, progress, time, volume and mute, rate. */
+import './media-controls.css';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../layout/icon';
-import { clampSlider, formatClock, RATES } from './playback-rules';
+import { clampSlider, formatClock, RATES, seekByKey, VOLUME_STEP } from './playback-rules';
 
 export function PlayButton({ paused, onToggle }: { paused: boolean; onToggle: () => void }) {
   const { t } = useTranslation();
+  const label = paused ? t('viewer.play') : t('viewer.pause');
   return (
-    <button className="icon-btn" aria-label={paused ? t('viewer.play') : t('viewer.pause')} onClick={onToggle}>
+    <button className="icon-btn" aria-label={label} title={label} onClick={onToggle}>
       <Icon name={paused ? 'play' : 'pause'} />
     </button>
   );
@@ -48,7 +50,7 @@ export function ProgressSlider({
     <>
       <span className="media-progress-wrap">
         <input
-          className="media-progress"
+          className="media-slider media-progress"
           type="range"
           min={0}
           max={100}
@@ -58,6 +60,13 @@ export function ProgressSlider({
           aria-valuetext={`${formatClock(time)} / ${formatClock(duration)}`}
           aria-describedby={refused ? 'require-be-saved' : undefined}
           onChange={(e) => duration > 0 && seekTo((Number(e.target.value) / 100) * duration)}
+          // Its arrows step in seconds, as the player's do (the native step is a share of the length).
+          onKeyDown={(e) => {
+            const to = e.key.startsWith('Arrow') && duration > 0 ? seekByKey(e.key, time, duration) : null;
+            if (to === null) return;
+            e.preventDefault();
+            seekTo(to);
+          }}
           style={
             {
               '--p': `${percent}%`,
@@ -92,9 +101,10 @@ export function VolumeControl({
   slider?: boolean;
 }) {
   const { t } = useTranslation();
+  const label = volume > 0 ? t('viewer.mute') : t('viewer.unmute');
   return (
     <span className="media-volume">
-      <button className="icon-btn" aria-label={volume > 0 ? t('viewer.mute') : t('viewer.unmute')} onClick={onMute}>
+      <button className="icon-btn" aria-label={label} title={label} onClick={onMute}>
         <Icon name={volume > 0 ? 'volume' : 'mute'} />
       </button>
       {slider && <VolumeSlider volume={volume} onVolume={onVolume} />}
@@ -102,17 +112,33 @@ export function VolumeControl({
   );
 }
 
+const VOLUME_KEYS: Record<string, number> = {
+  ArrowUp: VOLUME_STEP,
+  ArrowRight: VOLUME_STEP,
+  ArrowDown: -VOLUME_STEP,
+  ArrowLeft: -VOLUME_STEP,
+};
+
 export function VolumeSlider({ volume, onVolume }: { volume: number; onVolume: (v: number) => void }) {
   const { t } = useTranslation();
   return (
     <input
+      className="media-slider"
       type="range"
       min={0}
       max={100}
       step={0.5}
       value={volume}
       aria-label={t('viewer.volume')}
+      style={{ '--p': `${volume}%` } as React.CSSProperties}
       onChange={(e) => onVolume(clampSlider(Number(e.target.value)))}
+      // Arrows move it as Up/Down do on the player; the native half-point steps are too fine to hear.
+      onKeyDown={(e) => {
+        const by = VOLUME_KEYS[e.key];
+        if (!by) return;
+        e.preventDefault();
+        onVolume(clampSlider(volume + by));
+      }}
     />
   );
 }

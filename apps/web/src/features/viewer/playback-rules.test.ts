@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { DriveMedia } from '@haul/shared';
 import {
   afterSongEnds,
-  arrowOnVideo,
   chooseMedia,
   clampSlider,
   clampZoom,
@@ -15,6 +14,7 @@ import {
   formatSpeed,
   pendingRenditions,
   resumeAt,
+  seekByKey,
 } from './playback-rules';
 import { getDeg, getRecord, saveRecord, setDeg } from './play-records';
 
@@ -85,15 +85,19 @@ describe('playback rules', () => {
     expect(collapsedControls(200)).toEqual(['volume', 'quality', 'settings']);
   });
 
-  it('resumes below 99 % only, and arrows seek or change files at the ends', () => {
+  it('resumes below 99 % only, and keys seek within the file', () => {
     expect(resumeAt({ value: 30, percentage: 50 }, 60)).toBe(30);
     expect(resumeAt({ value: 59.5, percentage: 99.2 }, 60)).toBe(0);
     expect(resumeAt(undefined, 60)).toBe(0);
-    expect(arrowOnVideo('ArrowRight', 10, 100, false)).toEqual({ seek: 25 });
-    expect(arrowOnVideo('ArrowRight', 95, 100, false)).toEqual({ seek: 100 });
-    expect(arrowOnVideo('ArrowRight', 100, 100, true)).toEqual({ go: 1 });
-    expect(arrowOnVideo('ArrowLeft', 20, 100, false)).toEqual({ seek: 5 });
-    expect(arrowOnVideo('ArrowLeft', 0.5, 100, false)).toEqual({ go: -1 });
+    expect(seekByKey('ArrowRight', 10, 100)).toBe(15);
+    expect(seekByKey('ArrowRight', 98, 100)).toBe(100);
+    // At either end the key stays in the file.
+    expect(seekByKey('ArrowRight', 100, 100)).toBe(100);
+    expect(seekByKey('ArrowLeft', 20, 100)).toBe(15);
+    expect(seekByKey('ArrowLeft', 0.5, 100)).toBe(0);
+    expect(seekByKey('l', 10, 100)).toBe(20);
+    expect(seekByKey('J', 5, 100)).toBe(0);
+    expect(seekByKey('ArrowUp', 10, 100)).toBeNull();
   });
 
   it('formats and clamps as the seeds say', () => {

@@ -2,7 +2,9 @@
 import type { DriveMedia } from '@haul/shared';
 
 export const RATES = [0.5, 1, 1.25, 1.5, 2, 3] as const;
-export const SEEK_STEP_S = 15;
+/** Left/Right seek this far, J/L further (as most players do). */
+export const SEEK_STEP_S = 5;
+export const JUMP_STEP_S = 10;
 export const VOLUME_STEP = 10;
 export const DEFAULT_VIDEO_VOLUME = 50;
 /** Saved audio progress is kept only for long files (seed 001 §7). */
@@ -49,16 +51,23 @@ export function resumeAt(saved: { value: number; percentage: number } | undefine
   return saved.value;
 }
 
-export type ArrowResult = { seek: number } | { go: -1 | 1 } | null;
+const SEEK_KEYS: Record<string, number> = {
+  ArrowLeft: -SEEK_STEP_S,
+  ArrowRight: SEEK_STEP_S,
+  j: -JUMP_STEP_S,
+  J: -JUMP_STEP_S,
+  l: JUMP_STEP_S,
+  L: JUMP_STEP_S,
+};
 
-/** Left/right on a video: ±15 s, or the previous file within its first second, the next one once it ended. */
-export function arrowOnVideo(key: 'ArrowLeft' | 'ArrowRight', currentTime: number, duration: number, ended: boolean): ArrowResult {
-  if (key === 'ArrowRight') {
-    if (ended) return { go: 1 };
-    return { seek: Math.min(duration || Infinity, currentTime + SEEK_STEP_S) };
-  }
-  if (currentTime <= 1) return { go: -1 };
-  return { seek: Math.max(0, currentTime - SEEK_STEP_S) };
+/**
+ * Where a seeking key takes a player: Left/Right ±5 s, J/L ±10 s, clamped to the file; null for other keys. Keys
+ * never leave the file: switching files is PageUp/PageDown, Ctrl/⌥ + arrows, the side buttons and swipes.
+ */
+export function seekByKey(key: string, currentTime: number, duration: number): number | null {
+  const step = SEEK_KEYS[key];
+  if (!step) return null;
+  return Math.max(0, Math.min(duration || Infinity, currentTime + step));
 }
 
 /** Slider values: 0–100 in steps of 0.5. */

@@ -74,7 +74,13 @@ export function PreviewBar({
       {open && (
         <div className="preview-strip-wrap">
           {paging.overflow && (
-            <button className="strip-page back" aria-label={t('viewer.stripBack')} disabled={!paging.back} onClick={() => page(-1)}>
+            <button
+              className="strip-page back"
+              aria-label={t('viewer.stripBack')}
+              title={t('viewer.stripBack')}
+              disabled={!paging.back}
+              onClick={() => page(-1)}
+            >
               <Icon name="chevron" />
             </button>
           )}
@@ -100,7 +106,13 @@ export function PreviewBar({
             <div style={{ width: (files.length - to) * THUMB_W, flex: 'none' }} />
           </div>
           {paging.overflow && (
-            <button className="strip-page forward" aria-label={t('viewer.stripForward')} disabled={!paging.forward} onClick={() => page(1)}>
+            <button
+              className="strip-page forward"
+              aria-label={t('viewer.stripForward')}
+              title={t('viewer.stripForward')}
+              disabled={!paging.forward}
+              onClick={() => page(1)}
+            >
               <Icon name="chevron" />
             </button>
           )}

@@ -62,8 +62,13 @@ export function toggleFullscreen(el: HTMLElement | null, unsupported: () => void
   else unsupported();
 }
 
-/** True when a key belongs to what has focus (a menu, a text field, a select), not to the viewer's shortcuts. */
+/** Keys a focused slider moves itself by (the browser's own, which the viewer must not take). */
+const SLIDER_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
+
+/** True when a key belongs to what has focus (a menu, a text field, a select, a slider), not to the viewer's shortcuts. */
 export function keyTakenByFocus(e: KeyboardEvent): boolean {
   const el = e.target as HTMLElement | null;
-  return !!el?.closest?.('[role="menu"], [role="dialog"]:not(.viewer), select, textarea, input:not([type="range"]):not([type="checkbox"])');
+  if (!el?.closest) return false;
+  if (SLIDER_KEYS.has(e.key) && el.closest('input[type="range"], [role="slider"]')) return true;
+  return !!el.closest('[role="menu"], [role="dialog"]:not(.viewer), select, textarea, input:not([type="range"]):not([type="checkbox"])');
 }

@@ -1,7 +1,8 @@
 /**
  * A video: the original when the browser plays it, else an HLS rendition through hls.js (loaded on first use); the
- * resolution can change at the current time; rates 0.5–3; volume 50 by default; the keyboard of seed 001 §2; a
- * loading overlay with buffered percent and speed; controls that hide after 2.5 s; resume where it stopped.
+ * resolution can change at the current time; rates 0.5–3; volume 50 by default; the keyboard of seed 001 §2 (arrows
+ * and J/L seek 5 and 10 s, never leaving the file); a loading overlay with buffered percent and speed; controls that
+ * hide after 2.5 s; resume where it stopped.
  */
 import type Hls from 'hls.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -15,7 +16,6 @@ import { PremiumQualityPrompt, PreviewEndPrompt } from './play-gate-prompts';
 import { previewLimit, rememberWantedQuality, takeWantedQuality } from './play-gates';
 import { getRecord } from './play-records';
 import {
-  arrowOnVideo,
   chooseMedia,
   fallbackMedia,
   DEFAULT_VIDEO_VOLUME,
@@ -23,6 +23,7 @@ import {
   formatSpeed,
   pendingRenditions,
   resumeAt,
+  seekByKey,
   VOLUME_STEP,
 } from './playback-rules';
 import { keyTakenByFocus, toggleFullscreen, useMediaElement } from './use-media-element';
@@ -39,7 +40,6 @@ export function VideoView({
   hold,
   report,
   onError,
-  onGo,
   onReload,
   source,
 }: {
@@ -53,7 +53,6 @@ export function VideoView({
   /** Send play events (signed-in drive only). */
   report: boolean;
   onError: (fault?: MediaFault) => void;
-  onGo: (delta: -1 | 1) => void;
   /** Fetch the details again (to follow a transcode). */
   onReload: () => void;
 }) {
@@ -203,18 +202,17 @@ export function VideoView({
     const onKey = (e: KeyboardEvent) => {
       const v = el();
       if (!v || e.ctrlKey || e.metaKey || e.altKey || keyTakenByFocus(e)) return;
+      const to = seekByKey(e.key, v.currentTime, v.duration);
       if (e.key === ' ') toggle();
       else if (e.key === 'Enter') fullscreen();
       else if (e.key === 'ArrowUp') changeVolume(volume + VOLUME_STEP);
       else if (e.key === 'ArrowDown') changeVolume(volume - VOLUME_STEP);
-      else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
-        if (!hinted.current && Date.now() - openedAt.current < 5000) {
+      else if (to !== null) {
+        if (!hinted.current && Date.now() - openedAt.current < 5000 && e.key.startsWith('Arrow')) {
           hinted.current = true;
           toast(t(/Mac/.test(navigator.platform) ? 'viewer.switchHintMac' : 'viewer.switchHint'));
         }
-        const r = arrowOnVideo(e.key, v.currentTime, v.duration, v.ended);
-        if (r && 'go' in r) onGo(r.go);
-        else if (r) seekWithin(r.seek);
+        seekWithin(to);
       } else if (e.key === 'Tab') {
         // Focus stays on the player (seed 001 §2).
       } else return;
@@ -325,7 +323,7 @@ export function VideoView({
               ))}
             </select>
           )}
-          <button className="icon-btn" aria-label={t('viewer.fullscreen')} onClick={fullscreen}>
+          <button className="icon-btn" aria-label={t('viewer.fullscreen')} title={t('viewer.fullscreen')} onClick={fullscreen}>
             <Icon name="fullscreen" />
           </button>
         </div>

@@ -23,7 +23,7 @@ export function ViewerMenu({ file, canRename }: { file: DriveFile; canRename: bo
   const actions = FILE_ACTIONS.filter((a) => !ELSEWHERE.has(a.id) && (canRename || a.id !== 'rename') && a.visible(ctx));
   const playable = mediaTypeOf(file.name, file.mime_type) !== 'image';
   return (
-    <IconMenu label={t('viewer.more')} button={<Icon name="more" />} menuClassName="viewer-menu">
+    <IconMenu label={t('viewer.more')} button={<Icon name="more" />} buttonClassName="viewer-more" menuClassName="viewer-menu">
       {actions.map((a) => (
         <Menu.Item
           key={a.id}

@@ -128,7 +128,7 @@ export default function Viewer() {
     },
     [file, source],
   );
-  // Players keep plain arrows for seeking; everything else switches files with them.
+  // Players keep plain arrows for seeking (never leaving the file); photos and documents switch files with them.
   const player = kind === 'video' || kind === 'audio';
 
   useEffect(() => {
@@ -141,20 +141,21 @@ export default function Viewer() {
         if (!mod) toggleBar();
       } else if (e.key === 'PageUp') go(-1);
       else if (e.key === 'PageDown') go(1);
-      else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && (mod || !player || failure !== null || !detail))
+      else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && (mod || !player || failure !== null))
         goByArrow(e.key === 'ArrowLeft' ? -1 : 1);
       else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [shut, go, goByArrow, toggleBar, player, failure, detail]);
+  }, [shut, go, goByArrow, toggleBar, player, failure]);
 
   if (!file) return null;
 
   const fullscreen = () => toggleFullscreen(document.querySelector<HTMLElement>('.viewer'), () => toast.error(t('viewer.noFullscreen')));
   const canRename = inDrive && scene !== 'home_recent';
   const starred = (detail ?? file).star === 1;
+  const starLabel = starred ? t('actions.unstar') : t('actions.star');
   const toggleStar = async () => {
     const f = detail ?? file;
     if (await setStar([f], !starred)) replace({ ...f, star: starred ? 0 : 1 });
@@ -222,7 +223,8 @@ export default function Viewer() {
           {inDrive && !mobile && (
             <button
               className={`icon-btn${starred ? ' on' : ''}`}
-              aria-label={starred ? t('actions.unstar') : t('actions.star')}
+              aria-label={starLabel}
+              title={starLabel}
               aria-pressed={starred}
               onClick={() => void toggleStar()}
             >
@@ -233,26 +235,42 @@ export default function Viewer() {
             <button
               className="icon-btn"
               aria-label={t('actions.share')}
+              title={t('actions.share')}
               onClick={() => useDialog.getState().open({ type: 'share', files: [detail ?? file] })}
             >
               <Icon name="shared" />
             </button>
           )}
-          <button className="icon-btn" aria-label={t('actions.download')} onClick={download} disabled={!detail}>
+          <button
+            className="icon-btn"
+            aria-label={t('actions.download')}
+            title={t('actions.download')}
+            onClick={download}
+            disabled={!detail}
+          >
             <Icon name="download" />
           </button>
-          <button className="icon-btn" aria-label={t('viewer.fullscreen')} onClick={fullscreen}>
-            <Icon name="fullscreen" />
-          </button>
+          {/* A player has its own, in its bar (also in Haul's player window, which has no header). */}
+          {!(player && !failure) && (
+            <button className="icon-btn" aria-label={t('viewer.fullscreen')} title={t('viewer.fullscreen')} onClick={fullscreen}>
+              <Icon name="fullscreen" />
+            </button>
+          )}
           {inDrive && detail && <ViewerMenu file={detail} canRename={canRename} />}
-          <button className="icon-btn" aria-label={t('common.close')} aria-keyshortcuts="Escape" onClick={close}>
+          <button className="icon-btn" aria-label={t('common.close')} title={t('common.close')} aria-keyshortcuts="Escape" onClick={close}>
             <Icon name="close" />
           </button>
         </div>
       </header>
       <main className="viewer-body">
         {index > 0 && (
-          <button className="viewer-nav prev" aria-label={t('viewer.previous')} onClick={() => go(-1)}>
+          <button
+            className="viewer-nav prev"
+            aria-label={t('viewer.previous')}
+            title={t('viewer.previous')}
+            aria-keyshortcuts="PageUp"
+            onClick={() => go(-1)}
+          >
             <Icon name="chevron" size={28} />
           </button>
         )}
@@ -288,7 +306,6 @@ export default function Viewer() {
               hold={handedOff}
               report={inDrive}
               onError={onError}
-              onGo={go}
               onReload={() => load(file, true)}
               source={source}
             />
@@ -297,7 +314,13 @@ export default function Viewer() {
           )}
         </div>
         {index < files.length - 1 && (
-          <button className="viewer-nav next" aria-label={t('viewer.next')} onClick={() => go(1)}>
+          <button
+            className="viewer-nav next"
+            aria-label={t('viewer.next')}
+            title={t('viewer.next')}
+            aria-keyshortcuts="PageDown"
+            onClick={() => go(1)}
+          >
             <Icon name="chevron" size={28} />
           </button>
         )}
