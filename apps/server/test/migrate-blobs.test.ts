@@ -68,7 +68,7 @@ describe('haul-admin migrate-blobs', () => {
     await local.ctx.db.insertInto('blobs').values({ hash: lost, size: 10, cid: '', ref_count: 1, created_at: 1, updated_at: 1 }).execute();
     // Stopped, not destroyed: its data folder and database are the install that moves.
     await local.close();
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     bucket?.client.destroy();

@@ -201,7 +201,8 @@ export async function startTestS3(): Promise<TestS3> {
 
     const target: TestS3Target = { endpoint: `http://127.0.0.1:${proxyPort}`, region: 'us-east-1', accessKeyId: 'test:tester', secretAccessKey: 'testing' };
     // Ready once a bucket can be made (auth, memcached, rings and every server answer).
-    const end = Date.now() + 60_000;
+    // Two minutes: on a busy two-core machine Swift took over a minute to answer once.
+    const end = Date.now() + 120_000;
     for (;;) {
       const ok = await s3ConfigFor(target, 'haul-ready').then(
         () => true,
