@@ -8,6 +8,9 @@ import type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTa
 export type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, PaymentFulfilmentsTable, SubscriptionsTable };
 import type { InviteCodesTable, InvitationsTable, InviteRewardCountsTable } from './schema-invitations.js';
 import type { ArchiveJobsTable } from './schema-archives.js';
+import type { MediaJobsTable, MediaRenditionsTable } from './schema-media.js';
+
+export type { MediaJobsTable, MediaRenditionsTable };
 import type { AppPasswordsTable, DavChecksumsTable, DavLocksTable, DavPropsTable } from './schema-webdav.js';
 
 export interface UsersTable {
@@ -276,42 +279,6 @@ export interface MediaThumbnailsTable {
   created_at: number;
 }
 
-export interface MediaJobsTable {
-  hash: string;
-  phase: string;
-  progress: number;
-  message: string;
-  /** Random per claim: a worker whose job was taken over (lease ran out) stops writing. */
-  lease_id: string;
-  attempts: number;
-  created_time: number;
-  updated_time: number;
-  /** The account whose play or upload queued it ('' before 0036): accounts take turns (tasks/turns.ts). */
-  user_id: Generated<string>;
-  /** When a worker last claimed it. */
-  claimed_time: Generated<number | null>;
-}
-
-export interface MediaRenditionsTable {
-  hash: string;
-  /** "480p", "720p", … */
-  name: string;
-  position: number;
-  phase: string;
-  progress: number;
-  message: string;
-  width: number;
-  height: number;
-  bandwidth: number;
-  has_audio: number;
-  /** Scratch folder name while the rendition is being written; '' otherwise. */
-  scratch: string;
-  /** The finished media playlist with local segment names; '' until complete. */
-  playlist: string;
-  /** JSON: local segment name → { hash, size }. */
-  segments: string;
-  updated_time: number;
-}
 // --- end media ---
 
 export interface SystemKvTable {
