@@ -63,20 +63,20 @@ describe('name clashes on upload', () => {
     // Keep both: a number is added to the new one's name.
     await upload(page, [text('b.jpg', 'third b, kept')]);
     await page.getByRole('dialog', { name: '1 file has the same name as a file here' }).getByRole('button', { name: 'Keep both' }).click();
-    await expect.poll(() => topNames(page), { timeout: 20_000 }).toEqual(['b(1).jpg', 'b.jpg', 'new.txt', 'notes.txt']);
+    await expect.poll(() => topNames(page), { timeout: 20_000 }).toEqual(['b (1).jpg', 'b.jpg', 'new.txt', 'notes.txt']);
     expect(await textOf(page, 'b.jpg')).toBe('second b!');
 
     // Skip: the clashing file is left out, the others go.
     await upload(page, [text('new.txt', 'skipped new'), text('other.txt', 'other')]);
     await page.getByRole('dialog', { name: '1 file has the same name as a file here' }).getByRole('button', { name: 'Skip' }).click();
-    await expect.poll(() => topNames(page), { timeout: 20_000 }).toEqual(['b(1).jpg', 'b.jpg', 'new.txt', 'notes.txt', 'other.txt']);
+    await expect.poll(() => topNames(page), { timeout: 20_000 }).toEqual(['b (1).jpg', 'b.jpg', 'new.txt', 'notes.txt', 'other.txt']);
     expect(await textOf(page, 'new.txt')).toBe('new');
 
     // Cancel: nothing of the batch is uploaded.
     await upload(page, [text('other.txt', 'cancelled other'), text('never.txt', 'never')]);
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await page.waitForTimeout(1500);
-    expect(await topNames(page)).toEqual(['b(1).jpg', 'b.jpg', 'new.txt', 'notes.txt', 'other.txt']);
+    expect(await topNames(page)).toEqual(['b (1).jpg', 'b.jpg', 'new.txt', 'notes.txt', 'other.txt']);
 
     // Many clashes: a short list and how many more.
     const many = Array.from({ length: 7 }, (_, i) => text(`m${i}.txt`, `m${i}`));

@@ -103,7 +103,7 @@ export async function main(argv: string[]): Promise<number> {
     .argument('<path...>', 'local files and folders')
     .option('-t, --to <folder>', 'drive folder to upload into (made when missing)', '/')
     .addOption(
-      new Option('--on-conflict <rule>', 'when a file of the same name but other content is there: skip it, rename (keep both: "name(1)") or overwrite (the old one goes to the trash)')
+      new Option('--on-conflict <rule>', 'when a file of the same name but other content is there: skip it, rename (keep both: "name (1)") or overwrite (the old one goes to the trash)')
         .choices(['skip', 'rename', 'overwrite'])
         .default('skip'),
     )

@@ -1,6 +1,6 @@
 /**
  * `haul upload` run again on a folder after a break, against a real server: what arrived is skipped, the upload that
- * was cut off continues from the server's bytes, the rest is sent, and no "name(1)" copy is made. A file changed since
+ * was cut off continues from the server's bytes, the rest is sent, and no "name (1)" copy is made. A file changed since
  * follows --on-conflict; a missing destination folder is made.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -100,8 +100,9 @@ describe('haul upload, run again', () => {
 
     const rename: Outcome[] = await h.json(['upload', shoot, '--to', '/Shots', '--on-conflict', 'rename']);
     expect(byStatus(rename)).toEqual({ already_there: others, uploaded: 2 });
-    expect(rename.filter((o) => o.status === 'uploaded').map((o) => o.file!.name).sort()).toEqual(['f03(1).bin', 'f04(1).bin']);
-    // Renamed copies are found again by the next run with the same rule.
+    expect(rename.filter((o) => o.status === 'uploaded').map((o) => o.file!.name).sort()).toEqual(['f03 (1).bin', 'f04 (1).bin']);
+    // Renamed copies are found again by the next run with the same rule, also under the older form "name(1)".
+    expect((await h.run(['mv', '/Shots/Shoot/f04 (1).bin', '/Shots/Shoot/f04(1).bin'])).code).toBe(0);
     expect(byStatus(await h.json(['upload', shoot, '--to', '/Shots', '--on-conflict', 'rename']))).toEqual({ already_there: FILES });
     expect(await names('/Shots/Shoot')).toHaveLength(FILES + 2);
 

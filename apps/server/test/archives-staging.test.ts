@@ -53,12 +53,12 @@ describe('unpacking through staging', () => {
       const end = await settle(h, t.access_token, res.body.task.id);
       expect(end.task.phase, end.task.message).toBe('PHASE_TYPE_COMPLETE');
       const got = await drivedTree(h, t.sub, end.task.file_id);
-      expect(Object.keys(got).sort()).toEqual(['a(1).txt', 'a.txt', 'b.txt', 'c.', 'd/e.txt']);
+      expect(Object.keys(got).sort()).toEqual(['a (1).txt', 'a.txt', 'b.txt', 'c.', 'd/e.txt']);
       expect(got['b.txt']).toBe(sha256('B\n'));
       expect(got['c.']).toBe(sha256('C\n'));
       expect(got['d/e.txt']).toBe(sha256('E\n'));
       // Which of the two lands first follows the archive's order; both land, neither is lost.
-      expect([got['a.txt'], got['a(1).txt']].sort()).toEqual([sha256('A\n'), sha256('D\n')].sort());
+      expect([got['a.txt'], got['a (1).txt']].sort()).toEqual([sha256('A\n'), sha256('D\n')].sort());
     });
   }
 

@@ -78,7 +78,7 @@ describe('files API', () => {
 
     const copy = await h.api('POST', '/drive/v1/files:batchCopy', tok, { ids: [sub], to: { parent_id: dst } });
     expect(copy.status).toBe(200);
-    expect((await names(h, tok, dst)).sort()).toEqual(['Sub', 'Sub(1)']);
+    expect((await names(h, tok, dst)).sort()).toEqual(['Sub', 'Sub (1)']);
     const copiedSub = copy.body.file_ids[0];
     expect(await names(h, tok, copiedSub)).toEqual(['a.txt']);
     // The original is untouched.
@@ -87,7 +87,7 @@ describe('files API', () => {
     const move = await h.api('POST', '/drive/v1/files:batchMove', tok, { ids: [sub], to: { parent_id: dst } });
     expect(move.status).toBe(200);
     expect(await names(h, tok, src)).toEqual([]);
-    expect((await names(h, tok, dst)).sort()).toEqual(['Sub', 'Sub(1)', 'Sub(2)']);
+    expect((await names(h, tok, dst)).sort()).toEqual(['Sub', 'Sub (1)', 'Sub (2)']);
   });
 
   it('copies cost metadata only: one blob, counted twice', async () => {
@@ -167,7 +167,7 @@ describe('files API', () => {
     await h.api('POST', '/drive/v1/files:batchTrash', tok, { ids: [parent] });
     await h.api('POST', '/drive/v1/files:batchUntrash', tok, { ids: [child] });
     const restored = (await h.api('GET', `/drive/v1/files/${child}`, tok)).body;
-    expect(restored).toMatchObject({ parent_id: '', name: 'Loose(1)', trashed: false });
+    expect(restored).toMatchObject({ parent_id: '', name: 'Loose (1)', trashed: false });
   });
 
   it('deletes forever, frees storage, and empties the trash', async () => {

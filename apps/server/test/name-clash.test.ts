@@ -82,7 +82,7 @@ describe('name clashes', () => {
     expect(Buffer.compare(await contentOf(folder, 'b.jpg'), content)).toBe(0);
     expect((await listTrash()).map((f) => f.id)).toContain(old.id);
     expect((await h.api('POST', '/drive/v1/files:batchUntrash', t.access_token, { ids: [old.id] })).status).toBe(200);
-    expect((await names(h, t.access_token, folder)).sort()).toEqual(['b(1).jpg', 'b.jpg']);
+    expect((await names(h, t.access_token, folder)).sort()).toEqual(['b (1).jpg', 'b.jpg']);
   });
 
   it('replaces on an instant upload too, and without replace keeps both', async () => {
@@ -100,7 +100,7 @@ describe('name clashes', () => {
     // Keep both: today's suffix.
     const again = await create({ parent_id: folder, name: 'c.bin', size: 10 });
     expect((await sendAll(again.body.resumable.params.key, randomBytes(10))).statusCode).toBe(204);
-    expect((await names(h, t.access_token, folder)).sort()).toEqual(['c(1).bin', 'c.bin']);
+    expect((await names(h, t.access_token, folder)).sort()).toEqual(['c (1).bin', 'c.bin']);
   });
 
   it('does not replace a folder: the file takes a suffix beside it', async () => {
@@ -108,7 +108,7 @@ describe('name clashes', () => {
     const sub = await mkdir(h, t.access_token, 'notes', folder);
     const res = await create({ parent_id: folder, name: 'notes', size: 5, replace: true });
     expect((await sendAll(res.body.resumable.params.key, randomBytes(5))).statusCode).toBe(204);
-    expect((await names(h, t.access_token, folder)).sort()).toEqual(['notes', 'notes(1)']);
+    expect((await names(h, t.access_token, folder)).sort()).toEqual(['notes', 'notes (1)']);
     expect((await listTrash()).map((f) => f.id)).not.toContain(sub);
   });
 

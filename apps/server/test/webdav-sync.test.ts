@@ -139,7 +139,7 @@ describe('WebDAV for sync clients', () => {
       const after = await fileNamed('o.txt');
       expect(after).toMatchObject({ id: before.id, star: 1, size: '11' });
       expect(await propfind('/dav/o.txt', '<x:tag xmlns:x="urn:x"/>')).toContain('blue');
-      const trashed = await h.ctx.db.selectFrom('files').selectAll().where('user_id', '=', a.sub).where('trashed', '=', 1).where('name', 'like', 'o(replaced %').execute();
+      const trashed = await h.ctx.db.selectFrom('files').selectAll().where('user_id', '=', a.sub).where('trashed', '=', 1).where('name', 'like', 'o (replaced %').execute();
       expect(trashed).toHaveLength(1);
       expect(trashed[0]).toMatchObject({ star: 0, trash_group: trashed[0]!.id });
       expect(await h.ctx.db.selectFrom('dav_props').select('name').where('file_id', '=', trashed[0]!.id).execute()).toEqual([]);

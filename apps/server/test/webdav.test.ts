@@ -172,7 +172,7 @@ describe('WebDAV', () => {
       expect((await dav(base, 'GET', '/dav/draft.txt', { authorization: aAuth })).text).toBe('v2');
       const rows = await h.ctx.db.selectFrom('files').select(['name', 'trashed']).where('user_id', '=', a.sub).where('name', 'like', 'draft%').execute();
       expect(rows.filter((r) => !r.trashed).map((r) => r.name)).toEqual(['draft.txt']);
-      expect(rows.filter((r) => r.trashed).map((r) => r.name)).toEqual([expect.stringMatching(/^draft\(replaced \d{4}-\d\d-\d\d \d\d\.\d\d\.\d\d UTC\)\.txt$/)]);
+      expect(rows.filter((r) => r.trashed).map((r) => r.name)).toEqual([expect.stringMatching(/^draft \(replaced \d{4}-\d\d-\d\d \d\d\.\d\d\.\d\d UTC\)\.txt$/)]);
     });
   });
 

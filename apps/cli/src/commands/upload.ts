@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { DriveFile } from '@haul/shared';
-import { FOLDER_KIND, formatSize, withSuffix } from '@haul/shared/plain';
+import { FOLDER_KIND, formatSize, withOldSuffix, withSuffix } from '@haul/shared/plain';
 import type { Ctx } from '../context.js';
 import { isFolder, listAll, makeFolders, segments } from '../drive-paths.js';
 import { CliError, EXIT, messageOf } from '../output.js';
@@ -41,13 +41,14 @@ type Outcome =
 const nfc = (s: string) => s.normalize('NFC');
 
 /**
- * The items this file may be on the server as: the one of its name and, with --on-conflict rename, the "name(1)",
- * "name(2)"… the server gave earlier runs (up to the first free one, as the server counts), so a rerun finds them too.
+ * The items this file may be on the server as: the one of its name and, with --on-conflict rename, the "name (1)",
+ * "name (2)"… the server gave earlier runs (up to the first free one, as the server counts; older servers wrote
+ * "name(1)"), so a rerun finds them too.
  */
 function namesakes(kids: Map<string, DriveFile>, name: string, rule: OnConflict): DriveFile[] {
   const found: DriveFile[] = [];
   for (let i = 0; ; i++) {
-    const f = kids.get(i ? withSuffix(name, String(i)) : name);
+    const f = i ? (kids.get(withSuffix(name, String(i))) ?? kids.get(withOldSuffix(name, String(i)))) : kids.get(name);
     if (!f) return found;
     found.push(f);
     if (rule !== 'rename') return found;

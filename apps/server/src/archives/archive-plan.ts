@@ -53,7 +53,7 @@ const storedKey = (e: RawEntry) => e.raw.toString('latin1').replace(/\/+$/, '');
 /**
  * Every entry with where it lands and why it is skipped; folders that entries only imply are added. Names are cleaned
  * like any stranger's (white space at the ends trimmed: " a.txt" lands as "a.txt"); files whose names become one land
- * under the drive's clash rule ("a(1).txt"). 7zz is asked for a file by its stored path, which matches every entry of
+ * under the drive's clash rule ("a (1).txt"). 7zz is asked for a file by its stored path, which matches every entry of
  * that path and everything under it: of files stored twice the first lands and the others are skipped (`copies` says
  * what to discard); a file whose path is also a link's or a folder's, or has entries under it, is skipped.
  */

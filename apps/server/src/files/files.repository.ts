@@ -81,7 +81,7 @@ export async function liveNamed(db: Db, userId: string, parentId: string, names:
   return out;
 }
 
-/** `name`, or "name(1)", "name(2)"… whichever is free among the live children of the folder. */
+/** `name`, or "name (1)", "name (2)"… whichever is free among the live children of the folder. */
 export async function freeName(db: Db, userId: string, parentId: string, name: string, exceptId = ''): Promise<string> {
   if (!(await nameTaken(db, userId, parentId, name, exceptId))) return name;
   for (let i = 1; i < 10000; i++) {

@@ -66,7 +66,7 @@ export async function createFolder(ctx: AppContext, userId: string, parentId: st
   });
 }
 
-/** A folder inside the caller's transaction, renamed on a clash ("name(1)"): downloads that bring their own tree. */
+/** A folder inside the caller's transaction, renamed on a clash ("name (1)"): downloads that bring their own tree. */
 export async function makeFolderIn(trx: Db, userId: string, parentId: string, rawName: string, now: number): Promise<FileRow> {
   await requireTargetFolder(trx, userId, parentId);
   const row = newRow(userId, parentId, await freeName(trx, userId, parentId, validName(rawName)), FOLDER_KIND, now);

@@ -59,14 +59,23 @@ export function cleanName(raw: string, fallback: string): string {
   return s === '' || s === '.' || s === '..' ? fallback : s;
 }
 
-/** "name(A1F3).ext": the suffix that tells a clashing name apart, the base shortened so the whole stays a valid name. */
+/**
+ * "name (A1F3).ext": the suffix that tells a clashing name apart, after a space as desktops and other drives write it,
+ * the base shortened so the whole stays a valid name.
+ */
 export function withSuffix(name: string, suffix: string): string {
   const dot = name.lastIndexOf('.');
   const [base, ext] = dot <= 0 ? [name, ''] : [name.slice(0, dot), name.slice(dot)];
-  const room = LIMITS.nameMaxBytes - bytes(`(${suffix})${ext}`);
+  const tail = ` (${suffix})${ext}`;
+  const room = LIMITS.nameMaxBytes - bytes(tail);
   // An extension so long that nothing fits beside it is cut too, rather than making a name over the limit.
-  if (room < 1) return fitBytes(`${fitBytes(base, 1)}(${suffix})${ext}`, LIMITS.nameMaxBytes);
-  return `${fitBytes(base, room)}(${suffix})${ext}`;
+  if (room < 1) return fitBytes(`${fitBytes(base, 1)}${tail}`, LIMITS.nameMaxBytes);
+  return `${fitBytes(base, room)}${tail}`;
+}
+
+/** The suffix forms of `name` before names took a space ("name(1).ext"), which earlier versions wrote. */
+export function withOldSuffix(name: string, suffix: string): string {
+  return withSuffix(name, suffix).replace(` (${suffix})`, `(${suffix})`);
 }
 
 /** Four upper-case hex digits, for withSuffix. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { categoryOf, isAudio, isImage, isTorrent, isVideo } from './file-type.js';
 import { formatCount, formatDuration, formatSize } from './format.js';
-import { checkName, cleanName, randomSuffix, withSuffix } from './names.js';
+import { checkName, cleanName, randomSuffix, withOldSuffix, withSuffix } from './names.js';
 import { matchesSearch } from './search.js';
 import { isEmail, isHttpUrl } from './validate.js';
 
@@ -72,14 +72,16 @@ describe('names', () => {
     const full = `${'\u00e9'.repeat(125)}.jpg`; // 254 bytes
     const named = withSuffix(full, '12');
     expect(new TextEncoder().encode(named).length).toBeLessThanOrEqual(255);
-    expect(named.endsWith('(12).jpg')).toBe(true);
+    expect(named.endsWith(' (12).jpg')).toBe(true);
     expect(checkName(named).problem).toBe(null);
     const hugeExt = withSuffix(`a.${'x'.repeat(252)}`, '3');
     expect(checkName(hugeExt).problem).toBe(null);
   });
   it('adds the collision suffix before the extension', () => {
-    expect(withSuffix('photo.jpg', 'A1F3')).toBe('photo(A1F3).jpg');
-    expect(withSuffix('Folder', 'A1F3')).toBe('Folder(A1F3)');
+    expect(withSuffix('photo.jpg', 'A1F3')).toBe('photo (A1F3).jpg');
+    expect(withSuffix('Folder', 'A1F3')).toBe('Folder (A1F3)');
+    expect(withSuffix('.profile', '1')).toBe('.profile (1)');
+    expect(withOldSuffix('photo.jpg', '1')).toBe('photo(1).jpg');
     expect(randomSuffix()).toMatch(/^[0-9A-F]{4}$/);
   });
 });
