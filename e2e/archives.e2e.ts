@@ -53,8 +53,10 @@ describe('cloud decompression', () => {
     await page.getByRole('button', { name: 'Unpack 2 files' }).click();
     await page.waitForURL(`**/drive/decompression/${archive.id}/result?task=*`);
     await expect.poll(() => page.getByRole('status').textContent(), { timeout: 20_000 }).toContain('Unpacked 2 files');
-    // The task is in the transfer list too.
-    await expect.poll(() => page.getByRole('listitem', { name: 'secret.zip' }).count()).toBeGreaterThan(0);
+    // The task is in the transfer list too, saying it unpacked (not "Transferred", as the archive's download would).
+    const row = page.getByRole('listitem', { name: 'secret.zip' });
+    await expect.poll(() => row.count()).toBeGreaterThan(0);
+    await expect.poll(() => row.locator('[data-status]').first().textContent()).toBe('Unpacked');
 
     await page.getByRole('link', { name: 'Open folder' }).click();
     await page.waitForURL('**/drive/all/*');

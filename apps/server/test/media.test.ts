@@ -171,8 +171,14 @@ describe('media: probing, thumbnails, HLS transcoding', () => {
       const cover = await sized('song.mp3', size);
       expect([cover.width, cover.height]).toEqual([Math.min(600, long), Math.min(600, long)]);
     }
-    // No cover art, or not media at all: a 404 error object.
-    for (const name of ['tone.flac', 'broken.mp4', 'broken.jpg']) {
+    // A song without cover art gets no link (its probe says so), so nothing asks for a picture that is not there.
+    expect((await getFile(ids['tone.flac']!)).thumbnail_link).toBe('');
+    const recent = (await h.api('GET', '/drive/v1/events?limit=100', a.access_token)).body.events as { file_name: string; reference_resource: { thumbnail_link: string } | null }[];
+    const thumbOf = (name: string) => recent.find((e) => e.reference_resource && e.file_name === name)?.reference_resource?.thumbnail_link;
+    expect(thumbOf('tone.flac')).toBe('');
+    expect(thumbOf('song.mp3')).toContain('size=');
+    // Content that is not readable media: the link answers a 404 error object.
+    for (const name of ['broken.mp4', 'broken.jpg']) {
       const res = await h.api('GET', path((await getFile(ids[name]!)).thumbnail_link));
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ error: 'file_not_found', error_code: 5 });

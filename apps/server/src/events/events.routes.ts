@@ -4,7 +4,7 @@ import { CONTRACT as C, EVENT_TYPES, LIMITS, type EventType } from '@haul/shared
 import type { AppContext } from '../context.js';
 import { serve } from '../http/contract.js';
 import { presentFile } from '../files/files.presenter.js';
-import { thumbnailLinker } from '../media/media.service.js';
+import { songsWithCover, thumbnailLinker } from '../media/media.service.js';
 import { thumbnailSize } from '../media/playback.policy.js';
 import { requireFile, userFilesIn } from '../files/files.repository.js';
 import { badInput, notFound } from '../http/errors.js';
@@ -57,8 +57,8 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     const files = fileIds.length
       ? await ctx.db.selectFrom('files').selectAll().where(userFilesIn(req.userId, fileIds)).execute()
       : [];
-    // Recent and the watch history show thumbnails (songs: their cover).
-    const thumbnailLink = thumbnailLinker(ctx, req.caller, thumbnailSize(req.query.thumbnail_size), true);
+    // Recent and the watch history show thumbnails (songs: their cover, where they have one).
+    const thumbnailLink = thumbnailLinker(ctx, req.caller, thumbnailSize(req.query.thumbnail_size), await songsWithCover(ctx, files));
     const byId = new Map(files.map((f) => [f.id, presentFile(f, { retentionMs, thumbnailLink })]));
     const last = rows[rows.length - 1];
     return {

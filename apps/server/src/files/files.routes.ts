@@ -16,7 +16,7 @@ import { createFolder, setStar, updateFile } from './files.service.js';
 import { parseFilters, parseOrder } from './list-filters.js';
 import { listFilesPage } from './list-query.js';
 import { deleteFiles, emptyTrash, trashFiles, untrashFiles } from './trash.service.js';
-import { describeFileMedia, driveViewer, hasMedia, thumbnailLinker } from '../media/media.service.js';
+import { describeFileMedia, driveViewer, hasMedia, songsWithCover, thumbnailLinker } from '../media/media.service.js';
 import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
 import { thumbnailSize } from '../media/playback.policy.js';
@@ -63,13 +63,15 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
     async (req) => {
       const row = await requireFile(ctx.db, req.userId, req.params.id);
       const link = row.kind === FOLDER_KIND || row.trashed ? '' : signDownloadLink(ctx, req.caller, row.id);
-      const thumbnailLink = thumbnailLinker(ctx, req.caller, thumbnailSize(req.query.thumbnail_size), true);
-      const file = present(row, { webContentLink: link, thumbnailLink });
-      if (!hasMedia(row)) return file;
-      // Video, audio and image: how to play it (usage=PLAY starts a video's transcode) and what the probe found.
+      const presentWith = async () =>
+        present(row, { webContentLink: link, thumbnailLink: thumbnailLinker(ctx, req.caller, thumbnailSize(req.query.thumbnail_size), await songsWithCover(ctx, [row])) });
+      if (!hasMedia(row)) return presentWith();
+      // Video, audio and image: how to play it (usage=PLAY starts a video's transcode) and what the probe found (which
+      // also tells whether a song has a cover to link to).
       const user = await findUserById(ctx.db, req.userId);
       const viewer = driveViewer(ctx, req.caller, row.id, !!user && isPremium(user, ctx.clock.now()));
       const media = await describeFileMedia(ctx, viewer, row, { play: req.query.usage === 'PLAY', onQueued: onMediaJob });
+      const file = await presentWith();
       return media ? { ...file, params: { ...file.params, ...media.params }, medias: media.medias } : file;
     },
   );

@@ -19,6 +19,17 @@ export async function findProbe(db: Db, hash: string, kind: string): Promise<Sto
   return { probe: row.error ? null : (JSON.parse(row.info) as MediaProbe), error: row.error };
 }
 
+/** Of the given audio contents, those whose remembered probe found cover art (unprobed ones are not known to). */
+export async function audioWithCover(db: Db, hashes: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  const unique = [...new Set(hashes.filter(Boolean))];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await db.selectFrom('media_info').select(['hash', 'info']).where('kind', '=', 'audio').where('error', '=', '').where('hash', 'in', unique.slice(i, i + 500)).execute();
+    for (const r of rows) if ((JSON.parse(r.info) as { hasCover?: boolean }).hasCover) found.add(r.hash);
+  }
+  return found;
+}
+
 export async function saveProbe(db: Db, hash: string, kind: string, result: StoredProbe, now: number): Promise<void> {
   await db
     .insertInto('media_info')

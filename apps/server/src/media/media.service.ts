@@ -8,7 +8,7 @@ import { mediaDir } from './media-blobs.js';
 import { mediaLink, thumbnailLink, type Signer } from './media-links.js';
 import { isTransient } from './media-tools.js';
 import type { AudioProbe, VideoProbe } from './media-probe.js';
-import { enqueueJob, findJob, listRenditions, planRenditions, retryJob } from './media.repository.js';
+import { audioWithCover, enqueueJob, findJob, listRenditions, planRenditions, retryJob } from './media.repository.js';
 import { isBrowserPlayableAudio, isBrowserPlayableVideo, needsPremium, renditionPlan, resolutionName, type ThumbnailSize } from './playback.policy.js';
 import { probeContent } from './probe.service.js';
 
@@ -48,16 +48,22 @@ export function isLiveContent(file: FileRow): boolean {
 export const hasMedia = (file: FileRow): boolean => isLiveContent(file) && mediaTypeOf(file.name, file.mime_type) !== null;
 
 /**
- * A thumbnail link maker for listings: signing only, no I/O per row. Images and videos get one; `withAudio` adds
- * audio files (whose cover art may turn out to be missing, so listings leave them out).
+ * A thumbnail link maker for listings: signing only, no I/O per row. Images and videos get one; a song gets one only
+ * when its content is in `coverArt` (see songsWithCover), so no link points at a cover that is not there.
  */
-export function thumbnailLinker(ctx: AppContext, signer: Signer, size: ThumbnailSize, withAudio = false): (row: FileRow) => string {
+export function thumbnailLinker(ctx: AppContext, signer: Signer, size: ThumbnailSize, coverArt: ReadonlySet<string> = new Set()): (row: FileRow) => string {
   return (row) => {
     if (!isLiveContent(row)) return '';
     const kind = mediaTypeOf(row.name, row.mime_type);
-    if (kind === 'image' || kind === 'video' || (withAudio && kind === 'audio')) return thumbnailLink(ctx, signer, row.id, size);
+    if (kind === 'image' || kind === 'video' || (kind === 'audio' && coverArt.has(row.hash))) return thumbnailLink(ctx, signer, row.id, size);
     return '';
   };
+}
+
+/** The contents of the songs among `rows` known (from their probe) to carry cover art: one query for a page. */
+export function songsWithCover(ctx: AppContext, rows: FileRow[]): Promise<Set<string>> {
+  const songs = rows.filter((r) => isLiveContent(r) && mediaTypeOf(r.name, r.mime_type) === 'audio');
+  return songs.length ? audioWithCover(ctx.db, songs.map((r) => r.hash)) : Promise.resolve(new Set());
 }
 
 /**

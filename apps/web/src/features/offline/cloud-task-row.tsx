@@ -36,8 +36,11 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
   const eta = task.phase === PHASE.RUNNING ? etaSeconds(task) : null;
   // A torrent before its first byte is looking for peers, not transferring.
   const peers = task.phase === PHASE.RUNNING && task.params.stage === 'peers';
+  // An unpack says so: its row carries the archive's name, as the archive's own download row does.
   const status = peers
     ? t('cloud.peers')
+    : unpacking && task.phase !== PHASE.ERROR
+    ? { [PHASE.COMPLETE]: t('archives.rowDone'), [PHASE.PENDING]: t('archives.rowWaiting') }[task.phase] ?? t('archives.rowRunning')
     : {
       [PHASE.COMPLETE]: t('uploads.transferred'),
       [PHASE.ERROR]: t('uploads.fail'),
