@@ -4,7 +4,7 @@ import type { AppContext } from './context.js';
 import { purgeExpired } from './files/trash.service.js';
 import { expireUploads, finishStrandedUploads } from './uploads/uploads.service.js';
 import { sweepUploadLocks } from './uploads/upload-locker.js';
-import { reconcileOrphans } from './storage/reconcile.js';
+import { reconcileOrphans } from './ops/reconcile.js';
 import { purgeSessions } from './accounts/tokens.js';
 import { purgeDeviceLogins } from './devices/device-login.service.js';
 import { continueAccountErasures } from './accounts/account-erasure.js';

@@ -14,7 +14,7 @@ import { buildHaul } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { freeLoopbackPort } from '../src/offline/qbittorrent-daemon.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
-import { reconcileOrphans } from '../src/storage/reconcile.js';
+import { reconcileOrphans } from '../src/ops/reconcile.js';
 import { crashTestEnv, database, HaulProcess, sha256Of, sleep, slowOrigin, throttledProxy, until } from './child-server.js';
 import { createProven } from './upload-proof.js';
 

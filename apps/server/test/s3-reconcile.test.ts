@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
-import { reconcileOrphans } from '../src/storage/reconcile.js';
+import { reconcileOrphans } from '../src/ops/reconcile.js';
 import { S3BlobStore } from '../src/storage/s3-blob-store.js';
 import { startTestHaul, type TestHaul } from './helper.js';
 import { s3ConfigFor, testBucket, testS3 } from './s3-server.js';

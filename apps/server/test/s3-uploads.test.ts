@@ -14,7 +14,7 @@ import type { TokenResponse } from '@haul/shared';
 import { Readable } from 'node:stream';
 import { S3BlobStore } from '../src/storage/s3-blob-store.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
-import { reconcileOrphans } from '../src/storage/reconcile.js';
+import { reconcileOrphans } from '../src/ops/reconcile.js';
 import { HashingS3Store, UPLOAD_PREFIX } from '../src/uploads/s3-upload-store.js';
 import { blobExists, startTestHaul, uploadLeftovers, type TestHaul } from './helper.js';
 import { createProven } from './upload-proof.js';

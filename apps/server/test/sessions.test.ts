@@ -163,7 +163,7 @@ describe('sessions', () => {
   });
 
   it('names the account of verified tokens only, for the turns between clients, and forgets them at expiry', async () => {
-    const { verifiedTokenAccount } = await import('../src/accounts/tokens.js');
+    const { verifiedTokenAccount } = await import('../src/http/access-tokens.js');
     const email = 'turns@example.com';
     const first = await h.signUp(email);
     const second = (await signIn(email)).body;

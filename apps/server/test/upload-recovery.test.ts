@@ -13,7 +13,7 @@ import type { TokenResponse } from '@haul/shared';
 import { buildHaul } from '../src/app.js';
 import { startJobs } from '../src/jobs.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
-import { reconcileOrphans } from '../src/storage/reconcile.js';
+import { reconcileOrphans } from '../src/ops/reconcile.js';
 import { resumeHasher, saveHasher } from '../src/storage/resumable-hash.js';
 import { expireUploads, finishStrandedUploads } from '../src/uploads/uploads.service.js';
 import { blobExists, ManualClock, startTestHaul, type TestHaul } from './helper.js';

@@ -11,7 +11,8 @@ import type { UserRow } from '../db/schema.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { OFFLINE } from '../offline/offline.service.js';
 import { checkSudo } from './sudo.js';
-import { endAllSessions, type Caller } from './tokens.js';
+import { endAllSessions } from './tokens.js';
+import { type Caller } from '../http/access-tokens.js';
 import { findUserById } from './users.repository.js';
 import { sendKeys } from './verification.service.js';
 

@@ -10,7 +10,9 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js'
 import { clearAttempts, clientKey, refundAttempt, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
 import { checkSudo } from './sudo.js';
 import { checkSecondFactor } from './two-factor.js';
-import { endAllSessions, issueTokens, knownAddress, rotateRefreshToken, type Caller, type ClientInfo } from './tokens.js';
+import { endAllSessions, issueTokens, knownAddress, rotateRefreshToken } from './tokens.js';
+import type { ClientInfo } from '../http/client-info.js';
+import { type Caller } from '../http/access-tokens.js';
 import { findUserByEmail, findUserById, findUserByPhone, newUserRow, normalEmail } from './users.repository.js';
 import { findToken, spendToken } from './verification.service.js';
 import { recordInvitation } from '../invitations/invitation-rewards.js';

@@ -11,7 +11,7 @@ import { HttpError, badInput } from '../http/errors.js';
 import { addressChangedMessage, pickLocale } from '../mail/messages.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { checkSudo } from './sudo.js';
-import type { Caller } from './tokens.js';
+import type { Caller } from '../http/access-tokens.js';
 import { loadUserInfo } from './user-info.js';
 import { findUserByEmail, findUserById, findUserByPhone, normalEmail } from './users.repository.js';
 import { spendToken } from './verification.service.js';

@@ -12,7 +12,7 @@ import { clearAttempts, takeAttempt, tooManyAttempts, type AttemptPolicy } from 
 import { hasPassword } from '../providers/passwordless.js';
 import { verifyPassword } from './passwords.js';
 import { checkSecondFactor } from './two-factor.js';
-import { issuedInFuture, type Caller } from './tokens.js';
+import { issuedInFuture, type Caller } from '../http/access-tokens.js';
 import { findUserById } from './users.repository.js';
 import { spendToken } from './verification.service.js';
 

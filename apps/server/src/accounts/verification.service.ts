@@ -13,7 +13,7 @@ import { newId, newSecret, sha256Hex } from '../lib/ids.js';
 import { clientKey, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
 import { pickLocale } from '../mail/messages.js';
 import { destinationOf, resolveAccount, sendCode, sendTakenNotice, type CodeChannel, type CodeRequest } from './code-destination.js';
-import type { ClientInfo } from './tokens.js';
+import type { ClientInfo } from '../http/client-info.js';
 import { normalEmail } from './users.repository.js';
 
 export const CODE_TTL_SECONDS = 600;

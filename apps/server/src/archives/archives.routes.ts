@@ -1,7 +1,7 @@
 /** POST /decompress/v1/list, POST /decompress/v1/decompress, GET /decompress/v1/progress. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { archiveFolderName, CONTRACT as C, PHASE, type RouteDef } from '@haul/shared';
-import { verifyAccessToken } from '../accounts/tokens.js';
+import { verifyAccessToken } from '../http/access-tokens.js';
 import type { AppContext } from '../context.js';
 import { checkAppScope } from '../http/auth.js';
 import { serve } from '../http/contract.js';

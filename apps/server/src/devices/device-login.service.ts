@@ -12,7 +12,9 @@ import { publicUrl } from '../http/public-url.js';
 import { newId, newSecret, sha256Hex } from '../lib/ids.js';
 import { toRfc3339 } from '../lib/time.js';
 import { clearAttempts, clientKey, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
-import { issueTokens, type Caller, type ClientInfo } from '../accounts/tokens.js';
+import { issueTokens } from '../accounts/tokens.js';
+import type { ClientInfo } from '../http/client-info.js';
+import { type Caller } from '../http/access-tokens.js';
 import { deviceName } from './device-name.js';
 
 /** No vowels, nothing that reads as a digit (§6.1): 20^8 codes, and no words spelled by accident. */

@@ -6,7 +6,7 @@ import { badInput, notFound } from '../http/errors.js';
 import { toRfc3339 } from '../lib/time.js';
 import { checkSudo } from '../accounts/sudo.js';
 import { endSessionAndOffspring } from '../accounts/session-offspring.js';
-import type { Caller } from '../accounts/tokens.js';
+import type { Caller } from '../http/access-tokens.js';
 import { deviceName } from './device-name.js';
 import { offspringOf } from './session-offspring.js';
 

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { signDownloadLink } from '../downloads/download-links.js';
 import { badInput } from '../http/errors.js';
 import { recordBatchTask } from '../tasks/tasks.repository.js';
-import { startUpload } from '../uploads/uploads.routes.js';
+import { startUpload } from '../uploads/start-upload.js';
 import { createOfflineTasks } from '../offline/offline.service.js';
 import { presentTask } from '../tasks/tasks.presenter.js';
 import { copyFiles, moveFiles } from './copy-move.service.js';

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppScope, RouteDef } from '@haul/shared';
 import type { AppContext } from '../context.js';
-import { verifyAccessToken, type Caller } from '../accounts/tokens.js';
+import { verifyAccessToken, type Caller } from './access-tokens.js';
 import { HttpError, unauthenticated } from './errors.js';
 
 declare module 'fastify' {

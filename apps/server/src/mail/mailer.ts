@@ -1,14 +1,8 @@
 /**
  * Outgoing mail. With HAUL_SMTP_URL set, messages go out through that server; without it they are kept in the outbox
  * table, where an operator of a household install reads them (`haul-admin outbox`). Log lines name the recipient and
- * the subject, never the body: bodies hold codes.
+ * the subject, never the body: bodies hold codes. The one in use is made by create-mailer.ts.
  */
-import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
-import type { Clock } from '../lib/time.js';
-import { OutboxMailer } from './outbox.js';
-import { SmtpMailer } from './smtp.js';
 
 export interface MailMessage {
   to: string;
@@ -22,31 +16,4 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
   /** Waits for messages still being sent, then lets go of the connection. */
   close(): Promise<void>;
-}
-
-/** The SMTP mailer when a server is configured, else the outbox. */
-export function createMailer(config: Config, db: Db, clock: Clock, log: FastifyBaseLogger): Mailer {
-  const inner = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, log) : new OutboxMailer(db, clock, log);
-  return tracked(inner);
-}
-
-/** Keeps the sends in flight, so close() lets them finish (a code sent as the server stops still arrives). */
-export function tracked<M>(inner: { send(message: M): Promise<void>; close(): Promise<void> }): { send(message: M): Promise<void>; close(): Promise<void> } {
-  const inFlight = new Set<Promise<void>>();
-  return {
-    send(message) {
-      const p = inner.send(message);
-      const settled = p.then(
-        () => undefined,
-        () => undefined,
-      );
-      inFlight.add(settled);
-      void settled.then(() => inFlight.delete(settled));
-      return p;
-    },
-    async close() {
-      await Promise.all(inFlight);
-      await inner.close();
-    },
-  };
 }

@@ -8,7 +8,7 @@ import { OAUTH_CODE_TTL_SECONDS, type OAuthScope } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
 import { checkSudoForCredential } from '../accounts/sudo.js';
-import type { Caller } from '../accounts/tokens.js';
+import type { Caller } from '../http/access-tokens.js';
 import { newId, newSecret, sha256Hex } from '../lib/ids.js';
 import { findClient, type OAuthClient } from './oauth-clients.js';
 import { formatScope, parseScope, scopeCovers, scopeItems } from './scope.js';

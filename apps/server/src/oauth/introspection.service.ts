@@ -10,7 +10,8 @@ import { decodeJwt } from 'jose';
 import type { AppContext } from '../context.js';
 import { HttpError, unauthenticated } from '../http/errors.js';
 import { sha256Hex } from '../lib/ids.js';
-import { endSession, revokeRefreshToken, verifyAccessToken } from '../accounts/tokens.js';
+import { endSession, revokeRefreshToken } from '../accounts/tokens.js';
+import { verifyAccessToken } from '../http/access-tokens.js';
 import { authenticateClient, namesClient, type ClientCredentials } from './oauth-clients.js';
 
 interface TokenFacts {

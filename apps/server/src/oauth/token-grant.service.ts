@@ -9,7 +9,9 @@ import type { TokenGrantResponseSchema } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { newId, sha256Hex } from '../lib/ids.js';
-import { endSession, newRefreshToken, signAccessToken, type ClientInfo } from '../accounts/tokens.js';
+import { endSession, newRefreshToken } from '../accounts/tokens.js';
+import type { ClientInfo } from '../http/client-info.js';
+import { signAccessToken } from '../http/access-tokens.js';
 import { authenticateClient, findClient, type ClientCredentials } from './oauth-clients.js';
 
 export type TokenGrant = Static<typeof TokenGrantResponseSchema>;

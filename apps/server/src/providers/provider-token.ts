@@ -6,7 +6,7 @@
 import { SignJWT, jwtVerify } from 'jose';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
-import { issuedInFuture } from '../accounts/tokens.js';
+import { issuedInFuture } from '../http/access-tokens.js';
 import type { OidcClients, VerifiedIdentity } from './oidc-clients.js';
 
 export const PROVIDER_TOKEN_TTL_SECONDS = 600;

@@ -12,7 +12,7 @@ import { findRendition } from '../media/media.repository.js';
 import { isLiveContent } from '../media/media.service.js';
 import { needsPremium } from '../media/playback.policy.js';
 import { playlistHeaders, RENDITION, renditionPlaylist, sendSegment } from '../media/rendition-serving.js';
-import type { PassCodeGuard } from './pass-code-guard.js';
+import { PassCodeGuard } from './pass-code-guard.js';
 import { previewSecondsOf, sharePlaybackOf } from './share-playback.js';
 import { shareMediaLinkValid } from './share-secrets.js';
 import { requireInShare } from './share-scope.js';
@@ -26,7 +26,9 @@ interface Allowed {
   limit: number;
 }
 
-export async function shareMediaRoutes(app: FastifyInstance, ctx: AppContext, guard: PassCodeGuard): Promise<void> {
+export async function shareMediaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // Pass-code tries are counted in the database: this guard and the shares routes' one count as one.
+  const guard = new PassCodeGuard(ctx);
   const json = (reply: FastifyReply, status: number) => reply.status(status).header('Content-Type', 'application/json; charset=utf-8');
   const gone = (reply: FastifyReply, message = 'The link has expired, the share is closed or the file has left it.') =>
     json(reply, 404).send(errorBody('file_not_found', message));

@@ -4,12 +4,11 @@ import { CONTRACT as C, LIMITS, SHARE_STATUS } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { serve } from '../http/contract.js';
 import { findUserById } from '../accounts/users.repository.js';
-import { sendFileBytes, sendGone } from '../downloads/content.routes.js';
+import { sendFileBytes, sendGone } from '../downloads/send-file.js';
 import { parseOrder } from '../files/list-filters.js';
 import { optionalUserId, requireAuth } from '../http/auth.js';
 import { badInput } from '../http/errors.js';
 import { PassCodeGuard } from './pass-code-guard.js';
-import { shareMediaRoutes } from './share-media.routes.js';
 import { shareContentLinkValid } from './share-secrets.js';
 import { requireInShare } from './share-scope.js';
 import { openShare, restoreFromShare, shareFileInfo, viewShare, type ShareAccess } from './share-visits.service.js';
@@ -44,7 +43,6 @@ function idFilter(raw: string | undefined): string[] | undefined {
 
 export async function sharesRoutes(app: FastifyInstance, ctx: AppContext, onMediaJob: () => void = () => {}): Promise<void> {
   const guard = new PassCodeGuard(ctx);
-  await shareMediaRoutes(app, ctx, guard);
   const access = async (
     req: FastifyRequest,
     q: { share_id: string; pass_code?: string; pass_code_token?: string },

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@tus/server';
 import { CONTRACT as C, errorBody, type ErrorName } from '@haul/shared';
 import type { AppContext } from '../context.js';
-import { verifyAccessToken } from '../accounts/tokens.js';
+import { verifyAccessToken } from '../http/access-tokens.js';
 import { checkAppScope } from '../http/auth.js';
 import { serve } from '../http/contract.js';
 import { databaseUnavailable, diskFull, HttpError, isDatabaseUnavailable, isDiskFull } from '../http/errors.js';

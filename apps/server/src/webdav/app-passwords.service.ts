@@ -10,7 +10,7 @@ import type { Db } from '../db/database.js';
 import { badInput, notFound } from '../http/errors.js';
 import { newId, sha256Hex } from '../lib/ids.js';
 import type { AppPasswordsTable } from '../db/schema-webdav.js';
-import type { Caller } from '../accounts/tokens.js';
+import type { Caller } from '../http/access-tokens.js';
 
 /** 32 letters and digits that cannot be mistaken for each other when typed from a screen. */
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';

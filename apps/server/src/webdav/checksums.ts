@@ -7,13 +7,9 @@
  * size and time for it.
  */
 import { createHash } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
-import { Transform, Writable } from 'node:stream';
+import { Transform } from 'node:stream';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
-import { DavError } from './locks.js';
-import type { DavRequest } from './request.js';
-import { resolve } from './tree.js';
 
 export const OC_NS = 'http://owncloud.org/ns';
 
@@ -67,23 +63,3 @@ export async function sha1sOf(db: Db, hashes: string[]): Promise<Map<string, str
 
 /** The oc:checksums element of content with SHA-1 `sha1`, in the form ownCloud answers it. */
 export const checksumsXml = (sha1: string) => `<oc:checksums xmlns:oc="${OC_NS}"><oc:checksum>SHA1:${sha1}</oc:checksum></oc:checksums>`;
-
-/**
- * PATCH with `X-Recalculate-Hash: sha1` (Nextcloud's extension, which recent rclone sends after setting a time):
- * answers the file's SHA-1 in `OC-Checksum`, computing and keeping it first when the content has none yet.
- */
-export async function recalculateHash(d: DavRequest): Promise<void> {
-  const wanted = String(d.req.headers['x-recalculate-hash'] ?? '').trim().toLowerCase();
-  if (wanted !== 'sha1') throw new HttpError(400, 'invalid_argument', 'Only X-Recalculate-Hash: sha1 is supported.');
-  const r = await resolve(d.ctx.db, d.userId, d.path.names);
-  if (!r) throw new DavError(404);
-  if (r.kind === 'root' || !r.row.hash) throw new DavError(405);
-  let sha1 = (await sha1sOf(d.ctx.db, [r.row.hash])).get(r.row.hash);
-  if (!sha1) {
-    const tap = sha1Tap();
-    await pipeline(d.ctx.blobs.read(r.row.hash), tap.stream, new Writable({ write: (_c, _e, done) => done() }));
-    sha1 = tap.hex();
-    await keepSha1(d.ctx.db, r.row.hash, sha1, d.now);
-  }
-  d.reply.status(200).header('OC-Checksum', `SHA1:${sha1}`).header('Content-Length', '0').send();
-}

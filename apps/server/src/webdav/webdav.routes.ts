@@ -6,12 +6,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, FOLDER_KIND } from '@haul/shared';
 import type { AppContext } from '../context.js';
-import { sendFileBytes } from '../downloads/content.routes.js';
+import { sendFileBytes } from '../downloads/send-file.js';
 import { createFolder } from '../files/files.service.js';
 import { trashFiles } from '../files/trash.service.js';
 import { HttpError } from '../http/errors.js';
 import { davCaller, REALM } from './auth.js';
-import { recalculateHash } from './checksums.js';
+import { recalculateHash } from './recalculate-hash.js';
 import { copyOrMove } from './copy-move.js';
 import { lock, unlock } from './lock-handlers.js';
 import { DavError, dropLocksWithin } from './locks.js';

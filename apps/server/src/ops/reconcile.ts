@@ -7,10 +7,10 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../context.js';
-import { isContentHash } from './blob-store.js';
-import { LocalBlobStore } from './local-blob-store.js';
-import { S3BlobStore } from './s3-blob-store.js';
-import { reconcileS3 } from './s3-reconcile.js';
+import { isContentHash } from '../storage/blob-store.js';
+import { LocalBlobStore } from '../storage/local-blob-store.js';
+import { S3BlobStore } from '../storage/s3-blob-store.js';
+import { reconcileS3 } from '../storage/s3-reconcile.js';
 import { HashingS3Store } from '../uploads/s3-upload-store.js';
 
 export interface Reconciled {
