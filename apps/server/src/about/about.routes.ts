@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { CONTRACT as C, QUOTA_KINDS, type TrafficQuota } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { serve } from '../http/contract.js';
-import { planLimits } from '../accounts/plan-limits.js';
-import { dailyTaskQuota, trafficQuota } from '../accounts/traffic.js';
+import { planLimits } from '../quotas/plan-limits.js';
+import { dailyTaskQuota, trafficQuota } from '../quotas/traffic.js';
 import { findUserById } from '../accounts/users.repository.js';
-import { storageLimit, storageUsage } from '../files/files.repository.js';
+import { storageLimit, storageUsage } from '../quotas/storage-room.js';
 import { notFound } from '../http/errors.js';
 import { storageByKind } from './storage-kinds.js';
 

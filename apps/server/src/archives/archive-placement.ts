@@ -7,7 +7,7 @@ import { PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { ArchiveJobsTable } from '../db/schema-archives.js';
-import { requireRoom } from '../files/files.repository.js';
+import { requireRoom } from '../quotas/storage-room.js';
 import { makeFolderIn, placeFileIn } from '../files/files.service.js';
 
 /** One entry of a job: what 7zz is asked for, target segments, declared size, flags. */

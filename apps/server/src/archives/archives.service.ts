@@ -5,8 +5,9 @@
 import { archiveFolderName, canDecompress, FILE_KIND, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { FileRow, TaskRow } from '../db/schema.js';
-import { planLimits } from '../accounts/plan-limits.js';
-import { freeSpace, requireFile, requireTargetFolder, spaceNotEnough } from '../files/files.repository.js';
+import { planLimits } from '../quotas/plan-limits.js';
+import { requireFile, requireTargetFolder } from '../files/files.repository.js';
+import { freeSpace, spaceNotEnough } from '../quotas/storage-room.js';
 import { badInput, HttpError } from '../http/errors.js';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';

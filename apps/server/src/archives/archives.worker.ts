@@ -11,7 +11,7 @@ import { PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { ArchiveJobsTable } from '../db/schema-archives.js';
 import type { TaskRow } from '../db/schema.js';
-import { freeSpace } from '../files/files.repository.js';
+import { freeSpace } from '../quotas/storage-room.js';
 import { HttpError } from '../http/errors.js';
 import { batches, runBatch, StopTask, type RunEnv, type Staged, type Todo } from './archive-batches.js';
 import { jobDone, jobEntries, placeUnpacked, type DoneMap } from './archive-placement.js';

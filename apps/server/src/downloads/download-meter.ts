@@ -5,7 +5,7 @@
  */
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { chargeDownload, refund, type Charge } from '../accounts/traffic.js';
+import { chargeDownload, refund, type Charge } from '../quotas/traffic.js';
 import type { AppContext } from '../context.js';
 import { isDiskFull } from '../http/errors.js';
 

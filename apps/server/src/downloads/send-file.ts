@@ -5,7 +5,7 @@ import rangeParser from 'range-parser';
 import { errorBody } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { FileRow } from '../db/schema.js';
-import type { Charge } from '../accounts/traffic.js';
+import type { Charge } from '../quotas/traffic.js';
 import type { S3BlobStore } from '../storage/s3-blob-store.js';
 import { chargeForDownload, metered } from './download-meter.js';
 

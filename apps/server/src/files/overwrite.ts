@@ -10,7 +10,7 @@ import type { FileRow } from '../db/schema.js';
 import { recordEvent } from '../events/events.repository.js';
 import { newId } from '../lib/ids.js';
 import { addBlobRefs, releaseBlobRefs } from '../storage/blobs.repository.js';
-import { requireRoom } from './files.repository.js';
+import { requireRoom } from '../quotas/storage-room.js';
 
 export interface NewContent {
   hash: string;

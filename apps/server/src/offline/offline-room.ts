@@ -5,9 +5,9 @@
  */
 import { formatSize, limitDescription, type LimitDetails } from '@haul/shared';
 import type { AppContext } from '../context.js';
-import { planLimits } from '../accounts/plan-limits.js';
-import { monthlyLeft, requireMonthlyRoom } from '../accounts/traffic.js';
-import { freeSpace, spaceNotEnough, storageLimit } from '../files/files.repository.js';
+import { planLimits } from '../quotas/plan-limits.js';
+import { monthlyLeft, requireMonthlyRoom } from '../quotas/traffic.js';
+import { freeSpace, spaceNotEnough, storageLimit } from '../quotas/storage-room.js';
 import { HttpError } from '../http/errors.js';
 
 export type RoomLimit = 'space' | 'month' | 'plan';

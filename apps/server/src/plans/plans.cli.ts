@@ -8,7 +8,7 @@ import { createCodes } from './redeem-codes.js';
 export const PLANS_USAGE = `  plans list                                                the goods on sale
   plans add <id> --title TITLE --grant SPEC --price 9.99 --currency EUR [--every month|year] [--position N]
                                                             add (or replace) a product; SPEC like premium:30d,
-                                                            storage:100GB or transfer:50GB (see docs/DESIGN.md)
+                                                            storage:100GB or transfer:50GB (see docs/decisions/plans.md)
   plans remove <id>                                         take a product off sale
   codes create --grant SPEC [--count N] [--uses N] [--expires DAYS] [--note TEXT]
                                                             print N (1) new redeem codes, each good for N (1) accounts

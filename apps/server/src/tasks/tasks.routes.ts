@@ -69,7 +69,7 @@ export async function tasksRoutes(app: FastifyInstance, ctx: AppContext, onCreat
     return presentTask(task, file ? presentFile(file, { retentionMs }) : null);
   });
 
-  /** A task keeps only its current status (DESIGN "Tasks"): the history is that one status. */
+  /** A task keeps only its current status (docs/decisions/processes.md, Tasks): the history is that one status. */
   serve(app, C.taskStatuses, async (req) => {
     const task = await requireTask(ctx.db, req.userId, req.params.id);
     return { statuses: presentStatusHistory(task).slice(0, req.query.limit ?? 10) };

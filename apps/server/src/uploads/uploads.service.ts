@@ -4,10 +4,11 @@ import { CID_THRESHOLD_BYTES, cidSampleRanges, describeError, LIMITS, PHASE } fr
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { UploadRow } from '../db/schema.js';
-import { chargeMonthly, refundTask } from '../accounts/traffic.js';
+import { chargeMonthly, refundTask } from '../quotas/traffic.js';
 import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
-import { freeSpace, requireRoom, requireTargetFolder, roomFor, spaceNotEnough } from '../files/files.repository.js';
+import { requireTargetFolder } from '../files/files.repository.js';
+import { freeSpace, requireRoom, roomFor, spaceNotEnough } from '../quotas/storage-room.js';
 import { placeFileIn } from '../files/files.service.js';
 import { validName } from '../files/names.policy.js';
 import { HttpError, notFound } from '../http/errors.js';

@@ -3,7 +3,7 @@
  * through the If header, and a lock on an unmapped path, which makes an empty file there (§7.3).
  */
 import { Readable } from 'node:stream';
-import { requireRoom } from '../files/files.repository.js';
+import { requireRoom } from '../quotas/storage-room.js';
 import { placeFileIn } from '../files/files.service.js';
 import { HttpError } from '../http/errors.js';
 import { covers, DavError, insertLock, parseIf, refuseConflicts, requireTokens, submittedTokens, timeoutOf, type Lock } from './locks.js';

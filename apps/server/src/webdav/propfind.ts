@@ -3,7 +3,7 @@
  * missing Depth header, which means it) is refused with propfind-finite-depth.
  */
 import { Readable } from 'node:stream';
-import { freeSpace, storageUsage } from '../files/files.repository.js';
+import { freeSpace, storageUsage } from '../quotas/storage-room.js';
 import { DavError } from './locks.js';
 import { hrefOf, keyOf } from './paths.js';
 import { OC_NS, sha1sOf } from './checksums.js';

@@ -9,10 +9,10 @@
  */
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { FOLDER_KIND, LIMITS } from '@haul/shared';
-import { chargeMonthly, refund, type Charge } from '../accounts/traffic.js';
+import { chargeMonthly, refund, type Charge } from '../quotas/traffic.js';
 import { isPremium } from '../accounts/user.presenter.js';
 import { findUserById } from '../accounts/users.repository.js';
-import { freeSpace, requireRoom, spaceNotEnough } from '../files/files.repository.js';
+import { freeSpace, requireRoom, spaceNotEnough } from '../quotas/storage-room.js';
 import { placeFileIn } from '../files/files.service.js';
 import { overwriteFileIn } from '../files/overwrite.js';
 import { HttpError } from '../http/errors.js';

@@ -1,7 +1,7 @@
 /**
  * WebDAV: the drive at /dav/ for file managers, rclone and apps, which sign in with the account's e-mail address and
  * an app password: one per device, made here, shown once, revocable. The WebDAV methods themselves are not JSON
- * calls and are described in the design notes, not here.
+ * calls and are described in docs/decisions/webdav.md, not here.
  */
 import { Type } from '@sinclair/typebox';
 import { route } from './define.js';

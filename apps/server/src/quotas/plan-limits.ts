@@ -1,7 +1,7 @@
 /** What an account may do by plan: premium accounts add more cloud downloads a day and have no per-task size limit. */
 import type { AppContext } from '../context.js';
-import { isPremium } from './user.presenter.js';
-import { findUserById } from './users.repository.js';
+import { isPremium } from '../accounts/user.presenter.js';
+import { findUserById } from '../accounts/users.repository.js';
 
 export interface PlanLimits {
   premium: boolean;

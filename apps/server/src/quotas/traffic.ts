@@ -11,8 +11,8 @@ import { dayOf, monthOf, type Period } from '../lib/zoned-time.js';
 import { grantedBytes } from '../plans/grants.js';
 import { readUsage, release, tryCharge, type UsageKey } from './traffic-usage.repository.js';
 import { limitError } from './limit-errors.js';
-import { isPremium } from './user.presenter.js';
-import { findUserById } from './users.repository.js';
+import { isPremium } from '../accounts/user.presenter.js';
+import { findUserById } from '../accounts/users.repository.js';
 
 export type TrafficKind = 'upload' | 'offline' | 'download';
 
