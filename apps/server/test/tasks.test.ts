@@ -60,6 +60,18 @@ describe('tasks', () => {
     expect(left.body.tasks.map((x: any) => x.id).sort()).toEqual([ids[0], ids[2]].sort());
     expect((await h.api('GET', `/drive/v1/files/${done.body.file.id}`, t.access_token)).status).toBe(404);
     expect((await h.api('GET', `/drive/v1/files/${stored.id}`, t.access_token)).status).toBe(200);
+    // The removed upload in flight let go of its upload row (its kind's release), not only of its task row.
+    expect(await h.ctx.db.selectFrom('uploads').select('task_id').where('task_id', '=', ids[1]!).execute()).toEqual([]);
+    expect((await h.ctx.db.selectFrom('uploads').select('task_id').where('task_id', '=', ids[0]!).execute()).length).toBe(1);
+  });
+
+  it('pauses and retries only the kinds of task that can, saying which kind cannot', async () => {
+    const pause = await h.api('PATCH', `/drive/v1/tasks/${ids[0]}`, t.access_token, { phase: 'PHASE_TYPE_PAUSED' });
+    expect(pause.status).toBe(400);
+    expect(pause.body.error_description).toMatch(/type "upload" cannot be paused/);
+    const retry = await h.api('POST', '/drive/v1/task', t.access_token, { id: ids[0], create_type: 'RETRY', type: 'offline' });
+    expect(retry.status).toBe(400);
+    expect(retry.body.error_description).toMatch(/type "upload" cannot be retried/);
   });
 
   it("answers a task's status history: the status it is in, newest first, for its owner only", async () => {

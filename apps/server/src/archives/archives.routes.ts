@@ -8,7 +8,7 @@ import { serve } from '../http/contract.js';
 import { notFound, unauthenticated } from '../http/errors.js';
 import { presentTask } from '../tasks/tasks.presenter.js';
 import { requireTask } from '../tasks/tasks.repository.js';
-import { parseParams } from '../files/files.presenter.js';
+import { parseParams } from '../lib/params.js';
 import { jobDone } from './archive-placement.js';
 import { createDecompressTask, DECOMPRESS, openArchive } from './archives.service.js';
 import type { ArchiveWorker } from './archives.worker.js';

@@ -2,7 +2,7 @@
 import type { DriveEvent, DriveFile, EventType } from '@haul/shared';
 import type { EventRow } from '../db/schema.js';
 import { toRfc3339 } from '../lib/time.js';
-import { parseParams } from '../files/files.presenter.js';
+import { parseParams } from '../lib/params.js';
 
 export function presentEvent(row: EventRow, file: DriveFile | null): DriveEvent {
   return {

@@ -2,7 +2,8 @@
 import { sql } from 'kysely';
 import type { EventType } from '@haul/shared';
 import type { Db } from '../db/database.js';
-import type { FileRow } from '../db/schema.js';
+import { newestFirstPage } from '../db/newest-first.js';
+import type { EventRow, FileRow } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 
 export async function recordEvent(
@@ -69,4 +70,28 @@ export async function recordAccessEvent(
 /** Events of files that no longer exist are of no use to anyone. */
 export async function deleteEventsOfFiles(db: Db, userId: string, fileIds: string[]): Promise<void> {
   if (fileIds.length) await db.deleteFrom('events').where('user_id', '=', userId).where('file_id', 'in', fileIds).execute();
+}
+
+/** A page of the user's events, last changed first, of the given types or all but the excluded ones. */
+export function listEvents(
+  db: Db,
+  userId: string,
+  q: { include?: EventType[]; exclude?: EventType[]; limit: number; pageToken?: string },
+): Promise<{ rows: EventRow[]; nextPageToken: string }> {
+  let query = db.selectFrom('events').selectAll().where('user_id', '=', userId);
+  if (q.include) query = query.where('type', 'in', q.include);
+  if (q.exclude) query = query.where('type', 'not in', q.exclude);
+  return newestFirstPage(query, { listing: 'events', column: 'updated_time', limit: q.limit, pageToken: q.pageToken });
+}
+
+/** Deletes the user's events `ids` when every one of them is theirs; false (nothing deleted) otherwise. */
+export async function deleteEvents(db: Db, userId: string, ids: string[]): Promise<boolean> {
+  const owned = await db.selectFrom('events').select('id').where('user_id', '=', userId).where('id', 'in', ids).execute();
+  if (owned.length !== ids.length) return false;
+  await db.deleteFrom('events').where('user_id', '=', userId).where('id', 'in', ids).execute();
+  return true;
+}
+
+export async function clearEvents(db: Db, userId: string, types: EventType[]): Promise<void> {
+  await db.deleteFrom('events').where('user_id', '=', userId).where('type', 'in', types).execute();
 }

@@ -1,6 +1,7 @@
 /** Turns file rows into the wire shape; storage details (trash group, change clock) stay inside. */
 import { FOLDER_TYPE_NORMAL, STAR_TAG, platformIcon, type Breadcrumb, type DriveFile, type FileKind, type Phase } from '@haul/shared';
 import type { FileRow } from '../db/schema.js';
+import { parseParams } from '../lib/params.js';
 import { toRfc3339 } from '../lib/time.js';
 
 export interface PresentOptions {
@@ -11,14 +12,6 @@ export interface PresentOptions {
   thumbnailLink?: (row: FileRow) => string;
 }
 
-export function parseParams(json: string): Record<string, string> {
-  try {
-    const v = JSON.parse(json);
-    return v && typeof v === 'object' ? v : {};
-  } catch {
-    return {};
-  }
-}
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);

@@ -10,7 +10,7 @@ import type { TaskRow } from '../db/schema.js';
 import { requireTargetFolder } from '../files/files.repository.js';
 import { requireRoom } from '../quotas/storage-room.js';
 import { makeFolderIn, placeFileIn } from '../files/files.service.js';
-import { parseParams } from '../files/files.presenter.js';
+import { parseParams } from '../lib/params.js';
 import { chargeDailyTasks, chargeMonthly, requireMonthlyRoom } from '../quotas/traffic.js';
 import { badInput } from '../http/errors.js';
 import { insertTask, requireTask } from '../tasks/tasks.repository.js';

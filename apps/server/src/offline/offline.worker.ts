@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { describeError, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
-import { parseParams } from '../files/files.presenter.js';
+import { parseParams } from '../lib/params.js';
 import { FetchError, fetchToFile, TooLargeError } from './http-fetch.js';
 import { offlineRoom, offlineTooLarge, type OfflineRoom } from './offline-room.js';
 import { OFFLINE_REASONS, offlineReason } from './offline-reasons.js';

@@ -8,6 +8,7 @@ import { sendFileBytes, sendGone } from '../downloads/send-file.js';
 import { parseOrder } from '../files/list-filters.js';
 import { optionalUserId, requireAuth } from '../http/auth.js';
 import { badInput } from '../http/errors.js';
+import { filterList, filterOperator, readFilters } from '../http/filters.js';
 import { PassCodeGuard } from './pass-code-guard.js';
 import { shareContentLinkValid } from './share-secrets.js';
 import { requireInShare } from './share-scope.js';
@@ -27,18 +28,8 @@ function shareItems(body: { file_ids?: string[]; ids?: string[] }): string[] {
 
 /** `filters={"id":{"in":"a,b"}}` of the share list: at most 100 ids. */
 function idFilter(raw: string | undefined): string[] | undefined {
-  if (!raw) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw badInput('filters must be JSON.');
-  }
-  const inList = (parsed as { id?: { in?: unknown } })?.id?.in;
-  if (inList === undefined) return undefined;
-  const ids = (Array.isArray(inList) ? inList.map(String) : String(inList).split(',')).map((s) => s.trim()).filter(Boolean);
-  if (ids.length > 100) throw badInput('filters.id lists at most 100 share ids.');
-  return ids;
+  const ops = readFilters(raw, ['id']).id;
+  return ops ? filterList(filterOperator(ops, 'id', ['in'])[1], 'id', 100) : undefined;
 }
 
 export async function sharesRoutes(app: FastifyInstance, ctx: AppContext, onMediaJob: () => void = () => {}): Promise<void> {

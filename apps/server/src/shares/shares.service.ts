@@ -5,7 +5,7 @@ import type { ShareRow } from '../db/schema.js';
 import { requireFiles } from '../files/files.repository.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { publicUrl } from '../http/public-url.js';
-import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
+import { newestFirstPage } from '../db/newest-first.js';
 import { newPassCode, newShareId, PASS_CODE_PATTERN } from './share-secrets.js';
 import { linkStatus, visible } from './share-scope.js';
 import { presentShareEntry } from './shares.presenter.js';
@@ -170,25 +170,12 @@ export async function listShares(
   userId: string,
   opts: { limit: number; pageToken?: string; ids?: string[] },
 ): Promise<{ data: ShareEntry[]; next_page_token: string }> {
-  let q = ctx.db
-    .selectFrom('shares')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('status', '!=', SHARE_STATUS.DELETED)
-    .orderBy('created_time', 'desc')
-    .orderBy('id', 'desc')
-    .limit(opts.limit + 1);
+  let q = ctx.db.selectFrom('shares').selectAll().where('user_id', '=', userId).where('status', '!=', SHARE_STATUS.DELETED);
   if (opts.ids) q = q.where('id', 'in', opts.ids.length ? opts.ids : ['']);
-  if (opts.pageToken) {
-    const [t, id] = decodeTimeCursor(opts.pageToken, LISTING);
-    q = q.where((eb) => eb.or([eb('created_time', '<', t), eb.and([eb('created_time', '=', t), eb('id', '<', id)])]));
-  }
-  const rows = await q.execute();
-  const page = rows.slice(0, opts.limit);
-  const last = page.at(-1);
+  const page = await newestFirstPage(q, { listing: LISTING, column: 'created_time', limit: opts.limit, pageToken: opts.pageToken });
   return {
-    data: await Promise.all(page.map((s) => entryOf(ctx, s))),
-    next_page_token: rows.length > opts.limit && last ? encodePageToken(LISTING, [last.created_time, last.id]) : '',
+    data: await Promise.all(page.rows.map((s) => entryOf(ctx, s))),
+    next_page_token: page.nextPageToken,
   };
 }
 

@@ -1,7 +1,7 @@
 /** Task rows → the wire task. */
 import type { DriveFile, DriveTask, TaskStatus } from '@haul/shared';
 import type { TaskRow } from '../db/schema.js';
-import { parseParams } from '../files/files.presenter.js';
+import { parseParams } from '../lib/params.js';
 import { toRfc3339 } from '../lib/time.js';
 
 export function presentTask(row: TaskRow, file: DriveFile | null = null): DriveTask {

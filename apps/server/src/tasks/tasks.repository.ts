@@ -1,6 +1,8 @@
 /** Task rows: every long or batched operation is a task with a phase the client can read back. */
 import { PHASE } from '@haul/shared';
 import type { Db } from '../db/database.js';
+import { newestFirstPage } from '../db/newest-first.js';
+import type { TaskRow } from '../db/schema.js';
 import { notFound } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 
@@ -50,4 +52,31 @@ export async function requireTask(db: Db, userId: string, id: string) {
   const row = await db.selectFrom('tasks').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound('The task does not exist.');
   return row;
+}
+
+/** A page of the user's tasks, newest first, of one type and phases or ids when given. */
+export async function listTasks(
+  db: Db,
+  userId: string,
+  q: { type?: string; phases?: string[]; ids?: string[]; limit: number; pageToken?: string },
+): Promise<{ rows: TaskRow[]; nextPageToken: string }> {
+  let query = db.selectFrom('tasks').selectAll().where('user_id', '=', userId);
+  if (q.type) query = query.where('type', '=', q.type);
+  if (q.phases) query = query.where('phase', 'in', q.phases.length ? q.phases : ['']);
+  if (q.ids) query = query.where('id', 'in', q.ids.length ? q.ids : ['']);
+  return newestFirstPage(query, { listing: 'tasks', column: 'created_time', limit: q.limit, pageToken: q.pageToken });
+}
+
+/** The user's tasks among `ids` (those that exist). */
+export function tasksByIds(db: Db, userId: string, ids: string[]): Promise<TaskRow[]> {
+  return db.selectFrom('tasks').selectAll().where('user_id', '=', userId).where('id', 'in', ids.length ? ids : ['']).execute();
+}
+
+/** The user's tasks of a type in any of `phases` (what clearing the transfer list removes). */
+export function tasksInPhases(db: Db, userId: string, type: string, phases: string[]): Promise<TaskRow[]> {
+  return db.selectFrom('tasks').selectAll().where('user_id', '=', userId).where('type', '=', type).where('phase', 'in', phases).execute();
+}
+
+export async function deleteTasks(db: Db, userId: string, ids: string[]): Promise<void> {
+  if (ids.length) await db.deleteFrom('tasks').where('user_id', '=', userId).where('id', 'in', ids).execute();
 }

@@ -19,6 +19,9 @@ import { createContentHasher } from '../storage/content-hash.js';
 import type { UploadStore } from './upload-store.js';
 import { issueChallenge, verifyProof, WHOLE_FILE_PROOF_BYTES, type ProofChallenge } from './proof.js';
 
+/** tasks.type of uploads. */
+export const UPLOAD = 'upload';
+
 export interface CreateUploadInput {
   name: string;
   size: number;
@@ -59,7 +62,7 @@ async function checkSpace(db: Db, userId: string, size: number, now: number): Pr
 /** An upload task; `moved` is what it sends over the wire (nothing for a speed upload). */
 function newTask(db: Db, userId: string, name: string, size: number, moved: number, phase: string, now: number, fileId = '', uploadId = ''): Promise<string> {
   const params: Record<string, string> = uploadId ? { size: String(size), upload_id: uploadId } : { size: String(size) };
-  return insertTask(db, { userId, type: 'upload', phase, name, params, fileId, size: moved }, now);
+  return insertTask(db, { userId, type: UPLOAD, phase, name, params, fileId, size: moved }, now);
 }
 
 /**
@@ -72,7 +75,7 @@ export async function placedUpload(db: Db, userId: string, uploadId: string): Pr
     .selectFrom('tasks')
     .select(['id', 'params', 'file_id'])
     .where('user_id', '=', userId)
-    .where('type', '=', 'upload')
+    .where('type', '=', UPLOAD)
     .where('phase', '=', PHASE.COMPLETE)
     .where('params', 'like', `%${uploadId}%`)
     .execute();
