@@ -1,6 +1,6 @@
 /**
  * The archive page in dark mode: its select is drawn on the theme's surface (not the browser's light one), its tick
- * boxes are the file list's, and its dates are written as the file list writes them.
+ * boxes are the file list's, its radios are drawn to match them, and its dates are written as the file list writes them.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ afterAll(() => e2e?.close());
 const FILE_LIST_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/;
 
 describe('the archive page in dark mode', () => {
-  it("uses the theme's select and tick boxes, and the file list's dates", async () => {
+  it("uses the theme's select, tick boxes and radios, and the file list's dates", async () => {
     const { page } = await e2e.newPage({ colorScheme: 'dark' });
     await signUpInBrowser(page);
     const rar = readFileSync(join(import.meta.dirname, '../apps/server/test/fixtures/archives/Rar5.rar'));
@@ -53,5 +53,29 @@ describe('the archive page in dark mode', () => {
     const dates = (await page.locator('.archive-date').allTextContents()).filter(Boolean);
     expect(dates.length).toBeGreaterThan(0);
     for (const d of dates) expect(d).toMatch(FILE_LIST_TIME);
+
+    // Where to unpack: round boxes drawn like the tick boxes over real radios, which the arrow keys move between.
+    const fresh = page.getByRole('radio', { name: /^A new folder/ });
+    const beside = page.getByRole('radio', { name: "The archive's folder" });
+    const dots = () =>
+      page
+        .locator('.archive-target .radio-dot .dot')
+        .evaluateAll((els) =>
+          els.map((el) => ({
+            on: el.classList.contains('on'),
+            fill: getComputedStyle(el).backgroundColor,
+            edge: getComputedStyle(el).borderTopColor,
+          })),
+        );
+    expect(await fresh.isChecked()).toBe(true);
+    expect(await fresh.evaluate((el) => getComputedStyle(el).opacity)).toBe('0');
+    expect(await dots()).toEqual([
+      { on: true, fill: 'rgb(42, 99, 224)', edge: 'rgb(42, 99, 224)' },
+      { on: false, fill: 'rgba(0, 0, 0, 0)', edge: 'rgb(104, 114, 127)' },
+    ]);
+    await fresh.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await beside.isChecked()).toBe(true);
+    expect((await dots()).map((d) => d.on)).toEqual([false, true]);
   });
 });

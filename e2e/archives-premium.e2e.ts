@@ -1,7 +1,8 @@
 /**
  * Cloud decompression kept for premium accounts (HAUL_DECOMPRESS_PREMIUM_ONLY): a free account opening an archive
- * sees the upgrade prompt, not an error; once premium (a redeemed code) it unpacks. Also how archives are reached:
- * from the list, from a preview address, and on the separate web-decompression page.
+ * sees the upgrade prompt, with only the benefits premium gives on this server, not an error; once premium (a redeemed
+ * code) it unpacks. Also how archives are reached: from the list, from a preview address, and on the separate
+ * web-decompression page.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,7 +56,19 @@ describe('cloud decompression for premium accounts only', () => {
     const prompt = page.getByRole('region', { name: 'Cloud decompression is a premium benefit' });
     await prompt.waitFor();
     // The benefits are there, and nothing of the archive or a bare error.
-    expect(await prompt.getByRole('region', { name: 'What premium adds' }).count()).toBe(1);
+    const carousel = prompt.getByRole('region', { name: 'What premium adds' });
+    await carousel.waitFor();
+    // Only what premium changes on this server (its own limits): more cloud downloads a day, HD videos and
+    // decompression; not storage, speed control, WebDAV or transfer, which are the same for free accounts here.
+    const slide = carousel.getByRole('group');
+    expect(await slide.getAttribute('aria-label')).toMatch(/^\d of 3$/);
+    await carousel.getByRole('button', { name: 'Pause the slides' }).click();
+    const shown: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) {
+      shown.push(await slide.getAttribute('data-benefit'));
+      await carousel.getByRole('button', { name: 'Next benefit' }).click();
+    }
+    expect(shown.sort()).toEqual(['cloud_decompression', 'hd_quality', 'parallel_download']);
     expect(await page.getByRole('treeitem').count()).toBe(0);
     expect(await page.getByRole('alert').count()).toBe(0);
     await prompt.getByRole('link', { name: 'Upgrade' }).click();

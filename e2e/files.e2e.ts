@@ -49,7 +49,7 @@ describe('file manager', () => {
     // A clashing name gets the four-hex-digit suffix instead of failing.
     await createFolder(page, 'Draft');
     await expect.poll(() => rowNames(page)).toHaveLength(2);
-    expect((await rowNames(page)).some((n) => /^Draft\([0-9A-F]{4}\)$/.test(n))).toBe(true);
+    expect((await rowNames(page)).some((n) => /^Draft \([0-9A-F]{4}\)$/.test(n))).toBe(true);
 
     // Rename with F2.
     await item(page, 'Draft').click();

@@ -201,9 +201,12 @@ export async function listView(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Grid view' }).waitFor();
 }
 
-/** Names of the rows the list shows, in order. */
+/** Names of the files the list shows, in order: its rows with an item, not the row of column titles. */
 export function rowNames(page: Page): Promise<string[]> {
-  return page.getByRole('row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+  return page
+    .getByRole('row')
+    .and(page.locator('[data-item]'))
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
 }
 
 /** An upload's status in the transfer list (data-status), looking in both tabs; null when it is in neither. */

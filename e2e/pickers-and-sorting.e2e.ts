@@ -1,6 +1,6 @@
 /**
  * Folder pickers that make folders (move, save from a share), a share's pass code kept across tabs, a share of one
- * folder opening into it, and sorting the list by its column titles and by type.
+ * folder opening into it, and sorting the list by its column titles (a header row the keyboard reaches) and by type.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -167,5 +167,34 @@ describe('sorting', () => {
     await expect.poll(() => rowNames(page)).toEqual(['Alpha', 'Zeta', 'a.pdf', 'b.txt', 'c.jpg']);
     await page.getByRole('button', { name: 'Sort' }).click();
     expect(await page.getByRole('menuitemradio', { name: 'Name (A to Z)' }).getAttribute('aria-checked')).toBe('true');
+  });
+
+  it("offers the column titles as the list's header row, to the keyboard and screen readers too", async () => {
+    const { page } = await ownerWith({ 'b.txt': 'bbb', 'a.pdf': 'aaaaaaaaaa', 'c.jpg': 'c' }, ['Zeta', 'Alpha']);
+    const grid = page.getByRole('grid');
+    const head = grid.getByRole('row').first();
+    expect(await head.getAttribute('aria-rowindex')).toBe('1');
+    expect(await head.getByRole('columnheader').allTextContents()).toEqual(['Name', 'Size', 'Modified']);
+    expect(await grid.getAttribute('aria-rowcount')).toBe('6');
+    // The files are the rows after it; the titles' row is not one of them.
+    expect(await rowNames(page)).toHaveLength(5);
+    expect(await page.getByRole('row', { name: 'Alpha' }).getAttribute('aria-rowindex')).not.toBe('1');
+
+    // From the list, Tab reaches the titles; Enter and Space sort, and open nothing (a file is selected).
+    await page.getByRole('row', { name: 'a.pdf' }).click();
+    const focused = () => page.evaluate(() => document.activeElement?.closest('[role=columnheader]')?.textContent ?? '');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Name');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => rowNames(page)).toEqual(['Alpha', 'Zeta', 'a.pdf', 'b.txt', 'c.jpg']);
+    expect(await sorted(page)).toEqual([['Name', 'ascending']]);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Size');
+    await page.keyboard.press('Space');
+    await expect.poll(async () => (await rowNames(page)).slice(2)).toEqual(['a.pdf', 'b.txt', 'c.jpg']);
+    expect(await sorted(page)).toEqual([['Size', 'descending']]);
+    await page.waitForTimeout(300);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await page.locator('[role=row][aria-selected=true]').getAttribute('aria-label')).toBe('a.pdf');
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The players as a walk through the app found them, at laptop and phone size: Left/Right seek 5 s (J/L 10 s) and
  * never leave the file, not even at its end; files change with PageUp/PageDown, Ctrl + arrows, the side buttons and
- * swipes; photos keep their arrows; a focused slider keeps its own arrows. One full-screen button per player, a
- * "more" button that looks like the others, sliders in the theme's accent with a visible keyboard focus, icon buttons
- * whose tooltip is their name; and a watch history with no broken or failing picture for a song.
+ * swipes; photos keep their arrows; a focused slider keeps its own arrows, a focused button its Space and Enter, and
+ * Tab moves on through the player and out of it. One full-screen button per player, a "more" button that looks like
+ * the others, sliders in the theme's accent with a visible keyboard focus, icon buttons whose tooltip is their name;
+ * and a watch history with no broken or failing picture for a song.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -280,6 +281,53 @@ describe('player walk', () => {
     await swipe(60, 320);
     await expect.poll(() => count(page)).toBe('2 / 4');
   }, 120_000);
+
+  it('lets Tab move on through the video player and out of it; Space and Enter press a focused button, not the player', async () => {
+    const { page } = await e2e.newPage({ viewport: LAPTOP });
+    await signUpInBrowser(page);
+    await seed(page);
+    await open(page, '2-clip.mp4');
+    await expect.poll(() => count(page)).toBe('2 / 4');
+    await expect.poll(async () => (await media(page, 'video')).t, { timeout: 15_000 }).toBeGreaterThan(0.3);
+    await pauseAt(page, 'video', 1);
+    // Opened, the viewer has the keyboard (not the list behind it).
+    expect(await page.evaluate(() => document.activeElement?.matches('.viewer'))).toBe(true);
+    const bar = viewer(page).getByRole('toolbar', { name: 'Player controls' });
+    const focus = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        return { name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '', inBar: !!el.closest('.media-bar') };
+      });
+
+    // Tab goes from control to control, and on past the last one out of the player's bar.
+    await bar.getByRole('button', { name: 'Play', exact: true }).focus();
+    const walked: { name: string; inBar: boolean }[] = [];
+    for (let i = 0; i < 8 && (walked.at(-1)?.inBar ?? true); i++) {
+      await page.keyboard.press('Tab');
+      walked.push(await focus());
+    }
+    // (The resolution comes between Speed and Full screen once the video's renditions are made.)
+    const names = walked.map((f) => f.name);
+    expect(names.slice(0, 3), JSON.stringify(walked)).toEqual(['Mute', 'Volume', 'Speed']);
+    expect(names.slice(0, -1), JSON.stringify(walked)).toContain('Full screen');
+    expect(walked.at(-1)!.inBar, JSON.stringify(walked)).toBe(false);
+
+    // Space and Enter on a focused button press it; the video stays paused and out of full screen.
+    const mute = bar.getByRole('button', { name: /^(Mute|Unmute)$/ });
+    await mute.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => mute.getAttribute('aria-label')).toBe('Unmute');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => mute.getAttribute('aria-label')).toBe('Mute');
+    await settle(page);
+    expect((await media(page, 'video')).paused).toBe(true);
+    expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
+
+    // With no control focused, Space is the player's again.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Space');
+    await expect.poll(async () => (await media(page, 'video')).paused).toBe(false);
+  }, 90_000);
 
   for (const [size, opts] of [
     ['laptop', { viewport: LAPTOP }],

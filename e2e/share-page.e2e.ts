@@ -124,6 +124,13 @@ describe('public share page', () => {
     await expect
       .poll(() => page.locator('.viewer video').evaluate((el: HTMLVideoElement) => el.currentTime), { timeout: 15_000 })
       .toBeGreaterThan(0.3);
+    // The viewer took the keyboard from the button behind it: Space pauses the video, and Escape gives it back.
+    expect(await page.evaluate(() => !!document.activeElement?.closest('.viewer'))).toBe(true);
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.locator('.viewer video').evaluate((el: HTMLVideoElement) => el.paused)).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.viewer').count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Play clip.mp4');
   });
 
   it('shows a single shared song with a play button that opens the viewer', async () => {

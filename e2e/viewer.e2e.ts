@@ -126,6 +126,8 @@ describe('viewer', () => {
     await viewer(page).getByRole('option', { name: 'clip.mp4' }).click();
     await expect.poll(async () => (await playing(page, '.viewer video')).t, { timeout: 15_000 }).toBeGreaterThan(1.2);
     expect((await playing(page, '.viewer video')).media).toBe('origin');
+    // Space is the player's once the strip's button that was clicked has let go of the focus (it would press that button).
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('Space');
     await expect.poll(async () => (await playing(page, '.viewer video')).paused).toBe(true);
 

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { DialogX } from '../../components/dialog-x';
 import { Icon } from '../layout/icon';
 import { listAvatars } from './profile-api';
 
@@ -43,9 +44,9 @@ export function AvatarPicker({ current, busy, onPick, onClose }: Props) {
               {t('common.save')}
             </button>
           </div>
-          <Dialog.Close className="icon-btn dialog-x" aria-label={t('common.close')}>
+          <DialogX>
             <Icon name="close" />
-          </Dialog.Close>
+          </DialogX>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -37,11 +37,12 @@ function Row({ node, depth, chosen, onChange }: { node: TreeNode; depth: number 
   };
   // As the file list writes its dates; '' rather than its '-' where the archive keeps none.
   const date = node.modified ? formatTime(node.modified, i18n.language) : '';
+  const twisty = open ? t('archives.collapse') : t('archives.expand');
   return (
     <li role="treeitem" aria-expanded={node.folder ? open : undefined} aria-selected={on}>
       <div className="archive-row" style={{ paddingInlineStart: `${depth * 20}px` }}>
         {node.folder ? (
-          <button type="button" className="link archive-twisty" aria-label={open ? t('archives.collapse') : t('archives.expand')} onClick={() => setOpen(!open)}>
+          <button type="button" className="link archive-twisty" aria-label={twisty} title={twisty} onClick={() => setOpen(!open)}>
             <Icon name="chevron" size={14} className={open ? 'open' : undefined} />
           </button>
         ) : (

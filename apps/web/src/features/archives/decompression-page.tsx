@@ -18,6 +18,7 @@ import { buildTree, filePaths } from './archive-tree';
 import { listArchive, NAME_ENCODINGS, startDecompress } from './archives-api';
 import { useArchiveBase } from './archive-base';
 import { ArchiveTreeView } from './archive-tree-view';
+import { RadioDot } from './radio-dot';
 import { TickBox } from './tick-box';
 import { defaultNameEncoding } from './name-encodings';
 import { DecompressPremiumPrompt } from './premium-prompt';
@@ -131,10 +132,12 @@ export function DecompressionPage() {
           <fieldset className="archive-target">
             <legend>{t('archives.target')}</legend>
             <label>
-              <input type="radio" name="target" checked={intoNew} onChange={() => setIntoNew(true)} /> {t('archives.newFolder', { name: listing.data.folder_name })}
+              <RadioDot name="target" checked={intoNew} onChange={() => setIntoNew(true)} />
+              {t('archives.newFolder', { name: listing.data.folder_name })}
             </label>
             <label>
-              <input type="radio" name="target" checked={!intoNew} onChange={() => setIntoNew(false)} /> {t('archives.sameFolder')}
+              <RadioDot name="target" checked={!intoNew} onChange={() => setIntoNew(false)} />
+              {t('archives.sameFolder')}
             </label>
           </fieldset>
           <FormError error={error} />

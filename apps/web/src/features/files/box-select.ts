@@ -16,12 +16,15 @@ export interface BoxLayout {
   /** A card's width; only the grid has columns. */
   cardW: number;
   grid: boolean;
+  /** Where the first row starts (below the list's column titles). */
+  top?: number;
 }
 
 /** Ids of the items whose slots the box touches, row by row. */
 export function idsInBox(box: Box, files: DriveFile[], l: BoxLayout): string[] {
-  const r0 = Math.max(0, Math.floor(Math.min(box.y0, box.y1) / l.rowH));
-  const r1 = Math.min(l.rowCount - 1, Math.floor(Math.max(box.y0, box.y1) / l.rowH));
+  const top = l.top ?? 0;
+  const r0 = Math.max(0, Math.floor((Math.min(box.y0, box.y1) - top) / l.rowH));
+  const r1 = Math.min(l.rowCount - 1, Math.floor((Math.max(box.y0, box.y1) - top) / l.rowH));
   const c0 = l.grid ? Math.max(0, Math.floor(Math.min(box.x0, box.x1) / l.cardW)) : 0;
   const c1 = l.grid ? Math.min(l.cols - 1, Math.floor(Math.max(box.x0, box.x1) / l.cardW)) : 0;
   const ids: string[] = [];

@@ -1,13 +1,12 @@
 /** The frame every dialog shares: overlay, title, close button; closing clears the dialog store. */
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { DialogX } from '../../components/dialog-x';
 import { useDialog } from './dialog-store';
 import { escapeLeavesField } from './picker-new-folder';
 
 export function Frame({ title, children, wide }: { title: string; children: ReactNode; wide?: boolean }) {
   const close = useDialog((s) => s.close);
-  const { t } = useTranslation();
   return (
     <Dialog.Root open onOpenChange={(o) => !o && close()}>
       <Dialog.Portal>
@@ -15,9 +14,7 @@ export function Frame({ title, children, wide }: { title: string; children: Reac
         <Dialog.Content className={`dialog${wide ? ' wide' : ''}`} aria-describedby={undefined} onEscapeKeyDown={escapeLeavesField}>
           <Dialog.Title className="dialog-title">{title}</Dialog.Title>
           {children}
-          <Dialog.Close className="icon-btn dialog-x" aria-label={t('common.close')}>
-            ×
-          </Dialog.Close>
+          <DialogX />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -24,9 +24,11 @@ import { idsInBox, idsInSwipe, type Box } from './box-select';
 import { useDialog } from './dialog-store';
 import { FileCard, FileRow, type FileActivity } from './file-item';
 import { isFolder } from './files-api';
-import { ListHead } from './list-head';
+import { useClientSize, useHeight } from './element-size';
+import { LIST_HEAD, ListHead } from './list-head';
 import { contextMenuOn, isMenuKey } from './menu-key';
 import { idTest, pickSelected, useSelection } from './selection-store';
+import { rowSpan, steadyRange } from './steady-range';
 
 const ROW_H = 48;
 const ROW_H_MOBILE = 60;
@@ -65,7 +67,7 @@ export function FileView(props: FileViewProps) {
   const navigate = useNavigate();
   const mobile = useIsMobile();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
+  const { width, height } = useClientSize(scrollRef);
   const [focus, setFocus] = useState(0);
   const [dropId, setDropId] = useState<string | null>(null);
   const [box, setBox] = useState<Box | null>(null);
@@ -79,23 +81,29 @@ export function FileView(props: FileViewProps) {
   const isSelected = useMemo(() => idTest(selected), [selected]);
   useEffect(() => keepOnly(order), [order, keepOnly]);
 
-  useEffect(() => {
-    const el = scrollRef.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
-    ro.observe(el);
-    setWidth(el.clientWidth);
-    return () => ro.disconnect();
-  }, []);
-
   const grid = viewType === 'grid';
+  // The column titles are the grid's first row, above the files (so the files' row numbers start at 2).
+  const head = !grid && !mobile;
+  const headRows = head ? 1 : 0;
+  const { ref: headRef, height: headH } = useHeight(head);
   const cols = grid ? Math.max(1, Math.floor((width || CARD_W) / CARD_W)) : 1;
   const rowH = grid ? CARD_H + (showLocation ? LOCATION_H : 0) : mobile ? ROW_H_MOBILE : ROW_H;
   const rowCount = Math.ceil(files.length / cols);
   // Rows rendered beyond each edge: about 300 px, so the grid's tall rows are not rendered three times as many pixels
   // ahead as the list's.
   const overscan = Math.ceil(OVERSCAN_PX / rowH);
-  const virtualizer = useVirtualizer({ count: rowCount, getScrollElement: () => scrollRef.current, estimateSize: () => rowH, overscan });
+  const span = rowSpan(height, rowH, overscan);
+  const rangeExtractor = useMemo(() => steadyRange(span), [span]);
+  // The rows start below the titles, and a row scrolled into view is not left under them.
+  const virtualizer = useVirtualizer({
+    rangeExtractor,
+    count: rowCount,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowH,
+    overscan,
+    paddingStart: headH,
+    scrollPaddingStart: headH,
+  });
   useEffect(() => virtualizer.measure(), [rowH, cols, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
@@ -173,7 +181,8 @@ export function FileView(props: FileViewProps) {
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if (dialogOpen() || (e.target as HTMLElement).tagName === 'INPUT') return;
+    // A column title's keys are its own: Enter and Space sort, and open nothing.
+    if (dialogOpen() || (e.target as HTMLElement).tagName === 'INPUT' || (e.target as HTMLElement).closest(LIST_HEAD)) return;
     if (isMenuKey(e)) {
       e.preventDefault();
       openMenuAtFocus();
@@ -210,6 +219,7 @@ export function FileView(props: FileViewProps) {
   };
   const onPointerDown = (e: PointerEvent) => {
     const target = e.target as HTMLElement;
+    if (target.closest(LIST_HEAD)) return;
     pressed.current = e.pointerType === 'mouse' ? null : itemOf(e);
     if (e.pointerType !== 'mouse' && target.closest('[data-check]')) {
       // Swipe selection: a finger drawn down the check boxes selects every item it passes.
@@ -234,7 +244,7 @@ export function FileView(props: FileViewProps) {
     const p = contentPoint(e);
     const next = { ...box, x1: p.x, y1: p.y };
     setBox(next);
-    set(idsInBox(next, files, { rowH, rowCount, cols, cardW: CARD_W, grid }));
+    set(idsInBox(next, files, { rowH, rowCount, cols, cardW: CARD_W, grid, top: headH }));
   };
   const endBox = () => {
     pressed.current = null;
@@ -287,7 +297,7 @@ export function FileView(props: FileViewProps) {
         data-index={index}
         role={grid ? 'gridcell' : 'row'}
         aria-selected={isSel}
-        aria-rowindex={grid ? undefined : index + 1}
+        aria-rowindex={grid ? undefined : index + 1 + headRows}
         // A card is named by all it shows (name, size or date, folder): what a speech user reads on it is its name.
         aria-label={grid ? undefined : f.name}
         className={`${grid ? 'card' : 'row'}${isSel ? ' selected' : ''}${index === focus ? ' focused' : ''}${dropId === f.id ? ' drop' : ''}`}
@@ -304,92 +314,91 @@ export function FileView(props: FileViewProps) {
   const actions = menuOnItem ? menuActions(ctx(menuFiles), mobile) : [];
 
   return (
-    <>
-      {!grid && !mobile && (
-        <ListHead
-          showLocation={showLocation}
-          timeLabel={showTimeLeft ? t('trash.timeLeft') : activity ? t('recent.activity') : undefined}
-          order={props.order}
-          onOrder={props.onOrder}
-        />
-      )}
-      <ContextMenu.Root
-        onOpenChange={(open) => {
-          if (!open) setMenuOnItem(false);
-          else if (pressed.current) onItemContextMenu(...pressed.current);
-        }}
-      >
-        <ContextMenu.Trigger asChild>
-          <div
-            ref={scrollRef}
-            className={`file-view ${grid ? 'grid' : 'list'}${showLocation ? ' with-location' : ''}`}
-            tabIndex={0}
-            role="grid"
-            aria-label={label}
-            aria-multiselectable="true"
-            aria-rowcount={files.length}
-            onKeyDown={onKeyDown}
-            onKeyUp={(e) => isMenuKey(e) && e.preventDefault()}
-            onClick={on(onItemClick)}
-            onDoubleClick={on((e, f) => !dialogOpen() && !onLink(e) && view !== 'trash' && openFile(ctx([f])))}
-            onContextMenu={on((_, f, index) => onItemContextMenu(f, index))}
-            onDragStart={on(onDragStart)}
-            onDragOver={on(onDragOver)}
-            onDragLeave={on((_, f) => setDropId((d) => (d === f.id ? null : d)))}
-            onDrop={on(onDrop)}
-            onPointerDown={onPointerDown}
-            onPointerMove={onPointerMove}
-            onPointerUp={endBox}
-            onPointerCancel={endBox}
-          >
-            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-              {Array.from({ length: slots }, (_, slot) => {
-                const vr = shown[slot] ?? kept.current.rows[slot];
-                if (!vr) return <div key={slot} className="vrow" hidden />;
-                return (
-                  <div
-                    key={slot}
-                    className="vrow"
-                    hidden={!shown[slot]}
-                    role={grid ? 'row' : undefined}
-                    aria-rowindex={grid ? vr.index + 1 : undefined}
-                    style={{ height: vr.size, transform: `translateY(${vr.start}px)` }}
-                  >
-                    {files.slice(vr.index * cols, vr.index * cols + cols).map((f, j) => renderItem(f, vr.index * cols + j, j))}
-                  </div>
-                );
-              })}
-              {box && (
+    <ContextMenu.Root
+      onOpenChange={(open) => {
+        if (!open) setMenuOnItem(false);
+        else if (pressed.current) onItemContextMenu(...pressed.current);
+      }}
+    >
+      <ContextMenu.Trigger asChild>
+        <div
+          ref={scrollRef}
+          className={`file-view ${grid ? 'grid' : 'list'}${showLocation ? ' with-location' : ''}`}
+          tabIndex={0}
+          role="grid"
+          aria-label={label}
+          aria-multiselectable="true"
+          aria-rowcount={files.length + headRows}
+          onKeyDown={onKeyDown}
+          onKeyUp={(e) => isMenuKey(e) && e.preventDefault()}
+          onClick={on(onItemClick)}
+          onDoubleClick={on((e, f) => !dialogOpen() && !onLink(e) && view !== 'trash' && openFile(ctx([f])))}
+          onContextMenu={on((_, f, index) => onItemContextMenu(f, index))}
+          onDragStart={on(onDragStart)}
+          onDragOver={on(onDragOver)}
+          onDragLeave={on((_, f) => setDropId((d) => (d === f.id ? null : d)))}
+          onDrop={on(onDrop)}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={endBox}
+          onPointerCancel={endBox}
+        >
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {head && (
+              <ListHead
+                ref={headRef}
+                showLocation={showLocation}
+                timeLabel={showTimeLeft ? t('trash.timeLeft') : activity ? t('recent.activity') : undefined}
+                order={props.order}
+                onOrder={props.onOrder}
+              />
+            )}
+            {Array.from({ length: slots }, (_, slot) => {
+              const vr = shown[slot] ?? kept.current.rows[slot];
+              if (!vr) return <div key={slot} className="vrow" hidden />;
+              return (
                 <div
-                  className="select-box"
-                  style={{
-                    left: Math.min(box.x0, box.x1),
-                    top: Math.min(box.y0, box.y1),
-                    width: Math.abs(box.x1 - box.x0),
-                    height: Math.abs(box.y1 - box.y0),
-                  }}
-                />
-              )}
-            </div>
+                  key={slot}
+                  className="vrow"
+                  hidden={!shown[slot]}
+                  role={grid ? 'row' : undefined}
+                  aria-rowindex={grid ? vr.index + 1 : undefined}
+                  style={{ height: vr.size, transform: `translateY(${vr.start}px)` }}
+                >
+                  {files.slice(vr.index * cols, vr.index * cols + cols).map((f, j) => renderItem(f, vr.index * cols + j, j))}
+                </div>
+              );
+            })}
+            {box && (
+              <div
+                className="select-box"
+                style={{
+                  left: Math.min(box.x0, box.x1),
+                  top: Math.min(box.y0, box.y1),
+                  width: Math.abs(box.x1 - box.x0),
+                  height: Math.abs(box.y1 - box.y0),
+                }}
+              />
+            )}
           </div>
-        </ContextMenu.Trigger>
-        <ContextMenu.Portal>
-          <ContextMenu.Content className="menu" aria-label={t('actions.menu')}>
-            {menuOnItem
-              ? actions.map((a) => (
-                  <ContextMenu.Item
-                    key={a.id}
-                    className={`menu-item${a.danger ? ' danger' : ''}`}
-                    onSelect={() => void a.perform(ctx(menuFiles))}
-                  >
-                    {t(a.labelKey)}
-                    {a.shortcut && !mobile && <span className="menu-kbd">{t(`keys.${a.shortcut}`, { defaultValue: a.shortcut })}</span>}
-                  </ContextMenu.Item>
-                ))
-              : backgroundMenu}
-          </ContextMenu.Content>
-        </ContextMenu.Portal>
-      </ContextMenu.Root>
-    </>
+        </div>
+      </ContextMenu.Trigger>
+      <ContextMenu.Portal>
+        <ContextMenu.Content className="menu" aria-label={t('actions.menu')}>
+          {menuOnItem
+            ? actions.map((a) => (
+                <ContextMenu.Item
+                  key={a.id}
+                  className={`menu-item${a.danger ? ' danger' : ''}`}
+                  onSelect={() => void a.perform(ctx(menuFiles))}
+                >
+                  {t(a.labelKey)}
+                  {a.shortcut && !mobile && <span className="menu-kbd">{t(`keys.${a.shortcut}`, { defaultValue: a.shortcut })}</span>}
+                </ContextMenu.Item>
+              ))
+            : backgroundMenu}
+        </ContextMenu.Content>
+      </ContextMenu.Portal>
+    </ContextMenu.Root>
   );
 }

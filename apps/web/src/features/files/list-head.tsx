@@ -1,10 +1,11 @@
 /**
- * The list view's column titles. Where the list is sorted by the display mode (All files, Starred, search), Name, Size
- * and Modified sort it when clicked and reverse it when clicked again; the sorted column carries aria-sort. The row
- * stays hidden from assistive technology, as before: it is not part of the grid (whose rows are the files), and the
- * Sort menu beside the list is the way to sort by keyboard or screen reader, so its buttons take no tab stop.
+ * The list view's column titles: the file grid's first row, its column headers, held at the top as the list scrolls.
+ * Where the list is sorted by the display mode (All files, Starred, search), Name, Size and Modified are buttons that
+ * sort it and reverse it when pressed again, by mouse or keyboard (tab stops after the list itself); the sorted
+ * column carries aria-sort. The row is no file: it has no data-item, and the grid's keys and drag box leave it alone.
  */
 import './list-head.css';
+import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SortOrder } from '@haul/shared';
 import { Icon } from '../layout/icon';
@@ -18,15 +19,19 @@ const ORDERS: Record<Field, [SortOrder, SortOrder]> = {
   modified: ['MODIFY_TIME_DESC', 'MODIFY_TIME_ASC'],
 };
 
+/** Marks the header row, so the grid's handlers can tell it from the files. */
+export const LIST_HEAD = '.list-head';
+
 export interface ListHeadProps {
   showLocation?: boolean;
   /** What the time column shows: the modified time unless the screen says otherwise (time left, last activity). */
   timeLabel?: string;
   order?: SortOrder;
   onOrder?: (order: SortOrder) => void;
+  ref?: Ref<HTMLDivElement>;
 }
 
-export function ListHead({ showLocation, timeLabel, order, onOrder }: ListHeadProps) {
+export function ListHead({ showLocation, timeLabel, order, onOrder, ref }: ListHeadProps) {
   const { t } = useTranslation();
   const column = (label: string, field?: Field) => {
     if (!field || !onOrder) return <span role="columnheader">{label}</span>;
@@ -35,12 +40,7 @@ export function ListHead({ showLocation, timeLabel, order, onOrder }: ListHeadPr
     const ascending = !!order?.endsWith('_ASC');
     return (
       <span role="columnheader" aria-sort={active ? (ascending ? 'ascending' : 'descending') : undefined}>
-        <button
-          type="button"
-          tabIndex={-1}
-          className={`list-sort${active ? ' active' : ''}`}
-          onClick={() => onOrder(order === first ? second : first)}
-        >
+        <button type="button" className={`list-sort${active ? ' active' : ''}`} onClick={() => onOrder(order === first ? second : first)}>
           {label}
           {active && <Icon name="chevron" size={12} className={ascending ? 'up' : 'down'} />}
         </button>
@@ -48,9 +48,10 @@ export function ListHead({ showLocation, timeLabel, order, onOrder }: ListHeadPr
     );
   };
   return (
-    <div className={`list-head${showLocation ? ' with-location' : ''}`} aria-hidden="true">
-      <span />
-      <span />
+    <div ref={ref} className={`list-head${showLocation ? ' with-location' : ''}`} role="row" aria-rowindex={1}>
+      {/* The rows' tick box and icon columns, which have no title. */}
+      <span aria-hidden="true" />
+      <span aria-hidden="true" />
       {column(t('files.name'), 'name')}
       {column(t('files.size'), 'size')}
       {timeLabel ? column(timeLabel) : column(t('files.modified'), 'modified')}

@@ -5,6 +5,7 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../layout/icon';
+import { useIsMobile } from '../layout/use-media';
 
 export interface AddActions {
   cloudDownload: () => void;
@@ -15,6 +16,8 @@ export interface AddActions {
 
 export function NewMenu({ actions }: { actions: AddActions }) {
   const { t } = useTranslation();
+  // On a phone the button floats as a bare +: its name goes in a tooltip, as on the other icon buttons.
+  const iconOnly = useIsMobile();
   const items: [string, keyof AddActions, Parameters<typeof Icon>[0]['name']][] = [
     [t('cloud.title'), 'cloudDownload', 'link'],
     [t('uploads.files'), 'pickFiles', 'upload'],
@@ -24,7 +27,7 @@ export function NewMenu({ actions }: { actions: AddActions }) {
   return (
     // Not modal: a modal menu hides the app with aria-hidden while its buttons stay focusable.
     <Menu.Root modal={false}>
-      <Menu.Trigger className="btn primary new-btn" aria-label={t('files.new')}>
+      <Menu.Trigger className="btn primary new-btn" aria-label={t('files.new')} title={iconOnly ? t('files.new') : undefined}>
         <Icon name="plus" size={18} />
         <span className="hide-mobile">{t('files.new')}</span>
       </Menu.Trigger>

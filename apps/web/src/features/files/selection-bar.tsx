@@ -38,7 +38,7 @@ export function SelectionBar({ files, view, inline }: SelectionBarProps) {
   const actions = barActions(ctx);
   return (
     <div className={`selection-bar${inline ? ' inline' : ''}`} role="toolbar" aria-label={t('selection.label')}>
-      <button className="icon-btn" onClick={clear} aria-label={t('selection.clear')}>
+      <button className="icon-btn" onClick={clear} aria-label={t('selection.clear')} title={t('selection.clear')}>
         <Icon name="close" />
       </button>
       <span className="selection-count">{t('selection.count', { count: files.length })}</span>

@@ -3,19 +3,17 @@
  * hover, focus or the pause button stop it, and nothing moves by itself for people who ask for reduced motion. It
  * follows the WAI-ARIA carousel pattern: slides are labelled "n of N", and announced only while it stands still.
  */
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../layout/icon';
-
-/** global_high_speed is left out: it is about regions, and this server has one. */
-export const BENEFITS = ['infinity_upload', 'hd_quality', 'rate_play', 'storage', 'cloud_decompression', 'web_dav', 'high_speed_download', 'parallel_download'] as const;
+import { BENEFITS } from './benefits';
 
 export const SLIDE_MS = 3000;
 export const AUTOPLAY_AFTER_MS = 5000;
 
 const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-/** `only`: the benefits to show (those the limit at hand is lifted by); all when absent. */
+/** `only`: the benefits to show (those the limit at hand is lifted by, or those premium gives here); all when absent. */
 export function BenefitCarousel({ only }: { only?: readonly string[] } = {}) {
   const list = only ? BENEFITS.filter((b) => only.includes(b)) : BENEFITS;
   const { t } = useTranslation();
@@ -56,17 +54,17 @@ export function BenefitCarousel({ only }: { only?: readonly string[] } = {}) {
       onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setHeld(false)}
     >
       {list.length > 1 && (
-      <div className="benefits-controls">
-        <button type="button" className="icon-btn" onClick={() => setPaused((p) => !p)} aria-label={paused ? t('limits.play') : t('limits.pause')}>
-          <Icon name={paused ? 'play' : 'pause'} size={16} />
-        </button>
-        <button type="button" className="icon-btn" onClick={() => go(-1)} aria-label={t('limits.previous')}>
-          ‹
-        </button>
-        <button type="button" className="icon-btn" onClick={() => go(1)} aria-label={t('limits.next')}>
-          ›
-        </button>
-      </div>
+        <div className="benefits-controls">
+          <Control label={paused ? t('limits.play') : t('limits.pause')} onClick={() => setPaused((p) => !p)}>
+            <Icon name={paused ? 'play' : 'pause'} size={16} />
+          </Control>
+          <Control label={t('limits.previous')} onClick={() => go(-1)}>
+            ‹
+          </Control>
+          <Control label={t('limits.next')} onClick={() => go(1)}>
+            ›
+          </Control>
+        </div>
       )}
       <div className="benefits-viewport" aria-live={playing ? 'off' : 'polite'}>
         <div key={b} className="benefit" role="group" aria-roledescription={t('limits.slide')} aria-label={t('limits.slideOf', { n: (index % list.length) + 1, total: list.length })} data-benefit={b}>
@@ -80,5 +78,14 @@ export function BenefitCarousel({ only }: { only?: readonly string[] } = {}) {
         ))}
       </div>
     </section>
+  );
+}
+
+/** An icon button of the carousel: its name is said by screen readers and shown on hover. */
+function Control({ label, onClick, children }: { label: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className="icon-btn" onClick={onClick} aria-label={label} title={label}>
+      {children}
+    </button>
   );
 }

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatSize } from '@haul/shared/plain';
 import type { LimitDetails } from '@haul/shared';
+import { DialogX } from '../../components/dialog-x';
 import { BenefitCarousel } from './benefit-carousel';
 import { BENEFITS_OF, upgradePath } from './limit-kinds';
 import { useLimitDialog } from './limit-store';
@@ -76,9 +77,7 @@ export function LimitDialogHost() {
             </Link>
           </div>
           <p className="limit-hint">{open.taskId ? t('limits.continues') : ''}</p>
-          <Dialog.Close className="icon-btn dialog-x" aria-label={t('common.close')}>
-            ×
-          </Dialog.Close>
+          <DialogX />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

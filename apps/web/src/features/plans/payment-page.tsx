@@ -110,8 +110,8 @@ export function PaymentPage({ kind }: { kind: GrantKind }) {
         {goods.isError && <FormError error={errorMessage(goods.error)} />}
         {settings.isSuccess && providers.length === 0 && <p className="account-notice">{t('plans.noProviders')}</p>}
         {providers.length > 1 && (
-          <label className="plan-provider">
-            {t('plans.payWith')}{' '}
+          <label className="field plan-provider">
+            <span>{t('plans.payWith')}</span>
             <select value={chosen?.id} onChange={(e) => setProvider(e.target.value)}>
               {providers.map((p) => (
                 <option key={p.id} value={p.id}>

@@ -2,12 +2,11 @@
  * Free and premium side by side on the premium tab, from the server's own limits (GET /vip/v1/plans/limits): only
  * what premium changes on this server is listed, so a card never promises what the operator does not give.
  */
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { PlanLimits } from '@haul/shared';
 import { formatSize } from '@haul/shared/plain';
-import { planLimits } from './plans-api';
+import { usePlanLimits } from './use-plan-limits';
 
 type Row = keyof PlanLimits;
 
@@ -43,7 +42,7 @@ function valueWords(row: Row, limits: PlanLimits, t: TFunction, locale: string):
 
 export function PlanCompare() {
   const { t, i18n } = useTranslation();
-  const limits = useQuery({ queryKey: ['plan-limits'], queryFn: planLimits, staleTime: 60_000 });
+  const limits = usePlanLimits();
   if (!limits.data) return null;
   const { free, premium } = limits.data;
   const rows = ROWS.filter((r) => free[r] !== premium[r]);

@@ -187,7 +187,12 @@ export function PublicSharePage() {
                 <span className="muted">{isFolder(f) ? '' : formatSize(f.size, 1, i18n.language)}</span>
                 <span className="muted hide-mobile">{formatTime(f.modified_time, i18n.language)}</span>
                 {!isFolder(f) && (
-                  <button className="icon-btn" aria-label={t('publicShare.downloadOf', { name: f.name })} onClick={() => void download(f)}>
+                  <button
+                    className="icon-btn"
+                    aria-label={t('publicShare.downloadOf', { name: f.name })}
+                    title={t('publicShare.downloadOf', { name: f.name })}
+                    onClick={() => void download(f)}
+                  >
                     <Icon name="download" />
                   </button>
                 )}

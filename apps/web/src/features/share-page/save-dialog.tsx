@@ -8,6 +8,7 @@ import { errorMessage } from '../../lib/error-message';
 import { FolderBrowser } from '../files/folder-picker';
 import { escapeLeavesField } from '../files/picker-new-folder';
 import { restoreShare, type ShareAccess } from '../shares/shares-api';
+import { DialogX } from '../../components/dialog-x';
 import { FormError } from '../../components/form-error';
 
 export function SaveDialog({ access, fileIds, onClose }: { access: ShareAccess; fileIds: string[]; onClose: () => void }) {
@@ -50,9 +51,7 @@ export function SaveDialog({ access, fileIds, onClose }: { access: ShareAccess; 
               {t('publicShare.saveHere', { folder: target?.name ?? t('nav.all') })}
             </button>
           </div>
-          <Dialog.Close className="icon-btn dialog-x" aria-label={t('common.close')}>
-            ×
-          </Dialog.Close>
+          <DialogX />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

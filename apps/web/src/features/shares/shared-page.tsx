@@ -123,10 +123,20 @@ function ShareList() {
                 {capCount(s.restore_count)}
               </span>
               <span role="cell" className="share-actions">
-                <button className="icon-btn" aria-label={t('share.copyLinkOf', { name: s.title })} onClick={() => void actions.copy(s)}>
+                <button
+                  className="icon-btn"
+                  aria-label={t('share.copyLinkOf', { name: s.title })}
+                  title={t('share.copyLinkOf', { name: s.title })}
+                  onClick={() => void actions.copy(s)}
+                >
                   <Icon name="link" />
                 </button>
-                <button className="icon-btn" aria-label={t('share.manageOf', { name: s.title })} onClick={() => actions.manage(s)}>
+                <button
+                  className="icon-btn"
+                  aria-label={t('share.manageOf', { name: s.title })}
+                  title={t('share.manageOf', { name: s.title })}
+                  onClick={() => actions.manage(s)}
+                >
                   <Icon name="edit" />
                 </button>
               </span>

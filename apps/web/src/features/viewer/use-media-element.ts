@@ -65,10 +65,20 @@ export function toggleFullscreen(el: HTMLElement | null, unsupported: () => void
 /** Keys a focused slider moves itself by (the browser's own, which the viewer must not take). */
 const SLIDER_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
 
-/** True when a key belongs to what has focus (a menu, a text field, a select, a slider), not to the viewer's shortcuts. */
+/** Keys that press what has focus. */
+const PRESS_KEYS = new Set([' ', 'Enter']);
+/** What Space or Enter presses: a button of the player or the page, a link, a tick box, a tab. */
+const PRESSABLE =
+  'button, a[href], summary, input[type="checkbox"], input[type="radio"], [role="button"], [role="link"], [role="option"], [role="tab"], [role="checkbox"], [role="radio"], [role="switch"]';
+
+/**
+ * True when a key belongs to what has focus (a menu, a text field, a select, a slider, a button that Space or Enter
+ * presses), not to the viewer's shortcuts.
+ */
 export function keyTakenByFocus(e: KeyboardEvent): boolean {
   const el = e.target as HTMLElement | null;
   if (!el?.closest) return false;
   if (SLIDER_KEYS.has(e.key) && el.closest('input[type="range"], [role="slider"]')) return true;
+  if (PRESS_KEYS.has(e.key) && el.closest(PRESSABLE)) return true;
   return !!el.closest('[role="menu"], [role="dialog"]:not(.viewer), select, textarea, input:not([type="range"]):not([type="checkbox"])');
 }

@@ -213,8 +213,6 @@ export function VideoView({
           toast(t(/Mac/.test(navigator.platform) ? 'viewer.switchHintMac' : 'viewer.switchHint'));
         }
         seekWithin(to);
-      } else if (e.key === 'Tab') {
-        // Focus stays on the player (seed 001 §2).
       } else return;
       e.preventDefault();
     };

@@ -22,6 +22,7 @@ import { ImageView } from './image-view';
 import { PdfView } from './pdf-view';
 import { PreviewBar } from './preview-bar';
 import { keyTakenByFocus, toggleFullscreen } from './use-media-element';
+import { useModalFocus } from './use-modal-focus';
 import { TextView } from './text-view';
 import { VideoView } from './video-view';
 import { viewKindOf } from './view-kind';
@@ -56,6 +57,7 @@ export default function Viewer() {
   // Haul's player window closes as a whole.
   const shut = useCallback(() => (playerWindow ? window.close() : close()), [playerWindow, close]);
   const inDrive = source.kind === 'drive';
+  const root = useModalFocus<HTMLDivElement>();
 
   const load = useCallback(
     (f: DriveFile, fresh = false) => {
@@ -198,9 +200,11 @@ export default function Viewer() {
 
   return (
     <div
+      ref={root}
       className={`viewer${mobile ? ' mobile' : ''}${playerWindow ? ' player-window' : ''}`}
       role="dialog"
       aria-modal="true"
+      tabIndex={-1}
       aria-label={file.name}
       style={drag ? { opacity: Math.max(0.3, 1 - drag / window.innerHeight), transform: `translateY(${drag}px)` } : undefined}
       onTouchStart={onTouchStart}
