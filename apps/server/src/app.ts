@@ -102,7 +102,9 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     ...requestIdOptions,
     trustProxy: config.trustProxy.split(',').map((s) => s.trim()).filter(Boolean),
     // A path the router cannot read (bad percent-encoding, an overlong id) is bad input like any other.
-    frameworkErrors: (err, _req, reply) => (reply as unknown as FastifyReply).status(400).send(errorBody('invalid_argument', `The address is not valid: ${err.message}`)),
+    frameworkErrors: (err, _req, reply) => {
+      void (reply as unknown as FastifyReply).status(400).send(errorBody('invalid_argument', `The address is not valid: ${err.message}`));
+    },
   });
   const clock = opts.clock ?? systemClock;
   const metrics = new HaulMetrics(db, app.log, pool);

@@ -65,7 +65,7 @@ export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
     }
   };
   void purge();
-  const timer = setInterval(purge, 3_600_000);
+  const timer = setInterval(() => void purge(), 3_600_000);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -28,15 +28,14 @@ if (runs.jobs) {
 // A graceful stop: no new connections; requests in flight finish and running jobs park (back in the queue, so the next
 // start takes them up at once instead of after their lease), within HAUL_STOP_TIMEOUT; then the process exits.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
+  process.once(signal, () => {
     haul.app.log.info({ signal }, 'stopping');
     setTimeout(() => {
       haul.app.log.warn('did not stop in time; exiting anyway (what was in flight resumes on the next start)');
       process.exit(1);
     }, config.stopTimeoutSeconds * 1000).unref();
     stopJobs();
-    await haul.close();
-    process.exit(0);
+    void haul.close().then(() => process.exit(0));
   });
 }
 

@@ -39,7 +39,7 @@ type Part<K extends string, S, Required extends boolean> = S extends TSchema
 export type CallInput<D extends RouteDef> = Part<'params', D['params'], true> &
   Part<'query', D['query'], false> &
   Part<'body', D['body'], true> & { signal?: AbortSignal; headers?: Record<string, string> };
-type Args<D extends RouteDef> = {} extends CallInput<D> ? [input?: CallInput<D>] : [input: CallInput<D>];
+type Args<D extends RouteDef> = Record<never, never> extends CallInput<D> ? [input?: CallInput<D>] : [input: CallInput<D>];
 
 /** Every route's answer type, computed once (looking them up keeps the compiler's work shallow). */
 type Answers = { [K in RouteName]: RouteAnswer<Contract[K]> };

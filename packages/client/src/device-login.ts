@@ -15,7 +15,8 @@ export interface DeviceLoginOptions {
   /** What the device is, shown on the approval screen. */
   clientName?: string;
   /** Called once with the codes to show (and to put in a QR code). */
-  onCode: (code: DeviceCode) => void;
+  /** Shows the code; a promise is awaited before the polling starts. */
+  onCode: (code: DeviceCode) => void | Promise<void>;
   signal?: AbortSignal;
   /** Waits between polls (tests and UIs may count down). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -36,7 +37,7 @@ export const slowerInterval = (ms: number) => Math.max(ms * 2, ms + 5000);
 export async function signInWithDevice(client: HaulClient, opts: DeviceLoginOptions): Promise<TokenResponse> {
   const sleep = opts.sleep ?? sleepFor;
   const code = await client.call('startDeviceLogin', { body: opts.clientName ? { client_name: opts.clientName } : {}, signal: opts.signal });
-  opts.onCode(code);
+  await opts.onCode(code);
   let interval = code.interval * 1000;
   const deadline = Date.now() + code.expires_in * 1000;
   for (;;) {

@@ -72,7 +72,7 @@ async function watch(ctx: Ctx, ids?: string[]): Promise<void> {
   const tty = !!process.stdout.isTTY && !ctx.out.json;
   const seen = new Map<string, string>();
   let drawn = 0;
-  let list: DriveTask[] = [];
+  let list: DriveTask[];
   // Without ids: the tasks that are not over when the watch starts.
   const watched = ids ?? (await fetchTasks(ctx)).filter((t) => !ENDED.includes(t.phase)).map((t) => t.id);
   if (!watched.length) {

@@ -160,7 +160,10 @@ export async function upload(ctx: Ctx, paths: string[], opts: { to?: string; onC
         hash,
         replace,
         onProgress: (p, bytes, total) => {
-          if (p !== phase) progress.start(`${p === 'hashing' ? 'checking' : 'sending'} ${shown}`, total), (phase = p);
+          if (p !== phase) {
+            progress.start(`${p === 'hashing' ? 'checking' : 'sending'} ${shown}`, total);
+            phase = p;
+          }
           progress.update(bytes);
         },
       });

@@ -36,8 +36,13 @@ export function makeProgress(enabled: boolean): Progress {
   return {
     start(name, total) {
       const payload = { name, doneText: formatSize(0), totalText: formatSize(total), speedText: formatSize(0) };
-      if (started) bar.setTotal(total), bar.update(0, payload);
-      else bar.start(total, 0, payload), (started = true);
+      if (started) {
+        bar.setTotal(total);
+        bar.update(0, payload);
+      } else {
+        bar.start(total, 0, payload);
+        started = true;
+      }
       lastAt = Date.now();
       lastDone = 0;
     },

@@ -49,7 +49,7 @@ describe('rows read as arrays and built in JavaScript', () => {
 
   it('answers writes, RETURNING and iteration through Kysely as before', async () => {
     const { fast, sqlite } = fixture();
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: fast }) });
+    const db = new Kysely<{ t: { id: string; n: number; r: number; b: Buffer; z: string }; u: { id: string; n: number } }>({ dialect: new SqliteDialect({ database: fast }) });
     const inserted = await db.insertInto('u').values({ id: 'c', n: 300 }).returningAll().execute();
     expect(inserted).toEqual([{ id: 'c', n: 300 }]);
     const updated = await db.updateTable('u').set({ n: 301 }).where('id', '=', 'c').executeTakeFirst();

@@ -1,10 +1,9 @@
 /** Queries on a user's files. Every function is scoped by user id: another user's id reads as "not found". */
-import { FOLDER_KIND, limitDescription, withSuffix } from '@haul/shared';
+import { FOLDER_KIND, withSuffix } from '@haul/shared';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database, FileRow } from '../db/schema.js';
 import { HttpError, notFound } from '../http/errors.js';
-import { grantedBytes } from '../plans/grants.js';
 
 export const ROOT_ID = '';
 

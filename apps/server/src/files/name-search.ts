@@ -11,7 +11,7 @@
  *   list order fills a page after a few rows and stays as it is. Queries under 3 characters have no trigram: scan.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Db, Dialect } from '../db/database.js';
 import type { Database } from '../db/schema.js';
@@ -20,7 +20,7 @@ import type { Database } from '../db/schema.js';
 export const NAME_HITS_MAX = 2000;
 
 /** The pg_trgm index on lower(name); throws when the extension cannot be created (not installed, no privilege). */
-export async function createTrigramIndex(db: Kysely<any>): Promise<void> {
+export async function createTrigramIndex(db: Db): Promise<void> {
   // pg_trgm is a trusted extension (PostgreSQL 13+): a role with CREATE on the database may create it.
   await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
   await sql`CREATE INDEX IF NOT EXISTS files_name_trgm ON files USING gin (lower(name) gin_trgm_ops)`.execute(db);

@@ -85,7 +85,7 @@ export async function saveProduct(db: Db, input: NewProduct, now: number): Promi
     position: input.position ?? 0,
     created_at: now,
   };
-  const { id, ...rest } = row;
+  const { id: _id, ...rest } = row;
   await db
     .insertInto('products')
     .values(row)

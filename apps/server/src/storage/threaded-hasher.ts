@@ -346,7 +346,10 @@ export class ThreadedHasher {
       if (this.inFlight >= MAX_IN_FLIGHT && !this.failed) return;
       const waiters = this.drainWaiters;
       this.drainWaiters = [];
-      for (const w of waiters) (this.failed ? w.reject(this.failed) : w.resolve());
+      for (const w of waiters) {
+        if (this.failed) w.reject(this.failed);
+        else w.resolve();
+      }
     });
   }
 }

@@ -33,7 +33,7 @@ export async function claimInTurn<T extends Table>(db: Db, queue: TurnQueue<T>, 
   // One shape for both tables: Kysely cannot type a query over a union of tables (as account-erasure.ts does).
   const q = queue as unknown as TurnQueue<'tasks'>;
   const table = q.table;
-  const ofType = <B extends { where: (...a: any[]) => B }>(b: B): B => (q.type === undefined ? b : b.where('type', '=', q.type));
+  const ofType = <B extends { where(...a: unknown[]): B }>(b: B): B => (q.type === undefined ? b : b.where('type', '=', q.type));
   for (let look = 0; look < CLAIM_LOOKS; look++) {
     const waiting = await ofType(db.selectFrom(table).select(['user_id', (eb) => eb.fn.min('created_time').as('oldest')]).where('phase', '=', PHASE.PENDING))
       .groupBy('user_id')

@@ -106,7 +106,7 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Up
     async onUploadCreate() {
       throw tusError(405, 'method_not_allowed', 'Create uploads with POST /drive/v1/files (upload_type UPLOAD_TYPE_RESUMABLE).');
     },
-    async onUploadFinish(req, upload) {
+    async onUploadFinish(req, _upload) {
       const row = rows.get(req);
       try {
         if (!row) throw new HttpError(404, 'file_not_found', 'The upload does not exist.');

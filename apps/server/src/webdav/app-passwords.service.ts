@@ -42,6 +42,7 @@ export function listAppPasswords(db: Db, userId: string): Promise<AppPassword[]>
 export async function createAppPassword(ctx: AppContext, caller: Pick<Caller, 'userId' | 'sessionId'>, rawName: string): Promise<{ entry: AppPassword; password: string }> {
   const userId = caller.userId;
   const name = rawName.trim();
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a one-line name may not hold
   if (!name || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) throw badInput('Give the password a name of 1 to 100 characters, on one line.');
   const password = newAppSecret();
   const entry: AppPassword = { id: newId(), name, created_at: ctx.clock.now(), last_used_at: null };

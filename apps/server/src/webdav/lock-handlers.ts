@@ -57,7 +57,7 @@ export async function lock(d: DavRequest): Promise<void> {
   const depth = String(d.req.headers.depth ?? 'infinity').trim().toLowerCase();
   if (depth !== '0' && depth !== 'infinity') throw new HttpError(400, 'invalid_argument', 'A lock has depth 0 or infinity.');
 
-  let target = await resolve(d.ctx.db, d.userId, d.path.names);
+  const target = await resolve(d.ctx.db, d.userId, d.path.names);
   await requireIf(d, locks);
   refuseConflicts(locks, d.path.key, depth, scope);
   requireTokens(locks, submittedTokens(parseIf(d.req.headers.if as string | undefined)), target ? [] : [{ key: d.path.key, membership: true }]);
@@ -71,7 +71,6 @@ export async function lock(d: DavRequest): Promise<void> {
       await requireRoom(trx, d.userId, 0, d.now);
       await placeFileIn(trx, d.userId, { parentId: parent.id, name: d.path.names.at(-1)!, hash: blob.hash, size: 0 }, d.now);
     });
-    target = await resolve(d.ctx.db, d.userId, d.path.names);
     created = true;
   }
   const made = await insertLock(d.ctx.db, d.userId, { key: d.path.key, depth, scope, owner: ownerXml(child(body, DAV, 'owner')), timeoutS }, d.now);

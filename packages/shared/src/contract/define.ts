@@ -132,7 +132,7 @@ export function docPath(d: Pick<RouteDef, 'path' | 'restName'>): string {
     .replace(/::/g, '\u0000')
     .replace(/:(\w+)/g, '{$1}')
     .replace(/\*/g, `{${d.restName}}`)
-    .replace(/\u0000/g, ':');
+    .replaceAll('\u0000', ':');
 }
 
 /** The usual HTTP status of each error name. */

@@ -6,5 +6,5 @@ export function fillPath(path: string, params: Record<string, unknown> = {}): st
     .replace(/::/g, '\u0000')
     .replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(String(params[k] ?? '')))
     .replace(/\*/, () => String(params['*'] ?? '').split('/').map(encodeURIComponent).join('/'))
-    .replace(/\u0000/g, ':');
+    .replaceAll('\u0000', ':');
 }
