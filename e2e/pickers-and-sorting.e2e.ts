@@ -159,6 +159,10 @@ describe('sorting', () => {
     await page.getByRole('menuitemradio', { name: 'Type (Z to A)' }).click();
     await expect.poll(() => rowNames(page)).toEqual(['Alpha', 'Zeta', 'b.txt', 'a.pdf', 'c.jpg']);
     expect(await sorted(page)).toEqual([]);
+    // And A to Z, the other way round.
+    await page.getByRole('button', { name: 'Sort' }).click();
+    await page.getByRole('menuitemradio', { name: 'Type (A to Z)' }).click();
+    await expect.poll(() => rowNames(page)).toEqual(['Alpha', 'Zeta', 'c.jpg', 'a.pdf', 'b.txt']);
 
     // The menu follows a column title's choice, and the choice outlives a reload.
     await page.keyboard.press('Escape');

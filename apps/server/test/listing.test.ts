@@ -75,6 +75,10 @@ describe('file list: paging, order, filters, incremental sync', () => {
     expect(byType).toHaveLength(120);
     expect(byType[0]!.file_extension).toBe('.txt');
     expect(byType[119]!.file_extension).toBe('.jpg');
+    const byTypeUp = await all(h, tok, `/drive/v1/files?parent_id=${folder}&limit=25&order=TYPE_ASC`);
+    expect(byTypeUp.map((f) => f.file_extension)).toEqual([...byTypeUp.map((f) => f.file_extension)].sort());
+    expect(byTypeUp[0]!.file_extension).toBe('.jpg');
+    expect(new Set(byTypeUp.map((f) => f.id)).size).toBe(120);
   });
 
   it('filters by name (case-insensitive, wildcards literal), kind and mime type', async () => {

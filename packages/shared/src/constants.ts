@@ -37,6 +37,8 @@ export const SORT_ORDERS = [
   'SIZE_DESC',
   'NAME_ASC',
   'NAME_DESC',
+  // The seeds know only TYPE_DESC; A to Z is ours, so the Type sort can be reversed as every other one can.
+  'TYPE_ASC',
   'TYPE_DESC',
 ] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];

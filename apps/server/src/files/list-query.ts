@@ -21,6 +21,7 @@ const ORDER_COLUMNS: Record<SortOrder, [Col, Dir][]> = {
   NAME_DESC: [['name', 'desc'], ['id', 'desc']],
   SIZE_ASC: [['size', 'asc'], ['id', 'asc']],
   SIZE_DESC: [['size', 'desc'], ['id', 'desc']],
+  TYPE_ASC: [['file_extension', 'asc'], ['name', 'asc'], ['id', 'asc']],
   TYPE_DESC: [['file_extension', 'desc'], ['name', 'asc'], ['id', 'asc']],
 };
 

@@ -29,11 +29,13 @@ export function DisplayControls({ modeKey, mode }: { modeKey: string; mode: Disp
               </Menu.RadioItem>
             )),
           )}
-          {/* The seeds' one type order: by extension, Z to A, then by name. */}
-          <Menu.RadioItem value="TYPE_DESC" className="menu-item">
-            <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
-            {t('sort.type_desc')}
-          </Menu.RadioItem>
+          {/* Type: by extension (A to Z, or the seeds' Z to A), then by name. */}
+          {(['TYPE_ASC', 'TYPE_DESC'] as const).map((order) => (
+            <Menu.RadioItem key={order} value={order} className="menu-item">
+              <Menu.ItemIndicator className="menu-check">✓</Menu.ItemIndicator>
+              {t(order === 'TYPE_ASC' ? 'sort.type_asc' : 'sort.type_desc')}
+            </Menu.RadioItem>
+          ))}
         </Menu.RadioGroup>
         <Menu.Separator className="menu-sep" />
         <Menu.CheckboxItem

@@ -21,9 +21,10 @@ export function sortFiles<T extends Item>(items: T[], order: SortOrder, pinFolde
     let c: number;
     if (order.startsWith('NAME')) c = names.compare(a.name, b.name);
     else if (order.startsWith('SIZE')) c = isFolder(a) && isFolder(b) ? byTime(a, b) : Number(a.size) - Number(b.size);
-    else if (order === 'TYPE_DESC') c = -names.compare(a.file_extension, b.file_extension) || names.compare(a.name, b.name);
+    // Type: by extension either way, then always by name A to Z (as the server pages it).
+    else if (order.startsWith('TYPE')) c = (desc ? -1 : 1) * names.compare(a.file_extension, b.file_extension) || names.compare(a.name, b.name);
     else c = byTime(a, b);
-    if (order !== 'TYPE_DESC' && desc) c = -c;
+    if (!order.startsWith('TYPE') && desc) c = -c;
     return c || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   };
   return items.sort((a, b) => {

@@ -95,6 +95,12 @@ describe('sortFiles', () => {
     expect(names(sortFiles(items(), 'NAME_DESC', false))).toEqual(['Z folder', 'b.txt', 'a10.txt', 'a9.txt', 'A folder']);
   });
 
+  it('sorts by type either way, then by name A to Z', () => {
+    const mixed = () => [f('1', 'b.pdf', 'drive#file', 1, 't'), f('2', 'c.jpg', 'drive#file', 1, 't'), f('3', 'a.pdf', 'drive#file', 1, 't'), f('4', 'd.txt', 'drive#file', 1, 't')];
+    expect(names(sortFiles(mixed(), 'TYPE_ASC', true))).toEqual(['c.jpg', 'a.pdf', 'b.pdf', 'd.txt']);
+    expect(names(sortFiles(mixed(), 'TYPE_DESC', true))).toEqual(['d.txt', 'a.pdf', 'b.pdf', 'c.jpg']);
+  });
+
   it('sorts by time, and folders by time when sorting by size', () => {
     expect(names(sortFiles(items(), 'MODIFY_TIME_DESC', true))).toEqual(['Z folder', 'A folder', 'a9.txt', 'b.txt', 'a10.txt']);
     expect(names(sortFiles(items(), 'SIZE_DESC', true))).toEqual(['Z folder', 'A folder', 'b.txt', 'a9.txt', 'a10.txt']);
