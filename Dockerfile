@@ -1,12 +1,13 @@
 # syntax=docker/dockerfile:1
 # Haul: the web app and the server's bundle (scripts/build-server.mjs) built and production dependencies installed in a
 # builder; the server runs from its bundle with plain node, as `npm start` does. One image for every role: `serve`
-# (HTTP), `worker` (background jobs) or none (both). Built on the current Node.js LTS (24); the code runs on 20.19+ too.
+# (HTTP), `worker` (background jobs) or none (both). Node.js 22 (LTS): on 24, better-sqlite3 12 aborts when a worker
+# thread's statements are collected after its environment ends (docs/decisions/libraries.md); 20.19+ runs it too.
 #   docker build -t haul .
 #   docker run -p 8080:8080 -v haul-data:/data haul            # everything in one process, SQLite
 #   docker run ... haul serve   /   docker run ... haul worker  # the scaled shape (compose.yaml)
 
-FROM node:24-bookworm AS build
+FROM node:22-bookworm AS build
 WORKDIR /app
 # Manifests first, so a change of source alone reuses the installed dependencies.
 COPY package.json package-lock.json .npmrc ./
@@ -23,7 +24,7 @@ RUN npm run build -w @haul/web \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf apps/web/src apps/web/node_modules/.vite e2e bench
 
-FROM node:24-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 # Debian's ffmpeg (HLS with a master playlist works there; the npm build does not), tini to reap the children
 # (ffmpeg, 7zz) and pass signals on, CA certificates for HTTPS links and S3.
 RUN apt-get update \
