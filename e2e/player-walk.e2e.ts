@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
 import { recordEvent } from '../apps/server/src/events/events.repository.js';
 import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
-import { ff, requireFfmpeg } from './media-fixtures.js';
+import { makePlayerMedia } from './media-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-walk-'));
 const NAMES = ['1-photo.jpg', '2-clip.mp4', '3-song.mp3', '4-photo.jpg'];
@@ -23,13 +23,7 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 
 let e2e: E2E;
 beforeAll(async () => {
-  requireFfmpeg();
-  ff('-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=1', '-frames:v', '1', join(dir, 'photo.jpg'));
-  ff('-f', 'lavfi', '-i', 'sine=frequency=523', '-t', '20', '-c:a', 'libmp3lame', join(dir, 'song.mp3'));
-  ff(
-    ...['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '8'],
-    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', join(dir, 'clip.mp4')],
-  );
+  makePlayerMedia(dir, 20);
   e2e = await startE2E();
 }, 120_000);
 afterAll(async () => {

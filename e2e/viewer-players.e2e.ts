@@ -9,19 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
 import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
-import { ff, requireFfmpeg } from './media-fixtures.js';
+import { makePlayerMedia } from './media-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-players-'));
 
 let e2e: E2E;
 beforeAll(async () => {
-  requireFfmpeg();
-  ff('-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=1', '-frames:v', '1', join(dir, 'photo.jpg'));
-  ff('-f', 'lavfi', '-i', 'sine=frequency=523', '-t', '5', '-c:a', 'libmp3lame', join(dir, 'song.mp3'));
-  ff(
-    ...['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '8'],
-    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', join(dir, 'clip.mp4')],
-  );
+  makePlayerMedia(dir, 5);
   e2e = await startE2E();
 }, 120_000);
 afterAll(async () => {

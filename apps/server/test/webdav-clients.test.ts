@@ -3,16 +3,13 @@
  * rclone (a webdav remote of vendor "other") copies a tree with names in several scripts up and back, and
  * `rclone check --download` compares every byte.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { names, startTestHaul, type TestHaul } from './helper.js';
-import { appPassword, listen, requireTool } from './webdav-helper.js';
+import { appPassword, listen, rcloneEnv, requireTool, run } from './webdav-helper.js';
 
-const run = promisify(execFile);
 
 describe('WebDAV clients', () => {
   let h: TestHaul;
@@ -57,16 +54,7 @@ describe('WebDAV clients', () => {
     writeFileSync(join(src, 'Fotos été', '日本語', 'データ.bin'), Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 251)));
     writeFileSync(join(src, 'Ελληνικά', 'αρχείο μου.md'), '# γεια\n');
     writeFileSync(join(src, 'emoji 🎉 and spaces.txt'), '🎉');
-    const obscured = (await run('rclone', ['obscure', password])).stdout.trim();
-    const env = {
-      ...process.env,
-      RCLONE_CONFIG: join(work, 'rclone.conf'),
-      RCLONE_CONFIG_HAUL_TYPE: 'webdav',
-      RCLONE_CONFIG_HAUL_URL: `${base}/dav/`,
-      RCLONE_CONFIG_HAUL_VENDOR: 'other',
-      RCLONE_CONFIG_HAUL_USER: email,
-      RCLONE_CONFIG_HAUL_PASS: obscured,
-    };
+    const env = await rcloneEnv(work, base, 'other', email, password);
     const rclone = (...args: string[]) => run('rclone', [...args, '--retries', '1', '--low-level-retries', '1'], { env, timeout: 120_000 });
     await rclone('copy', src, 'haul:Upload');
     // What arrived is in the drive like anything else: the REST listing shows it.

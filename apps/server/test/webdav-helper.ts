@@ -1,9 +1,27 @@
 /** WebDAV test pieces: a listening server, app passwords, and raw HTTP requests (paths sent exactly as written). */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { TokenResponse } from '@haul/shared';
 import { sudoToken, type TestHaul } from './helper.js';
+
+/** Runs a client and resolves with its output (rejects on a non-zero exit). */
+export const run = promisify(execFile);
+
+/** The environment that gives rclone a remote "haul:" on this server's /dav/, signed in with an app password. */
+export async function rcloneEnv(work: string, base: string, vendor: string, user: string, password: string): Promise<NodeJS.ProcessEnv> {
+  return {
+    ...process.env,
+    RCLONE_CONFIG: join(work, 'rclone.conf'),
+    RCLONE_CONFIG_HAUL_TYPE: 'webdav',
+    RCLONE_CONFIG_HAUL_URL: `${base}/dav/`,
+    RCLONE_CONFIG_HAUL_VENDOR: vendor,
+    RCLONE_CONFIG_HAUL_USER: user,
+    RCLONE_CONFIG_HAUL_PASS: (await run('rclone', ['obscure', password])).stdout.trim(),
+  };
+}
 
 /** Fails with the install step when a client the tests run is missing. */
 export function requireTool(name: string): string {

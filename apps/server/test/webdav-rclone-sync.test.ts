@@ -3,16 +3,13 @@
  * oc:checksums, so a second `rclone sync` of an unchanged tree moves nothing, and after edits that keep each file's
  * size it moves exactly the edited files (the time differs, then the SHA-1 tells).
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHaul, type TestHaul } from './helper.js';
-import { appPassword, listen, requireTool } from './webdav-helper.js';
+import { appPassword, listen, rcloneEnv, requireTool, run } from './webdav-helper.js';
 
-const run = promisify(execFile);
 
 describe('rclone sync (vendor nextcloud and owncloud)', () => {
   let h: TestHaul;
@@ -42,15 +39,7 @@ describe('rclone sync (vendor nextcloud and owncloud)', () => {
         utimesSync(file, earlier, earlier);
       }
     }
-    const env = {
-      ...process.env,
-      RCLONE_CONFIG: join(work, 'rclone.conf'),
-      RCLONE_CONFIG_HAUL_TYPE: 'webdav',
-      RCLONE_CONFIG_HAUL_URL: `${base}/dav/`,
-      RCLONE_CONFIG_HAUL_VENDOR: vendor,
-      RCLONE_CONFIG_HAUL_USER: email,
-      RCLONE_CONFIG_HAUL_PASS: (await run('rclone', ['obscure', password])).stdout.trim(),
-    };
+    const env = await rcloneEnv(work, base, vendor, email, password);
     /** Files one sync copied, from rclone's own log (its INFO line per transfer). */
     const sync = async () => {
       const { stderr } = await run('rclone', ['sync', src, 'haul:Synced', '-v', '--retries', '1', '--low-level-retries', '1'], { env, timeout: 240_000 }).catch((err) => Promise.reject(new Error(err.stderr)));
