@@ -26,8 +26,11 @@ import { filesRoutes } from './files/files.routes.js';
 import { shareMediaRoutes } from './shares/share-media.routes.js';
 import { sharesRoutes } from './shares/shares.routes.js';
 import { requireAuth } from './http/auth.js';
+import { adminRoutes } from './admin/admin.routes.js';
+import { auditRoutes } from './audit/audit.routes.js';
 import { installCompression } from './http/compression.js';
 import { installErrorHandlers } from './http/errors.js';
+import { installExtensionCors } from './http/extension-cors.js';
 import { installFairTurns } from './http/fair-turns.js';
 import { installResponseCheck } from './http/contract.js';
 import { installApiReference } from './http/openapi.js';
@@ -130,6 +133,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: r.schema as RouteEntry['schema'], contract: r.config?.contract });
   });
   // Before any route: routes opt in as they are registered.
+  // First: a preflight is answered before anything else runs, and every answer to the extension, refusals included, names its origin.
+  installExtensionCors(app);
   await installCompression(app, config.compression);
   installFairTurns(app, (token) => verifiedTokenAccount(ctx, token), { queries: dialect === 'postgres' });
   installRequestId(app);
@@ -161,6 +166,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await healthRoutes(app, ctx);
   await metricsRoutes(app, ctx, metrics);
   await accountsRoutes(app, ctx, erasure);
+  await auditRoutes(app, ctx);
+  await adminRoutes(app, ctx);
   await providersRoutes(app, ctx);
   await devicesRoutes(app, ctx);
   await twoFactorRoutes(app, ctx);

@@ -38,6 +38,8 @@ export interface Config {
   // --- end text messages ---
   defaultQuotaBytes: number;
   trashRetentionDays: number;
+  /** Days the audit log keeps an event. */
+  auditRetentionDays: number;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   /** Seconds a device sign-in must wait between polls at first (RFC 8628 `interval`). */
@@ -267,6 +269,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...smsConfig(get),
     defaultQuotaBytes: int(get('HAUL_DEFAULT_QUOTA_BYTES'), 10 * GiB, 'HAUL_DEFAULT_QUOTA_BYTES'),
     trashRetentionDays: int(get('HAUL_TRASH_RETENTION_DAYS'), 30, 'HAUL_TRASH_RETENTION_DAYS'),
+    auditRetentionDays: Math.max(1, int(get('HAUL_AUDIT_RETENTION_DAYS'), 365, 'HAUL_AUDIT_RETENTION_DAYS')),
     accessTokenTtlSeconds: int(get('HAUL_ACCESS_TOKEN_TTL'), 3600, 'HAUL_ACCESS_TOKEN_TTL'),
     refreshTokenTtlSeconds: int(get('HAUL_REFRESH_TOKEN_TTL'), 30 * 86400, 'HAUL_REFRESH_TOKEN_TTL'),
     devicePollIntervalSeconds: Math.max(1, int(get('HAUL_DEVICE_POLL_INTERVAL'), 5, 'HAUL_DEVICE_POLL_INTERVAL')),

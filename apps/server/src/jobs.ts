@@ -11,6 +11,7 @@ import { continueAccountErasures } from './accounts/account-erasure.js';
 import { forgetOldAttempts } from './limits/attempt-limiter.js';
 import { purgeVerifications } from './accounts/verification.service.js';
 import { purgeOutbox } from './mail/outbox.js';
+import { purgeAudit } from './audit/audit.repository.js';
 import { renewSandbox } from './payments/sandbox-provider.js';
 import { sweepExpiredLocks } from './webdav/locks.js';
 
@@ -51,6 +52,7 @@ export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
       await purgeVerifications(ctx);
       await purgeDeviceLogins(ctx);
       await purgeOutbox(ctx.db, ctx.clock.now());
+      await purgeAudit(ctx.db, ctx.clock.now() - ctx.config.auditRetentionDays * 86_400_000);
       await sweepExpiredLocks(ctx.db, ctx.clock.now());
       await sweepUploadLocks(ctx.db, Date.now());
       if (ctx.config.paySandbox) {

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTRACT, docPath, ERROR_CODES, isRaw, route, routeErrors, type RouteDef } from '@haul/shared';
+import { CONTRACT, docPath, ERROR_CODES, isRaw, route, routeErrors, takesBearer, type RouteDef } from '@haul/shared';
 import { installResponseCheck, serve } from '../src/http/contract.js';
 import { installErrorHandlers, notFound } from '../src/http/errors.js';
 import { startTestHaul, type TestHaul } from './helper.js';
@@ -70,7 +70,7 @@ describe('the route table', () => {
           expect(when.length, `${name}: when ${error}`).toBeGreaterThan(5);
         }
       }
-      if (def.auth === 'user') expect(errors.get(401)?.has('unauthenticated'), name).toBe(true);
+      if (def.auth === 'user' || def.auth === 'admin') expect(errors.get(401)?.has('unauthenticated'), name).toBe(true);
     }
   });
 });
@@ -91,7 +91,7 @@ describe('the OpenAPI document', () => {
       expect(op.operationId).toBe(name);
       expect(op.summary).toBe(def.summary);
       expect(op.description).toBe(def.description);
-      expect(op.security).toEqual(def.auth === 'user' || def.auth === 'tus' ? [{ bearer: [] }] : []);
+      expect(op.security).toEqual(takesBearer(def.auth) ? [{ bearer: [] }] : []);
       expect(op.responses[String(def.status ?? 200)], name).toBeTruthy();
       for (const [status, names] of routeErrors(def)) {
         const answer = op.responses[String(status)];

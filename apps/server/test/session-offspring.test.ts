@@ -23,8 +23,7 @@ describe('credentials born of a session', () => {
 
   const signIn = async (email: string) => (await h.api('POST', '/v1/auth/signin', undefined, { username: email, password: PASSWORD })).body;
   const me = async (token: string) => (await h.api('GET', '/v1/user/me', token)).status;
-  // light-my-request 6.6 (pinned for Node 20) types only the standard methods; the server routes PROPFIND all the same.
-  const dav = async (auth: string) => (await h.app.inject({ method: 'PROPFIND' as 'GET', url: '/dav/', headers: { authorization: auth, depth: '0' } })).statusCode;
+  const dav = async (auth: string) => (await h.app.inject({ method: 'PROPFIND', url: '/dav/', headers: { authorization: auth, depth: '0' } })).statusCode;
 
   /** Makes an app password from `token`'s session (with a sudo token unless `sudo` is false). */
   const appPassword = (token: string, sudo?: string) => h.api('POST', '/v1/user/app_passwords', token, { name: 'NAS', ...(sudo ? { sudo_token: sudo } : {}) });

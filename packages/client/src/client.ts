@@ -6,7 +6,7 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Contract, RouteAnswer, RouteDef, RouteName, TokenResponse } from '@haul/shared';
-import { fillPath } from '@haul/shared/plain';
+import { fillPath, takesBearer } from '@haul/shared/plain';
 import { ApiError, errorOf, LOCAL_ERROR } from './errors.js';
 import { ROUTES, type RouteEntry } from './route-table.js';
 import { memorySessionStore, toSession, type Session, type SessionStore } from './session.js';
@@ -80,7 +80,7 @@ export class HaulClient {
 
   /** Sends a route's request; answers the Response when it succeeded, throws ApiError when not. */
   async send(def: RouteEntry, input: CallInput<RouteDef>): Promise<Response> {
-    const needsUser = def.auth === 'user' || def.auth === 'tus';
+    const needsUser = takesBearer(def.auth);
     let res = await this.fetchOnce(def, input, needsUser ? await this.token() : await this.tokenIfValid());
     let held = await this.sessions.load();
     if (res.status === 401 && needsUser && held) {

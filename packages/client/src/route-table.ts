@@ -136,4 +136,10 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   reportStats: { method: 'POST', path: '/drive/v1/stats', auth: 'public', raw: false },
   getUserSettings: { method: 'GET', path: '/v1/user/settings', auth: 'user', raw: false },
   saveUserSettings: { method: 'POST', path: '/v1/user/settings', auth: 'user', raw: false },
+  adminListUsers: { method: 'GET', path: '/admin/v1/users', auth: 'admin', raw: false },
+  adminGetUser: { method: 'GET', path: '/admin/v1/users/:id', auth: 'admin', raw: false },
+  adminUpdateUser: { method: 'PATCH', path: '/admin/v1/users/:id', auth: 'admin', raw: false },
+  adminSignOutUser: { method: 'DELETE', path: '/admin/v1/users/:id/sessions', auth: 'admin', raw: false },
+  adminListAudit: { method: 'GET', path: '/admin/v1/audit', auth: 'admin', raw: false },
+  listAccountAudit: { method: 'GET', path: '/v1/user/audit', auth: 'user', raw: false },
 };

@@ -19,3 +19,4 @@ export * from './rules/validate.js';
 export * from './rules/phone.js';
 export * from './rules/profile.js';
 export { fillPath } from './contract/fill-path.js';
+export { takesBearer, type Auth } from './contract/auth.js';

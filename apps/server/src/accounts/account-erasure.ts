@@ -77,6 +77,12 @@ const eraseAttempts: Step = async (ctx, userId) => {
   return Number(r.numDeletedRows);
 };
 
+/** The account's own audit log (what an operator's account did to others stays, naming an account that is gone). */
+const eraseAudit: Step = async (ctx, userId) => {
+  const r = await ctx.db.deleteFrom('audit_events').where('id', 'in', ctx.db.selectFrom('audit_events').select('id').where('subject_id', '=', userId).limit(CHUNK)).executeTakeFirst();
+  return Number(r.numDeletedRows);
+};
+
 /** Transcodes the account queued: the content may be another account's too, so the job stays, without its name. */
 const forgetMediaJobs: Step = async (ctx, userId) => {
   const r = await ctx.db.updateTable('media_jobs').set({ user_id: '' }).where('user_id', '=', userId).executeTakeFirst();
@@ -95,6 +101,7 @@ const STEPS: Step[] = [
   eraseRows('sessions', 'id'),
   eraseRows('verifications', 'id'),
   eraseAttempts,
+  eraseAudit,
   forgetMediaJobs,
 ];
 

@@ -16,10 +16,13 @@ import type { AccountEraser } from './account-erasure.js';
 import { changePassword, refresh, resetPassword, signIn, signUp } from './accounts.service.js';
 import { grantSudo } from './sudo.js';
 import { endAllSessions } from './tokens.js';
+import { findUserById } from './users.repository.js';
 import { listAvatars, updateProfile } from './profile.service.js';
 import { readSettings, saveSettings } from './user-settings.service.js';
 import { loadUserInfo } from './user-info.js';
 import { requestVerification, verifyCode } from './verification.service.js';
+import { auditCaller } from '../audit/audited.js';
+import { maskPhoneNumber } from '../sms/sms.js';
 
 export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eraser: AccountEraser): Promise<void> {
   // Sign-up and sign-in limits live in the database (accounts.service), so they hold across processes.
@@ -67,18 +70,28 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eras
     // Sign out everywhere: every session of the account ends, this one too, with its access tokens and download links.
     serve(scope, C.signOutEverywhere, async (req) => {
       await endAllSessions(ctx.db, req.userId);
+      await auditCaller(ctx, req, 'sessions.ended');
       return {};
     });
     serve(scope, C.grantSudo, async (req) => grantSudo(ctx, req.caller, req.body));
     serve(scope, C.setPassword, async (req) => {
       await changePassword(ctx, req.caller, req.body.sudo_token, req.body.new_password);
+      await auditCaller(ctx, req, 'password.changed', { by: 'account' });
       return {};
     });
-    serve(scope, C.changeContact, async (req) => changeContact(ctx, req.caller, req.body, req.headers['accept-language']));
+    serve(scope, C.changeContact, async (req) => {
+      const before = await findUserById(ctx.db, req.userId);
+      const info = await changeContact(ctx, req.caller, req.body, req.headers['accept-language']);
+      // An address is named (the operator may need the old one back); a number only masked, as logs show it.
+      if (req.body.email !== undefined) await auditCaller(ctx, req, 'email.changed', { from: before?.email ?? '', to: info.email });
+      else await auditCaller(ctx, req, 'phone.changed', { from: maskPhoneNumber(before?.phone_number ?? ''), to: maskPhoneNumber(info.phone_number ?? '') });
+      return info;
+    });
     serve(scope, C.accountDeletionEligibility, async (req) => deletionEligibility(ctx, req.userId));
     // The account ends with the answer; what it had is erased after it, in the background and by the periodic jobs.
     serve(scope, C.deleteAccount, async (req) => {
       await deleteOwnAccount(ctx, req.caller, req.body.sudo_token);
+      await auditCaller(ctx, req, 'account.deletion_requested');
       eraser.kick(req.userId);
       return {};
     });

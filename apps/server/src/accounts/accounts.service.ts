@@ -16,6 +16,7 @@ import { type Caller } from '../http/access-tokens.js';
 import { findUserByEmail, findUserById, findUserByPhone, newUserRow, normalEmail } from './users.repository.js';
 import { findToken, spendToken } from './verification.service.js';
 import { recordInvitation } from '../invitations/invitation-rewards.js';
+import { recordAudit } from '../audit/audit.repository.js';
 
 const HOUR = 3600_000;
 /** Guesses at one account from one client: 10 free, then 1 s doubling to an hour. */
@@ -123,7 +124,8 @@ export async function signIn(
     [`signin|${from}|${who}`, SIGNIN_PER_CLIENT],
     [`signin|${from}`, SIGNIN_PER_ADDRESS],
   ];
-  if (!user || !(await knownAddress(ctx.db, user.id, client.ip))) keys.push([`signin|${who}`, SIGNIN_PER_ACCOUNT]);
+  const known = !!user && (await knownAddress(ctx.db, user.id, client.ip));
+  if (!known) keys.push([`signin|${who}`, SIGNIN_PER_ACCOUNT]);
   const wait = await takeAttempt(ctx.db, ctx.clock.now(), keys);
   if (wait > 0) throw tooManyAttempts(wait, 'Too many sign-in attempts.');
   const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
@@ -133,7 +135,9 @@ export async function signIn(
   if (keys[2]) await refundAttempt(ctx.db, keys[2][0], keys[2][1]);
   if (user.disabled_at !== null) throw new HttpError(403, 'permission_denied', 'This account is disabled. Please contact the operator of this server.');
   await checkSecondFactor(ctx, user.id, secondFactor);
-  return issueTokens(ctx, user.id, client);
+  const tokens = await issueTokens(ctx, user.id, client);
+  if (!known) await recordAudit(ctx.db, { action: 'sign_in.new_network', subjectId: user.id, ip: client.ip, details: { device: client.userAgent.slice(0, 200) } }, ctx.clock.now());
+  return tokens;
 }
 
 export async function refresh(ctx: AppContext, refreshToken: string): Promise<TokenResponse> {
@@ -186,6 +190,7 @@ export async function resetPassword(
   if (!user || (user.email !== row.email && user.phone_number !== row.email)) throw new HttpError(400, 'invalid_grant', 'The verification is not valid any more (used, expired or for something else). Please request a new code.');
   if (user.disabled_at !== null) throw new HttpError(403, 'permission_denied', 'This account is disabled. Please contact the operator of this server.');
   await setPassword(ctx, user.id, input.new_password);
+  await recordAudit(ctx.db, { action: 'password.changed', subjectId: user.id, ip: client.ip, details: { by: 'reset' } }, ctx.clock.now());
   // Guesses this client made before it remembered nothing stand in its way any more.
   await clearAttempts(ctx.db, [`signin|${clientKey(client.ip)}|u:${user.id}`]);
   return issueTokens(ctx, user.id, client);

@@ -8,6 +8,7 @@ import { notFound } from '../http/errors.js';
 import { checkSudo } from './sudo.js';
 import { beginTwoFactor, disableTwoFactor, enableTwoFactor, replaceRecoveryCodes, twoFactorStatus } from './two-factor.js';
 import { findUserById } from './users.repository.js';
+import { auditCaller } from '../audit/audited.js';
 
 export async function twoFactorRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
@@ -21,11 +22,14 @@ export async function twoFactorRoutes(app: FastifyInstance, ctx: AppContext): Pr
     });
     serve(scope, C.enableTwoFactor, async (req) => {
       await checkSudo(ctx, req.caller, req.body.sudo_token);
-      return enableTwoFactor(ctx, req.userId, req.body.code);
+      const codes = await enableTwoFactor(ctx, req.userId, req.body.code);
+      await auditCaller(ctx, req, 'two_factor.enabled');
+      return codes;
     });
     serve(scope, C.disableTwoFactor, async (req) => {
       await checkSudo(ctx, req.caller, req.body.sudo_token);
       await disableTwoFactor(ctx, req.userId);
+      await auditCaller(ctx, req, 'two_factor.disabled');
       return {};
     });
     serve(scope, C.replaceRecoveryCodes, async (req) => {

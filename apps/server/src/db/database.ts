@@ -44,6 +44,7 @@ import * as taskClaims from './migrations/2026-12-07-0034-task-claims.js';
 import * as davPropSizes from './migrations/2026-12-07-0035-dav-prop-sizes.js';
 import * as mediaJobOwners from './migrations/2026-12-07-0036-media-job-owners.js';
 import * as davChecksums from './migrations/2026-12-08-0037-dav-checksums.js';
+import * as auditEvents from './migrations/2026-12-09-0038-audit-events.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -122,6 +123,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-07-0035-dav-prop-sizes': davPropSizes,
   '2026-12-07-0036-media-job-owners': mediaJobOwners,
   '2026-12-08-0037-dav-checksums': davChecksums,
+  '2026-12-09-0038-audit-events': auditEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,5 @@
 /**
- * Keyset paging of newest-first listings (tasks, events, shares): ordered by a time column then id, both descending,
+ * Keyset paging of newest-first listings (tasks, events, shares, the audit log): ordered by a time column then id, both descending,
  * one row more than the page to know whether another follows, and a token naming the last row's (time, id).
  */
 import { sql, type SelectQueryBuilder } from 'kysely';
@@ -8,13 +8,13 @@ import { decodeTimeCursor, encodePageToken } from '../lib/page-token.js';
 export interface NewestFirst {
   /** The listing's name, bound into its tokens so one listing's token is refused by another. */
   listing: string;
-  column: 'created_time' | 'updated_time';
+  column: 'created_time' | 'updated_time' | 'created_at' | 'time';
   limit: number;
   pageToken?: string;
 }
 
 /** One page of `query` (already filtered) and the token of the next ('' on the last page). */
-export async function newestFirstPage<DB, TB extends keyof DB, R extends { id: string; created_time?: number; updated_time?: number }>(
+export async function newestFirstPage<DB, TB extends keyof DB, R extends { id: string; created_time?: number; updated_time?: number; created_at?: number; time?: number }>(
   query: SelectQueryBuilder<DB, TB, R>,
   page: NewestFirst,
 ): Promise<{ rows: R[]; nextPageToken: string }> {

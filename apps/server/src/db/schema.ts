@@ -8,6 +8,7 @@ import type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTa
 export type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, PaymentFulfilmentsTable, SubscriptionsTable };
 import type { InviteCodesTable, InvitationsTable, InviteRewardCountsTable } from './schema-invitations.js';
 import type { ArchiveJobsTable } from './schema-archives.js';
+import type { AuditEventsTable } from './schema-audit.js';
 import type { MediaJobsTable, MediaRenditionsTable } from './schema-media.js';
 
 export type { MediaJobsTable, MediaRenditionsTable };
@@ -296,6 +297,7 @@ export interface TrafficUsageTable {
 
 export interface Database {
   users: UsersTable;
+  audit_events: AuditEventsTable;
   provider_links: ProviderLinksTable;
   provider_states: ProviderStatesTable;
   refresh_tokens: RefreshTokensTable;

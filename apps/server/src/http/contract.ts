@@ -6,7 +6,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { JSON_ANSWER_COMPRESSION } from './compression.js';
-import { errorBody, ErrorBodySchema, headRoute, isRaw, routeErrors, type ErrorName, type RouteBody, type RouteDef, type RouteParams, type RouteQuery } from '@haul/shared';
+import { errorBody, ErrorBodySchema, headRoute, isRaw, routeErrors, takesBearer, type ErrorName, type RouteBody, type RouteDef, type RouteParams, type RouteQuery } from '@haul/shared';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,7 +39,7 @@ export function fastifySchema(def: RouteDef): Record<string, unknown> {
     summary: def.summary,
     description: def.description,
     tags: [def.tag],
-    security: def.auth === 'user' || def.auth === 'tus' ? [{ bearer: [] }] : [],
+    security: takesBearer(def.auth) ? [{ bearer: [] }] : [],
     ...(def.params ? { params: def.params } : {}),
     ...(def.query ? { querystring: def.query } : {}),
     ...(def.body ? { body: def.body } : {}),

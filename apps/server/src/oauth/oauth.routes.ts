@@ -14,6 +14,7 @@ import { authorizeInfo, detectConsent, grantCode } from './authorize.service.js'
 import { listApps, revokeApp } from './connected-apps.service.js';
 import { introspect } from './introspection.service.js';
 import { serverMetadata } from './metadata.js';
+import { auditCaller } from '../audit/audited.js';
 
 export async function oauthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   serve(app, C.oauthMetadata, async () => serverMetadata(publicUrl(ctx).replace(/\/+$/, '')));
@@ -28,7 +29,11 @@ export async function oauthRoutes(app: FastifyInstance, ctx: AppContext): Promis
     requireAuth(scope, ctx);
     serve(scope, C.authorizeInfo, async (req) => authorizeInfo(ctx, req.query));
     serve(scope, C.authorizeDetect, async (req) => detectConsent(ctx, req.caller, req.query));
-    serve(scope, C.authorize, async (req) => grantCode(ctx, req.caller, req.body));
+    serve(scope, C.authorize, async (req) => {
+      const granted = await grantCode(ctx, req.caller, req.body);
+      await auditCaller(ctx, req, 'app.allowed', { client_id: req.body.client_id, scope: req.body.scope ?? '' });
+      return granted;
+    });
     serve(scope, C.listApps, async (req) => listApps(ctx, req.userId));
     serve(scope, C.revokeApp, async (req) => {
       await revokeApp(ctx, req.userId, req.params.client_id);

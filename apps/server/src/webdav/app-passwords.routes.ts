@@ -11,6 +11,7 @@ import { findUserById } from '../accounts/users.repository.js';
 import { checkSudoForCredential } from '../accounts/sudo.js';
 import { notFound } from '../http/errors.js';
 import { createAppPassword, listAppPasswords, revokeAppPassword, type AppPassword } from './app-passwords.service.js';
+import { auditCaller } from '../audit/audited.js';
 
 const present = (p: AppPassword) => ({ id: p.id, name: p.name, created_time: isoTime(p.created_at), last_used_time: isoTime(p.last_used_at) });
 
@@ -32,10 +33,12 @@ export async function appPasswordsRoutes(app: FastifyInstance, ctx: AppContext):
     serve(scope, C.createAppPassword, async (req) => {
       await checkSudoForCredential(ctx, req.caller, req.body.sudo_token);
       const { entry, password } = await createAppPassword(ctx, req.caller, req.body.name);
+      await auditCaller(ctx, req, 'app_password.created', { name: entry.name });
       return { app_password: present(entry), password };
     });
     serve(scope, C.revokeAppPassword, async (req) => {
       await revokeAppPassword(ctx.db, req.userId, req.params.id);
+      await auditCaller(ctx, req, 'app_password.revoked', { id: req.params.id });
       return {};
     });
   });

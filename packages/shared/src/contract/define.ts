@@ -5,15 +5,9 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorName } from '../errors.js';
+import { takesBearer, type Auth } from './auth.js';
 
-/**
- * Who may call a route:
- * - `user`: a signed-in user's bearer access token;
- * - `public`: anyone (sign-in, a share page: what it shows is what the link already grants);
- * - `signed-link`: the signature in the link is the permission (download, media and share content links);
- * - `tus`: a tus protocol endpoint that checks the bearer token itself, after the protocol's own checks.
- */
-export type Auth = 'user' | 'public' | 'signed-link' | 'tus';
+export { takesBearer, type Auth };
 
 /** What a third-party app's token must have been granted to call a `user` route: `pan` the drive, `user` the account's info. */
 export type AppScope = 'user' | 'pan';
@@ -196,9 +190,11 @@ export const ErrorBodySchema = Type.Object(
 export function routeErrors(d: RouteDef): Map<number, Map<ErrorName, string>> {
   const out = new Map<number, Map<ErrorName, string>>();
   const auth: Partial<Record<ErrorName, ErrorWhen>> =
-    d.auth === 'user' || d.auth === 'tus'
-      ? { unauthenticated: 'No valid access token: sign in, or refresh the token.', permission_denied: "A third-party app's token, and the route is not one its scope allows (account security never is)." }
-      : {};
+    d.auth === 'admin'
+      ? { unauthenticated: 'No valid access token: sign in, or refresh the token.', permission_denied: "The account is not an operator's, or the token is an app's." }
+      : takesBearer(d.auth)
+        ? { unauthenticated: 'No valid access token: sign in, or refresh the token.', permission_denied: "A third-party app's token, and the route is not one its scope allows (account security never is)." }
+        : {};
   // Route entries refine the common ones per status; a common status the route does not name (415) stays.
   for (const [name, w] of [COMMON_ERRORS, auth, d.errors].flatMap((e) => Object.entries(e)) as [ErrorName, ErrorWhen][]) {
     if (!(name in ERROR_CODES)) throw new Error(`${d.method} ${d.path}: "${name}" is not in the error catalogue`);

@@ -1,6 +1,7 @@
 /** Every route of the API, by name: the one place a call's shape is written. */
 import type { RouteDef } from './define.js';
 import { aboutRoutes } from './about.js';
+import { adminRoutes } from './admin.js';
 import { archivesRoutes } from './archives.js';
 import { activityRoutes } from './activity.js';
 import { accountsRoutes } from './accounts.js';
@@ -31,6 +32,7 @@ export * from './plans.js';
 export * from './payments.js';
 export { STORAGE_KINDS, type StorageKind } from './about.js';
 export * from './activity.js';
+export { AUDIT_ACTIONS, AdminUserSchema, AuditEventSchema, type AuditAction } from './admin.js';
 export * from './archives.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
 export { DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
@@ -61,6 +63,7 @@ export const CONTRACT = {
   ...webdavRoutes,
   ...statsRoutes,
   ...settingsRoutes,
+  ...adminRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

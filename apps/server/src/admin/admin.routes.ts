@@ -1,0 +1,26 @@
+/** /admin/v1: the operator's console (accounts, the audit log); every route behind requireAdmin. */
+import type { FastifyInstance } from 'fastify';
+import { CONTRACT as C } from '@haul/shared';
+import type { AppContext } from '../context.js';
+import { serve } from '../http/contract.js';
+import { listAudit } from '../audit/audit.repository.js';
+import { presentAudit } from '../audit/audit.presenter.js';
+import { requireAdmin } from './admin-policy.js';
+import { listUsers, signOutUser, updateUser, userDetail } from './admin-users.service.js';
+
+export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (scope) => {
+    requireAdmin(scope, ctx);
+    serve(scope, C.adminListUsers, (req) => listUsers(ctx.db, { q: req.query.q, limit: req.query.limit ?? 50, pageToken: req.query.page_token }));
+    serve(scope, C.adminGetUser, (req) => userDetail(ctx, req.params.id));
+    serve(scope, C.adminUpdateUser, (req) => updateUser(ctx, { id: req.userId, ip: req.ip }, req.params.id, req.body));
+    serve(scope, C.adminSignOutUser, async (req) => {
+      await signOutUser(ctx, { id: req.userId, ip: req.ip }, req.params.id);
+      return {};
+    });
+    serve(scope, C.adminListAudit, async (req) => {
+      const page = await listAudit(ctx.db, { subjectId: req.query.user_id, action: req.query.action, limit: req.query.limit ?? 50, pageToken: req.query.page_token });
+      return { events: await presentAudit(ctx.db, page.rows), next_page_token: page.nextPageToken };
+    });
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * The operator's console (`/admin/v1/…`): accounts and the audit log. Only an administrator's own session may call
+ * these (auth `admin`: not an app's token, not an app password); the server checks the role on every call.
+ */
+import { Type } from '@sinclair/typebox';
+import { route } from './define.js';
+import { DecimalString, Empty, StringEnum, TimeString } from './schema-kit.js';
+
+const tag = 'Administration';
+
+/** What can be recorded in the audit log. */
+export const AUDIT_ACTIONS = [
+  'sign_in.new_network',
+  'password.changed',
+  'email.changed',
+  'phone.changed',
+  'two_factor.enabled',
+  'two_factor.disabled',
+  'app_password.created',
+  'app_password.revoked',
+  'app.allowed',
+  'sessions.ended',
+  'account.deletion_requested',
+  'admin.user.updated',
+  'admin.user.signed_out',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AuditEventSchema = Type.Object({
+  id: Type.String(),
+  time: TimeString(),
+  action: StringEnum(AUDIT_ACTIONS),
+  user_id: Type.String({ description: 'The account it happened to.' }),
+  actor_id: Type.String({ description: "Who did it: the account itself, an operator's account, or '' for the server itself (haul-admin, a job)." }),
+  actor_email: Type.String({ description: "The actor's address when the actor is an operator ('' otherwise)." }),
+  ip: Type.String({ description: "The network it came from ('' when none)." }),
+  details: Type.Record(Type.String(), Type.Unknown(), { description: 'What changed (field → value, or from/to); never a secret.' }),
+});
+
+export const AuditListSchema = Type.Object({ events: Type.Array(AuditEventSchema), next_page_token: Type.String() });
+
+export const AdminUserSchema = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+  phone_number: Type.String({ description: "E.164, or '' when none." }),
+  is_admin: Type.Boolean(),
+  disabled: Type.Boolean(),
+  created_time: TimeString(),
+  storage_limit: DecimalString('Bytes: the account\'s own limit (plans may add to it).'),
+  storage_usage: DecimalString('Bytes its files take, trash included.'),
+  premium_expire_time: TimeString("When its premium ends ('' when it has none)."),
+});
+
+const AdminUserDetailSchema = Type.Object({
+  user: AdminUserSchema,
+  usage: Type.Object({
+    files: DecimalString(),
+    shares: DecimalString('Live share links.'),
+    tasks_running: DecimalString('Cloud downloads and unpacking waiting or running.'),
+    sessions: DecimalString('Signed-in devices.'),
+    transfer_month: Type.Object({ upload: DecimalString(), cloud_download: DecimalString(), download: DecimalString() }, { description: 'Bytes moved this month, in the server\'s time zone.' }),
+  }),
+});
+
+const UserIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const Page = { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })), page_token: Type.Optional(Type.String({ maxLength: 2000 })) };
+
+export const adminRoutes = {
+  adminListUsers: route({
+    method: 'GET',
+    path: '/admin/v1/users',
+    tag,
+    summary: 'Accounts',
+    description: 'Accounts newest first, or those whose e-mail address starts with `q` in address order; page by page either way (an index read, never a scan).',
+    auth: 'admin',
+    query: Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), ...Page }),
+    response: Type.Object({ users: Type.Array(AdminUserSchema), next_page_token: Type.String() }),
+    errors: {},
+  }),
+  adminGetUser: route({
+    method: 'GET',
+    path: '/admin/v1/users/:id',
+    tag,
+    summary: 'One account and what it uses',
+    description: 'The account and what it uses: files, shares, running tasks, signed-in devices and this month\'s transfer. Metadata only: the console never reads file contents.',
+    auth: 'admin',
+    params: UserIdParams,
+    response: AdminUserDetailSchema,
+    errors: { file_not_found: 'No account has that id.' },
+  }),
+  adminUpdateUser: route({
+    method: 'PATCH',
+    path: '/admin/v1/users/:id',
+    tag,
+    summary: 'Change an account',
+    description:
+      'Disables or enables an account (a disabled one is signed out everywhere at once, its links stop), makes it an operator or not, or sets its storage limit. Recorded in the audit log with what changed. An operator cannot disable or demote their own account.',
+    auth: 'admin',
+    params: UserIdParams,
+    body: Type.Object({
+      disabled: Type.Optional(Type.Boolean()),
+      is_admin: Type.Optional(Type.Boolean()),
+      storage_limit: Type.Optional(DecimalString('Bytes, 0 or more.')),
+    }),
+    response: AdminUserSchema,
+    errors: { file_not_found: 'No account has that id.', invalid_argument: 'Nothing to change, a limit that is not a size, or the operator\'s own account disabled or demoted.' },
+    example: { storage_limit: '107374182400' },
+  }),
+  adminSignOutUser: route({
+    method: 'DELETE',
+    path: '/admin/v1/users/:id/sessions',
+    tag,
+    summary: 'Sign an account out everywhere',
+    description: 'Ends every session of the account and the download links it made. Recorded in the audit log.',
+    auth: 'admin',
+    params: UserIdParams,
+    response: Empty,
+    errors: { file_not_found: 'No account has that id.' },
+  }),
+  adminListAudit: route({
+    method: 'GET',
+    path: '/admin/v1/audit',
+    tag,
+    summary: 'The audit log',
+    description: 'What operators did and the security events of every account, newest first; filtered by account and by action.',
+    auth: 'admin',
+    query: Type.Object({ user_id: Type.Optional(Type.String({ maxLength: 100 })), action: Type.Optional(StringEnum(AUDIT_ACTIONS)), ...Page }),
+    response: AuditListSchema,
+    errors: {},
+  }),
+  listAccountAudit: route({
+    method: 'GET',
+    path: '/v1/user/audit',
+    tag: 'Accounts',
+    summary: "The account's security events",
+    description: 'Sign-ins from new networks, password, address and phone changes, two-factor, app passwords and apps allowed, and what an operator changed, newest first.',
+    auth: 'user',
+    query: Type.Object(Page),
+    response: AuditListSchema,
+    errors: {},
+  }),
+};
+
+
