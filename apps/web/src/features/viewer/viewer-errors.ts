@@ -6,6 +6,7 @@
 import { ERROR_CODES } from '@haul/shared/plain';
 import type { DriveFile } from '@haul/shared';
 import { isApiError, LOCAL_ERROR } from '../../lib/api-error';
+import { errorMessage, errorText } from '../../lib/error-message';
 import type { ViewKind } from './view-kind';
 
 export const NO_LINK_CODE = 1001;
@@ -17,7 +18,7 @@ export interface ViewerFailure {
   cause: FailureCause;
   /** The code shown under the title; null for a format the browser cannot play. */
   code: number | null;
-  /** The server's error_description, for `server`. */
+  /** The words of the server's answer in the reader's language (lib/error-message), for `server`. */
   message?: string;
 }
 
@@ -44,7 +45,7 @@ const network: ViewerFailure = { cause: 'network', code: NETWORK_CODE };
 export function failureOfCall(err: unknown): ViewerFailure {
   if (isApiError(err, 'file_in_recycle_bin')) return deleted;
   if (!isApiError(err) || err.code === LOCAL_ERROR || err.status === 0) return network;
-  return { cause: 'server', code: err.body?.error_code ?? null, message: err.body?.error_description || err.message };
+  return { cause: 'server', code: err.body?.error_code ?? null, message: errorMessage(err) };
 }
 
 /** A details answer that cannot be shown as it is: trashed, or without anything to load. Null when it can. */
@@ -67,7 +68,8 @@ export function failureOfProbe(fault: MediaFault, probe: Probe, refreshed?: { de
   if (probe.status < 300) return fault.element === 'network' ? network : { cause: 'unsupported', code: null };
   if (refreshed?.error !== undefined) return failureOfCall(refreshed.error);
   if (refreshed?.detail?.trashed || probe.error === 'file_in_recycle_bin') return deleted;
-  return { cause: 'server', code: probe.errorCode ?? probe.status, message: probe.description };
+  const message = probe.error || probe.description ? errorText({ error: probe.error, error_description: probe.description }) : undefined;
+  return { cause: 'server', code: probe.errorCode ?? probe.status, message };
 }
 
 export type FailureButton = 'retry' | 'next' | 'external' | 'download';
