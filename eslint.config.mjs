@@ -14,7 +14,7 @@ const FOUNDATION = ['db', 'http', 'lib', 'storage', 'types'];
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'apps/web/public/**', 'packages/node-datachannel-stub/**'] },
   {
-    files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}', 'apps/cli/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}', 'apps/cli/src/**/*.ts', 'apps/extension/src/**/*.ts', 'packages/*/src/**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommended],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { 'import-x': importX },
@@ -23,7 +23,7 @@ export default tseslint.config(
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [
-        createTypeScriptImportResolver({ project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json', 'apps/cli/tsconfig.json', 'packages/client/tsconfig.json'] }),
+        createTypeScriptImportResolver({ project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json', 'apps/cli/tsconfig.json', 'apps/extension/tsconfig.json', 'packages/client/tsconfig.json'] }),
       ],
     },
     rules: {

@@ -96,6 +96,7 @@ try {
 // The command line against a real server process (on SQLite: what it tests does not depend on the database).
 step('command line', 'npx', [...vitest, '--root', 'apps/cli'], { HAUL_TEST_DATABASE_URL: '' });
 if (existsSync('apps/web/package.json')) step('web app', 'npm', ['test', '-w', '@haul/web']);
+step('browser extension', 'npx', [...vitest, '--root', 'apps/extension']);
 if (existsSync('e2e/vitest.config.ts')) {
   if (step('web build', 'npm', ['run', 'build', '-w', '@haul/web'])) {
     step('browser (Chromium)', 'npx', ['vitest', 'run', '--config', 'e2e/vitest.config.ts']);

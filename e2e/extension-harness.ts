@@ -1,0 +1,95 @@
+/**
+ * The browser extension under test: built from apps/extension, loaded unpacked into Debian's Chromium (a persistent
+ * profile, headless), and every request the server sees from the extension's origin recorded, to be checked against
+ * the contract's route table.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Worker } from 'playwright-core';
+import type { Haul } from '../apps/server/src/app.js';
+import { ROUTES } from '../packages/client/src/route-table.js';
+import { CHROMIUM } from './harness.js';
+
+export const EXTENSION_DIR = resolve(import.meta.dirname, '../apps/extension');
+
+/** Builds the unpacked extension (esbuild, under a second) and answers its folder. */
+export function buildExtension(): string {
+  const r = spawnSync(process.execPath, [join(EXTENSION_DIR, 'scripts/build.mjs')], { cwd: EXTENSION_DIR, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`The extension did not build:\n${r.stdout}\n${r.stderr}`);
+  return join(EXTENSION_DIR, 'dist');
+}
+
+export interface LoadedExtension {
+  context: BrowserContext;
+  /** The extension's service worker. */
+  worker: Worker;
+  /** Its id: the host of chrome-extension://ID/ pages. */
+  id: string;
+  close: () => Promise<void>;
+}
+
+/** Chromium with only this extension, in a fresh profile (an extension needs a persistent context). */
+export async function launchWithExtension(dir: string): Promise<LoadedExtension> {
+  const profile = mkdtempSync(join(tmpdir(), 'haul-e2e-extension-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    locale: 'en-US',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--disable-extensions-except=${dir}`,
+      `--load-extension=${dir}`,
+    ],
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  return {
+    context,
+    worker,
+    id: new URL(worker.url()).host,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SeenCall {
+  method: string;
+  path: string;
+}
+
+/** Records what the server receives from extension origins (a listener beside Fastify's on the same HTTP server). */
+export function recordExtensionCalls(haul: Haul): SeenCall[] {
+  const seen: SeenCall[] = [];
+  haul.app.server.on('request', (req: IncomingMessage) => {
+    if (req.headers.origin?.startsWith('chrome-extension://')) seen.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]! });
+  });
+  return seen;
+}
+
+/** A contract path as a pattern: `:id` one segment, `*` the rest, `::` a literal colon. */
+function pathPattern(path: string): RegExp {
+  const parts = path.split('::').map((piece) =>
+    piece
+      .split(/(:\w+|\*)/)
+      .map((t) => (t === '*' ? '.*' : t.startsWith(':') ? '[^/]+' : t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join(''),
+  );
+  return new RegExp(`^${parts.join(':')}$`);
+}
+
+const CONTRACT_ROUTES = Object.entries(ROUTES).map(([name, r]) => ({ name, method: r.method as string, pattern: pathPattern(r.path) }));
+
+/** The contract route a call is, or null; a preflight (OPTIONS) counts as the route it asks about. */
+export function contractRouteOf(call: SeenCall): string | null {
+  const hit = CONTRACT_ROUTES.find((r) => (call.method === 'OPTIONS' || r.method === call.method) && r.pattern.test(call.path));
+  return hit?.name ?? null;
+}
