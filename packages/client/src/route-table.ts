@@ -141,5 +141,8 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   adminUpdateUser: { method: 'PATCH', path: '/admin/v1/users/:id', auth: 'admin', raw: false },
   adminSignOutUser: { method: 'DELETE', path: '/admin/v1/users/:id/sessions', auth: 'admin', raw: false },
   adminListAudit: { method: 'GET', path: '/admin/v1/audit', auth: 'admin', raw: false },
+  adminModerateShare: { method: 'PATCH', path: '/admin/v1/shares/:id', auth: 'admin', raw: false },
+  adminGetBlockedWords: { method: 'GET', path: '/admin/v1/blocked-words', auth: 'admin', raw: false },
+  adminSetBlockedWords: { method: 'PUT', path: '/admin/v1/blocked-words', auth: 'admin', raw: false },
   listAccountAudit: { method: 'GET', path: '/v1/user/audit', auth: 'user', raw: false },
 };

@@ -211,6 +211,7 @@ export const ShareEntrySchema = Type.Object({
   create_time: TimeString(),
   view_count: DecimalString('Visits of the share page by people other than the owner.'),
   restore_count: DecimalString('Times visitors saved the share to their drive.'),
+  restore_limit: DecimalString('Saves the owner allows (0: no limit); past it, saving answers MAX_RESTORE_COUNT.'),
   share_status: StringEnum(Object.values(SHARE_STATUS), { description: 'OK while the link works; EXPIRED, or DELETED once it is cancelled or all its items are gone.' }),
   share_status_text: Type.String(),
   expiration_days: DecimalString("The validity chosen: '1', '7', '14', '30', or '-1' for never."),

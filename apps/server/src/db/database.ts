@@ -45,6 +45,7 @@ import * as davPropSizes from './migrations/2026-12-07-0035-dav-prop-sizes.js';
 import * as mediaJobOwners from './migrations/2026-12-07-0036-media-job-owners.js';
 import * as davChecksums from './migrations/2026-12-08-0037-dav-checksums.js';
 import * as auditEvents from './migrations/2026-12-09-0038-audit-events.js';
+import * as shareModeration from './migrations/2026-12-09-0039-share-moderation.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -124,6 +125,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-07-0036-media-job-owners': mediaJobOwners,
   '2026-12-08-0037-dav-checksums': davChecksums,
   '2026-12-09-0038-audit-events': auditEvents,
+  '2026-12-09-0039-share-moderation': shareModeration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

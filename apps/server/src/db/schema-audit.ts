@@ -1,4 +1,4 @@
-/** The audit log's table (migration 0038). */
+/** The audit log's table (migration 0038), and the operator's blocked words (0039). */
 export interface AuditEventsTable {
   id: string;
   /** Epoch ms. */
@@ -13,4 +13,10 @@ export interface AuditEventsTable {
   ip: string;
   /** JSON of what changed (never a secret). */
   details: string;
+}
+
+export interface BlockedWordsTable {
+  /** Lower case. */
+  word: string;
+  created_at: number;
 }

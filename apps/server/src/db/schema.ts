@@ -8,7 +8,7 @@ import type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTa
 export type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTable, OrdersTable, PaymentEventsTable, PaymentFulfilmentsTable, SubscriptionsTable };
 import type { InviteCodesTable, InvitationsTable, InviteRewardCountsTable } from './schema-invitations.js';
 import type { ArchiveJobsTable } from './schema-archives.js';
-import type { AuditEventsTable } from './schema-audit.js';
+import type { AuditEventsTable, BlockedWordsTable } from './schema-audit.js';
 import type { MediaJobsTable, MediaRenditionsTable } from './schema-media.js';
 
 export type { MediaJobsTable, MediaRenditionsTable };
@@ -239,8 +239,15 @@ export interface SharesTable {
   /** 1, 7, 14, 30, or -1 for never. */
   expiration_days: number;
   expires_at: number | null;
-  /** OK, or DELETED once the owner cancelled it (kept so visitors learn why the link stopped). */
+  /**
+   * OK; DELETED once the owner cancelled it (kept so visitors learn why the link stopped); AUDITING, PROHIBITED or
+   * SENSITIVE_RESOURCE while an operator holds it (0039).
+   */
   status: string;
+  /** Saves allowed, 0 for no limit (0039). */
+  restore_limit: Generated<number>;
+  /** Why an operator holds the share: shown to its owner (0039). */
+  moderation_reason: Generated<string>;
   /** Words a person can type to find the share (lower case, single spaces); null when none. See the 0025 migration. */
   phrase: string | null;
   view_count: number;
@@ -298,6 +305,7 @@ export interface TrafficUsageTable {
 export interface Database {
   users: UsersTable;
   audit_events: AuditEventsTable;
+  blocked_words: BlockedWordsTable;
   provider_links: ProviderLinksTable;
   provider_states: ProviderStatesTable;
   refresh_tokens: RefreshTokensTable;

@@ -27,9 +27,11 @@ export const SHARE_STATUS_TEXT: Record<ShareStatus, string> = {
   PROHIBITED: 'This share is not available.',
 };
 
-/** OK, EXPIRED or DELETED from the share row alone. */
+/** The status the share row alone gives: OK, EXPIRED, DELETED, or what an operator holds it to. */
 export function linkStatus(share: ShareRow, now: number): ShareStatus {
   if (share.status === SHARE_STATUS.DELETED) return SHARE_STATUS.DELETED;
+  // Held by an operator (share-moderation.ts): the visitor's very next request says so.
+  if (share.status !== SHARE_STATUS.OK) return share.status as ShareStatus;
   if (share.expires_at !== null && share.expires_at <= now) return SHARE_STATUS.EXPIRED;
   return SHARE_STATUS.OK;
 }

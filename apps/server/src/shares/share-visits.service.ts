@@ -15,6 +15,7 @@ import { linkStatus, requireInShare, SHARE_STATUS_TEXT } from './share-scope.js'
 import { shareFileMedia } from './share-playback.js';
 import { expirationLeft, presentSharedFile } from './shares.presenter.js';
 import { bumpShareCount, liveShareRoots, loadShare } from './shares.repository.js';
+import { restoresUsedUp } from './share-moderation.js';
 
 export interface ShareAccess {
   shareId: string;
@@ -177,6 +178,10 @@ export async function restoreFromShare(
   input: { fileIds?: string[]; parentId: string },
 ): Promise<{ file_ids: string[] }> {
   const { share, roots, rootIds } = await requireOpen(ctx, guard, a, { items: true });
+  // The owner's own saves are not counted against the limit they set for others.
+  if (share.user_id !== a.callerId && restoresUsedUp(share)) {
+    throw new HttpError(403, 'permission_denied', SHARE_STATUS_TEXT.MAX_RESTORE_COUNT, [{ share_status: SHARE_STATUS.MAX_RESTORE_COUNT }]);
+  }
   const ids = [...new Set(input.fileIds?.length ? input.fileIds : roots.map((r) => r.id))];
   const fileIds = await ctx.db.transaction().execute(async (trx) => {
     const picked = await Promise.all(ids.map((id) => requireInShare(trx, share, id, rootIds)));

@@ -4,6 +4,7 @@ import type { FileRow, ShareRow } from '../db/schema.js';
 import { presentFile, type PresentOptions } from '../files/files.presenter.js';
 import { toRfc3339 } from '../lib/time.js';
 import { SHARE_STATUS_TEXT } from './share-scope.js';
+import { MODERATED } from './share-moderation.js';
 
 /** The address of a share's page under `base`, the link base of the request (see http/public-url.ts). */
 export const shareUrl = (base: string, id: string) => `${base}/s/${id}`;
@@ -31,8 +32,10 @@ export function presentShareEntry(share: ShareRow, fileIds: string[], status: Sh
     create_time: toRfc3339(share.created_time),
     view_count: String(share.view_count),
     restore_count: String(share.restore_count),
+    restore_limit: String(share.restore_limit),
     share_status: status,
-    share_status_text: SHARE_STATUS_TEXT[status],
+    // A share an operator holds says why, in the operator's words, to its owner.
+    share_status_text: (MODERATED.includes(status) && share.moderation_reason) || SHARE_STATUS_TEXT[status],
     expiration_days: String(share.expiration_days),
     expiration_at: share.expires_at === null ? '-1' : toRfc3339(share.expires_at),
     expiration_left: left.days,

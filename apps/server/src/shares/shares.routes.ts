@@ -106,6 +106,7 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext, onMedi
         passCode: req.body.pass_code,
         title: req.body.title,
         phrase: req.body.phrase,
+        restoreLimit: req.body.restore_limit,
       }),
     );
 
@@ -117,6 +118,7 @@ export async function sharesRoutes(app: FastifyInstance, ctx: AppContext, onMedi
         passCode: req.body.pass_code,
         title: req.body.title,
         phrase: req.body.phrase,
+        restoreLimit: req.body.restore_limit,
       }),
     );
 

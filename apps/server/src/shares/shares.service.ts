@@ -11,6 +11,7 @@ import { linkStatus, visible } from './share-scope.js';
 import { presentShareEntry } from './shares.presenter.js';
 import { liveShareRoots, requireOwnShares, subtreeSummary } from './shares.repository.js';
 import { checkPhrase, claimPhrase } from './share-phrases.js';
+import { refuseBlockedWords } from './share-moderation.js';
 
 /** A phrase (or none for '' / absent) for a link of `kind`: only a link with a pass code may be found by words. */
 function phraseFor(kind: ShareKind, raw: string | undefined): string | null {
@@ -31,6 +32,8 @@ export interface NewShare {
   title?: string;
   /** Words a person can type to find the share (links with a pass code only). */
   phrase?: string;
+  /** Saves allowed, 0 for no limit. */
+  restoreLimit?: number;
 }
 
 function checkKind(kind: string): ShareKind {
@@ -113,9 +116,12 @@ export async function createShare(ctx: AppContext, userId: string, input: NewSha
       phrase,
       view_count: 0,
       restore_count: 0,
+      restore_limit: checkRestoreLimit(input.restoreLimit ?? 0),
+      moderation_reason: '',
       created_time: now,
       updated_time: now,
     };
+    await refuseBlockedWords(trx, [row.title, row.phrase]);
     await trx.insertInto('shares').values(row).execute();
     await trx
       .insertInto('share_files')
@@ -135,6 +141,14 @@ export interface ShareChange {
   title?: string;
   /** '' takes the phrase away. */
   phrase?: string;
+  /** Saves allowed, 0 for no limit. */
+  restoreLimit?: number;
+}
+
+/** A save limit: 0 (none) to a million. */
+function checkRestoreLimit(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0 || n > 1_000_000) throw badInput('restore_limit must be a whole number from 0 (no limit) to 1000000.');
+  return n;
 }
 
 /** Changes a share's kind, pass code, validity, title or phrase. A new pass code ends every visitor's access. */
@@ -154,10 +168,12 @@ export async function updateShare(ctx: AppContext, userId: string, change: Share
     if (!title || title.length > 255) throw badInput('The title must have 1 to 255 characters.');
     next.title = title;
   }
+  if (change.restoreLimit !== undefined) next.restore_limit = checkRestoreLimit(change.restoreLimit);
   if (change.phrase !== undefined) next.phrase = phraseFor(kind, change.phrase);
   // A link made public loses its phrase: anyone could then open it by guessing words.
   else if (kind !== 'encryptedlink') next.phrase = null;
   await ctx.db.transaction().execute(async (trx) => {
+    if (next.title !== undefined || next.phrase) await refuseBlockedWords(trx, [next.title, next.phrase]);
     if (next.phrase) await claimPhrase(trx, next.phrase, share!.id, now);
     await trx.updateTable('shares').set(next).where('id', '=', share!.id).execute();
   });

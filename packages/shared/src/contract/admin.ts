@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   'account.deletion_requested',
   'admin.user.updated',
   'admin.user.signed_out',
+  'admin.share.moderated',
+  'admin.blocked_words.changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -128,6 +130,46 @@ export const adminRoutes = {
     query: Type.Object({ user_id: Type.Optional(Type.String({ maxLength: 100 })), action: Type.Optional(StringEnum(AUDIT_ACTIONS)), ...Page }),
     response: AuditListSchema,
     errors: {},
+  }),
+  adminModerateShare: route({
+    method: 'PATCH',
+    path: '/admin/v1/shares/:id',
+    tag,
+    summary: 'Hold or release a share',
+    description:
+      "Puts a share under review (AUDITING), takes it down (PROHIBITED) or marks its content as not shareable (SENSITIVE_RESOURCE), with a reason its owner reads in their share list; OK gives it back. Visitors get the status at their next request, download links included. An operator may also set its save limit. Recorded in the owner's audit log.",
+    auth: 'admin',
+    params: Type.Object({ id: Type.String({ maxLength: 40 }) }),
+    body: Type.Object({
+      status: Type.Optional(StringEnum(['OK', 'AUDITING', 'PROHIBITED', 'SENSITIVE_RESOURCE'] as const)),
+      reason: Type.Optional(Type.String({ maxLength: 500, description: 'Why, in words the owner reads.' })),
+      restore_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Saves allowed, 0 for no limit.' })),
+    }),
+    response: Type.Object({ share_id: Type.String(), status: Type.String(), reason: Type.String(), restore_limit: DecimalString(), user_id: Type.String() }),
+    errors: { share_not_found: 'No share has that id (or it was cancelled).', invalid_argument: 'Nothing to change.' },
+    example: { status: 'PROHIBITED', reason: 'Reported: holds copyrighted films.' },
+  }),
+  adminGetBlockedWords: route({
+    method: 'GET',
+    path: '/admin/v1/blocked-words',
+    tag,
+    summary: 'Blocked words',
+    description: "Words a share's title or phrase may not hold (compared without case, anywhere in the text): such a share is refused with share_status SENSITIVE_WORD.",
+    auth: 'admin',
+    response: Type.Object({ words: Type.Array(Type.String()) }),
+    errors: {},
+  }),
+  adminSetBlockedWords: route({
+    method: 'PUT',
+    path: '/admin/v1/blocked-words',
+    tag,
+    summary: 'Set the blocked words',
+    description: 'Replaces the list (each word trimmed, in lower case, once). Shares made before keep their titles; the words hold for new shares and changes.',
+    auth: 'admin',
+    body: Type.Object({ words: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 1000 }) }),
+    response: Type.Object({ words: Type.Array(Type.String()) }),
+    errors: { invalid_argument: 'A word is longer than 64 characters.' },
+    example: { words: ['casino'] },
   }),
   listAccountAudit: route({
     method: 'GET',

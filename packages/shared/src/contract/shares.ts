@@ -19,7 +19,7 @@ const Title = Type.Optional(Type.String({ maxLength: 1024, description: 'At most
 const DAYS = SHARE_EXPIRATION_DAYS.join(', ');
 
 /** Why a share that is not open refuses a call that acts through it (share_status in details says which). */
-const NOT_OPEN = 'The share is not open to the caller: no or a wrong pass_code_token, expired, cancelled, or its items are gone or flagged (details[0].share_status says which).';
+const NOT_OPEN = 'The share is not open to the caller: no or a wrong pass_code_token, expired, cancelled, held by an operator (AUDITING, PROHIBITED, SENSITIVE_RESOURCE), saved as often as its owner allows (MAX_RESTORE_COUNT, on saving), or its items are gone or flagged (details[0].share_status says which).';
 /** A visitor's words on encrypted links, for every public call through a share. */
 const PASS_CODE_NOTE =
   'An encrypted link (share_to encryptedlink) needs its pass code: GET share with `pass_code` answers a `pass_code_token`, which later calls carry instead. Its owner, signed in, needs neither.';
@@ -130,13 +130,14 @@ export const sharesRoutes = {
       pass_code: Type.Optional(PassCode('encryptedlink only: 4 to 16 letters or digits (stored lower-case); made up when absent or empty.')),
       title: Title,
       phrase: Type.Optional(Type.String({ maxLength: 256, description: 'encryptedlink only: 6 to 64 characters of letters, digits and spaces (compared without case; hyphens count as spaces), unique among working shares.' })),
+      restore_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Saves allowed to visitors, 0 (the default) for no limit.' })),
     }),
     response: ShareEntrySchema,
     errors: {
       file_not_found: 'An id is not one of your files.',
       file_in_recycle_bin: 'An item is in the trash.',
       sensitive_resource: 'An item, or something inside a folder, is flagged and cannot be shared (or is not finished uploading).',
-      invalid_argument: 'No items named, or share_to, expiration_days, the pass code, the phrase or the title is not allowed (a public link takes no pass code and no phrase).',
+      invalid_argument: 'No items named, or share_to, expiration_days, the pass code, the phrase or the title is not allowed (a public link takes no pass code and no phrase; a title or phrase holding a word the operator blocked answers share_status SENSITIVE_WORD in details).',
       already_exists: 'The phrase is taken by another working share.',
     },
     example: { file_ids: ['…'], share_to: 'encryptedlink', expiration_days: 7 },
@@ -156,11 +157,12 @@ export const sharesRoutes = {
       pass_code: Type.Optional(PassCode("4 to 16 letters or digits; '' makes up a new one.")),
       title: Type.Optional(Type.String({ maxLength: 1024, description: '1 to 255 characters.' })),
       phrase: Type.Optional(Type.String({ maxLength: 256, description: "Words to find the share by (encryptedlink only); '' takes them away. Making a link public takes them away too." })),
+      restore_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Saves allowed to visitors, 0 for no limit.' })),
     }),
     response: ShareEntrySchema,
     errors: {
       share_not_found: 'No such share of yours (or it was cancelled).',
-      invalid_argument: 'share_to, expiration_days, the pass code, the phrase or the title is not allowed.',
+      invalid_argument: 'share_to, expiration_days, the pass code, the phrase, the title or restore_limit is not allowed (a blocked word: share_status SENSITIVE_WORD in details).',
       already_exists: 'The phrase is taken by another working share.',
     },
     example: { share_id: 'k3jwqx2dp9vn8st1ayb7', pass_code: '' },
