@@ -6,6 +6,7 @@ import { createUser, setDisabled, setPassword } from '../accounts/accounts.servi
 import { endAllSessions } from '../accounts/tokens.js';
 import { findUserByEmail } from '../accounts/users.repository.js';
 import { buildHaul } from '../app.js';
+import { BACKUP_USAGE, backupCommand } from '../backup/backup.cli.js';
 import { loadConfig } from '../config.js';
 import { purgeExpired } from '../files/trash.service.js';
 import { newestOutbox } from '../mail/outbox.js';
@@ -30,6 +31,7 @@ const USAGE = `usage: haul-admin <command>
                                                             reads those back too); deletes nothing
   outbox [--limit N]                                        print the newest N (10) mails and text messages kept because
                                                             no SMTP server (HAUL_SMTP_URL) or SMS webhook (HAUL_SMS_WEBHOOK_URL) is set
+${BACKUP_USAGE}
 ${OAUTH_CLIENT_USAGE}
 ${PLANS_USAGE}`;
 
@@ -39,6 +41,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 2;
   }
+  // Before buildHaul: backup must not migrate the live database, restore must find the target's untouched.
+  if (command === 'backup' || command === 'restore') return backupCommand(command, args);
   const haul = await buildHaul({ ...loadConfig(), logLevel: 'warn' }, { logger: false });
   const { ctx } = haul;
   try {
