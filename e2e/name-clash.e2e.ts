@@ -99,9 +99,9 @@ describe('name clashes on upload', () => {
     await page.getByTestId('upload-folder').setInputFiles(root);
     await expect.poll(() => rowNames(page), { timeout: 20_000 }).toEqual(['Photos']);
     await page.getByTestId('upload-folder').setInputFiles(root);
-    const note = page.getByText(/A folder named “Photos” is already here, so the upload went into a new folder, “Photos\([0-9A-F]{4}\)”/);
+    const note = page.getByText(/A folder named “Photos” is already here, so the upload went into a new folder, “Photos \([0-9A-F]{4}\)”/);
     await note.waitFor({ timeout: 20_000 });
-    const renamed = /“(Photos\([0-9A-F]{4}\))”/.exec((await note.textContent())!)![1]!;
+    const renamed = /“(Photos \([0-9A-F]{4}\))”/.exec((await note.textContent())!)![1]!;
     await expect.poll(async () => (await rowNames(page)).sort(), { timeout: 20_000 }).toEqual(['Photos', renamed].sort());
     // The files of the second pick went into the new folder, without asking: it was empty.
     await expect.poll(async () => (await live(page)).filter((f) => f.name === 'a.txt').length, { timeout: 20_000 }).toBe(2);

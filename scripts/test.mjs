@@ -52,6 +52,8 @@ function failuresOf(report) {
 const vitest = ['vitest', 'run'];
 // The contract's types reach the server, the web app, the client and the command line: the compiler checks them all.
 step('typecheck', 'npm', ['run', 'typecheck']);
+// The linter: layers, cycles, promises, hooks (eslint.config.mjs); zero findings, warnings included.
+step('lint', 'npm', ['run', 'lint']);
 step('shared rules', 'npx', [...vitest, '--root', 'packages/shared']);
 // multi-process.test.ts starts API and worker processes on one PostgreSQL: it runs in the PostgreSQL pass only. The
 // store's own tests (s3-*) run once, in the S3 pass below, against the run's one S3 server.

@@ -76,7 +76,7 @@ describe('operator console', () => {
     expect(about.body.quota.limit).toBe(String(50 * 1024 ** 3));
 
     const own = await h.api('GET', '/v1/user/audit', person.access_token);
-    expect(own.body.events[0]).toMatchObject({ action: 'admin.user.updated', actor_email: 'operator@example.com', details: { storage_limit: { to: String(50 * 1024 ** 3) } } });
+    expect(own.body.events[0]).toMatchObject({ action: 'admin.user.updated', user_email: 'person@example.com', actor_email: 'operator@example.com', details: { storage_limit: { to: String(50 * 1024 ** 3) } } });
 
     // Disabling ends the person's tokens at once; the operator cannot disable or demote themselves.
     expect((await h.api('PATCH', `/admin/v1/users/${person.sub}`, admin.access_token, { disabled: true })).body.disabled).toBe(true);

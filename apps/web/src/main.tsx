@@ -5,7 +5,7 @@ import { RouterProvider } from 'react-router';
 import { Toaster, toast } from 'sonner';
 import { createDriveRouter } from './app/router';
 import { setNavigator } from './lib/go-to';
-import { bindQueryClient } from './features/files/file-mutations';
+import { bindQueryClient } from './features/files/settle-changes';
 import { useThemeStore, watchSystemTheme } from './features/layout/theme-store';
 import { isApiError } from './lib/api-error';
 import { errorMessage } from './lib/error-message';

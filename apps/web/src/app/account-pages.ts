@@ -6,4 +6,5 @@ export { DeleteAccountPage } from '../features/account/delete-account-page';
 export { ProvidersPage } from '../features/account/providers-page';
 export { AppsPage } from '../features/account/apps-page';
 export { DevicesPage } from '../features/devices/devices-page';
+export { SecurityLogPage } from '../features/account/security-log-page';
 export { TwoFactorPage } from '../features/two-factor/two-factor-page';

@@ -2,7 +2,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useParams, type RouteObject } from 'react-router';
 import { RequireAuth } from '../features/auth/require-auth';
-import { useDialog } from '../features/files/dialog-store';
+import { useDialog } from './dialogs/dialog-store';
 import { FileManagerPage } from '../features/files/file-manager-page';
 import { AppLayout } from '../features/layout/app-layout';
 import { UploadQuestions } from '../features/uploads/upload-questions';
@@ -23,8 +23,8 @@ const page =
   <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) =>
   async () => ({ Component: pick(await load()) });
 const account = () => import('./account-pages');
-const FileDialogs = loadWhen(
-  async () => (await import('../features/files/dialogs')).FileDialogs,
+const DialogHost = loadWhen(
+  async () => (await import('./dialogs/dialog-host')).DialogHost,
   () => useDialog((s) => !!s.dialog),
 );
 const LimitDialogHost = loadWhen(
@@ -55,7 +55,7 @@ function Drive() {
       <LimitDialogHost />
       <RedeemBoxHost />
       <InviteDialogHost />
-      <FileDialogs />
+      <DialogHost />
       <TransferPanel />
       <UploadQuestions />
       <ViewerHost addressed />
@@ -114,6 +114,16 @@ export const createDriveRouter = () =>
             { path: 'decompression/:fileId', lazy: page(() => import('../features/archives/decompression-page'), (m) => m.DecompressionPage) },
             { path: 'decompression/:fileId/result', lazy: page(() => import('../features/archives/decompression-result-page'), (m) => m.DecompressionResultPage) },
             { path: 'bookmarks', element: <BookmarksPage /> },
+            // The operator's console: its layout sends anyone else to the 403 page.
+            {
+              path: 'admin',
+              lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminLayout),
+              children: [
+                { index: true, lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminUsersPage) },
+                { path: 'users/:userId', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminUserPage) },
+                { path: 'audit', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminAuditPage) },
+              ],
+            },
             { path: 'space-management', lazy: page(() => import('../features/limits/quota-pages'), (m) => m.SpaceManagementPage) },
             { path: 'traffic-management', lazy: page(() => import('../features/limits/quota-pages'), (m) => m.TrafficManagementPage) },
             // Buying needs an account, so the payment pages live in the signed-in app (the goods API is public).
@@ -148,6 +158,7 @@ export const createDriveRouter = () =>
                 { path: 'bind-email', lazy: page(account, (m) => m.ChangeEmailPage) },
                 { path: 'bind-phone', lazy: async () => ({ Component: (await import('../features/account/bind-phone-page')).BindPhonePage }) },
                 { path: 'devices', lazy: page(account, (m) => m.DevicesPage) },
+                { path: 'security-log', lazy: page(account, (m) => m.SecurityLogPage) },
                 { path: 'two-factor', lazy: page(account, (m) => m.TwoFactorPage) },
                 { path: 'destroy', lazy: page(account, (m) => m.DeleteAccountPage) },
                 { path: 'providers', lazy: page(account, (m) => m.ProvidersPage) },

@@ -33,6 +33,7 @@ export const AuditEventSchema = Type.Object({
   time: TimeString(),
   action: StringEnum(AUDIT_ACTIONS),
   user_id: Type.String({ description: 'The account it happened to.' }),
+  user_email: Type.String({ description: "That account's address ('' once the account is gone)." }),
   actor_id: Type.String({ description: "Who did it: the account itself, an operator's account, or '' for the server itself (haul-admin, a job)." }),
   actor_email: Type.String({ description: "The actor's address when the actor is an operator ('' otherwise)." }),
   ip: Type.String({ description: "The network it came from ('' when none)." }),

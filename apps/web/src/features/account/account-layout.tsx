@@ -15,6 +15,7 @@ export function AccountLayout() {
         <NavLink to="/account/bind-email">{t('account.changeEmail')}</NavLink>
         <NavLink to="/account/bind-phone">{t('phone.navTitle')}</NavLink>
         <NavLink to="/account/devices">{t('devices.title')}</NavLink>
+        <NavLink to="/account/security-log">{t('securityLog.title')}</NavLink>
         <NavLink to="/account/two-factor">{t('twoFactor.title')}</NavLink>
         <NavLink to="/account/providers">{t('providers.pageTitle')}</NavLink>
         <NavLink to="/account/apps">{t('oauth.appsTitle')}</NavLink>

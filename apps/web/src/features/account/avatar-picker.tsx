@@ -4,7 +4,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DialogX } from '../../components/dialog-x';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { listAvatars } from './profile-api';
 
 interface Props {

@@ -9,6 +9,7 @@ import { toast } from 'sonner';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 import { TextField } from '../../components/text-field';
 import { getMe, setPassword } from '../auth/auth-api';
 import { passwordFits, passwordRule } from '../auth/password-rule';
@@ -21,8 +22,7 @@ type Errors = Partial<Record<Field | 'form', string>>;
 export function ChangePasswordPage() {
   const { t } = useTranslation();
   const [values, setValues] = useState<Record<Field, string>>({ current: '', next: '', again: '' });
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, error: errors, setError: setErrors, submit: send } = useSubmit<Errors>({});
   const { data: me } = useQuery({ queryKey: ['me'], queryFn: getMe, staleTime: 5 * 60_000 });
   const sudo = useSudo();
   const refs = { current: useRef<HTMLInputElement>(null), next: useRef<HTMLInputElement>(null), again: useRef<HTMLInputElement>(null) };
@@ -67,14 +67,7 @@ export function ChangePasswordPage() {
     if (!values.current) return refuse('current', t('account.enterCurrent'));
     if (!passwordFits(values.next)) return refuse('next', passwordRule());
     if (values.again !== values.next) return refuse('again', t('account.passwordsDiffer'));
-    setBusy(true);
-    try {
-      await change();
-    } catch (err) {
-      refuse('form', errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    await send(change, (err) => ({ form: errorMessage(err) }));
   };
 
   return (

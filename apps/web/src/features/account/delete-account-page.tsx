@@ -12,6 +12,7 @@ import { formatSize } from '@haul/shared/plain';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 import { deleteAccount, deletionEligibility, getMe } from '../auth/auth-api';
 import { useSudo } from './use-sudo';
 import { CurrentPasswordField } from './current-password-field';
@@ -72,8 +73,7 @@ export function DeleteAccountPage() {
   const eligibility = useQuery({ queryKey: ['deletion-eligibility'], queryFn: deletionEligibility, staleTime: 0, meta: { quiet: true } });
   const [password, setPassword] = useState('');
   const [understood, setUnderstood] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, error: errors, setError: setErrors, submit: send } = useSubmit<Errors>({});
   const sudo = useSudo();
   const refs = { password: useRef<HTMLInputElement>(null), understood: useRef<HTMLInputElement>(null) };
 
@@ -101,7 +101,7 @@ export function DeleteAccountPage() {
       await deleteAccount(await sudo.token(password));
     }
     queryClient.clear();
-    navigate('/login', { replace: true });
+    void navigate('/login', { replace: true });
     toast.success(t('account.deleted'));
   };
 
@@ -110,14 +110,7 @@ export function DeleteAccountPage() {
     setErrors({});
     if (!password) return refuse('password', t('account.enterCurrent'));
     if (!understood) return refuse('understood', t('account.deletion.tickToConfirm'));
-    setBusy(true);
-    try {
-      await destroy();
-    } catch (err) {
-      refuse('form', errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    await send(destroy, (err) => ({ form: errorMessage(err) }));
   };
 
   const e = eligibility.data;

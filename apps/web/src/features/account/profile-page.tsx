@@ -14,6 +14,7 @@ import { displayPhoneNumber } from '@haul/shared/phone-numbers';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { TextField } from '../../components/text-field';
+import { useSubmit } from '../../components/use-submit';
 import { getMe } from '../auth/auth-api';
 import { AvatarPicker } from './avatar-picker';
 import { updateProfile } from './profile-api';
@@ -38,24 +39,22 @@ export function ProfilePage() {
   const [name, setName] = useState<string | null>(null);
   const [nameError, setNameError] = useState('');
   const [picking, setPicking] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, submit } = useSubmit();
   if (!me) return <section className="page" aria-busy="true" />;
 
-  const save = async (change: { name?: string; picture?: string }, onRefused: (message: string) => void): Promise<boolean> => {
-    setBusy(true);
-    try {
-      queryClient.setQueryData<UserInfo>(['me'], await updateProfile(change));
-      toast.success(t('profile.saved'));
-      return true;
-    } catch (err) {
-      // The name's refusals are said at the field; anything else (a network failure) in a toast.
-      if (isApiError(err, 'invalid_argument')) onRefused(errorMessage(err));
-      else toast.error(errorMessage(err));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+  /** Answers whether the change was saved. */
+  const save = (change: { name?: string; picture?: string }, onRefused: (message: string) => void): Promise<boolean> =>
+    submit(
+      async () => {
+        queryClient.setQueryData<UserInfo>(['me'], await updateProfile(change));
+        toast.success(t('profile.saved'));
+      },
+      (err) => {
+        // The name's refusals are said at the field; anything else (a network failure) in a toast.
+        if (isApiError(err, 'invalid_argument')) onRefused(errorMessage(err));
+        else toast.error(errorMessage(err));
+      },
+    );
 
   const saveName = async (e: FormEvent) => {
     e.preventDefault();

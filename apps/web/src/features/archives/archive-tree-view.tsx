@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '@haul/shared/plain';
 import { formatTime } from '../files/format-time';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { filePaths, type TreeNode } from './archive-tree';
 import { TickBox } from './tick-box';
 

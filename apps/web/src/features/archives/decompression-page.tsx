@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { formatSize } from '@haul/shared/plain';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { track } from '../../lib/stats';
@@ -41,9 +42,8 @@ export function DecompressionPage() {
   const [intoNew, setIntoNew] = useState(true);
   // Names not in UTF-8 are read first in the code page zips get on a computer in the interface's language.
   const [encoding, setEncoding] = useState(() => defaultNameEncoding(i18n.language));
-  const [error, setError] = useState('');
   const [needsPremium, setNeedsPremium] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit } = useSubmit();
   // Unpacking refused the password (a zip's listing is open, its entries are not): asked again. null: not refused.
   const [rejected, setRejected] = useState<string | null>(null);
   const file = useQuery({ queryKey: ['file', fileId], queryFn: () => getFile(fileId) });
@@ -61,29 +61,27 @@ export function DecompressionPage() {
     setRejected(null);
     setPassword(typed);
   };
-  const start = async () => {
-    setBusy(true);
-    setError('');
-    try {
-      const paths = chosen.size === all.length ? undefined : [...chosen];
-      // Beside the archive: its folder, known once the file has loaded (the button waits for it).
-      const parentId = intoNew ? undefined : file.data!.parent_id;
-      track('archive_unzip_request');
-      const { task } = await startDecompress(fileId, password, encoding, paths, parentId);
-      useUploads.getState().setTab('cloud');
-      useUploads.getState().setPanelOpen(true);
-      navigate(`${base}/${fileId}/result?task=${encodeURIComponent(task.id)}`);
-    } catch (err) {
-      if (wrongPassword(err)) {
-        setRejected(password);
-        setPassword('');
-        setTyped('');
-      } else if (premiumOnly(err)) setNeedsPremium(true);
-      else setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const start = () =>
+    submit(
+      async () => {
+        const paths = chosen.size === all.length ? undefined : [...chosen];
+        // Beside the archive: its folder, known once the file has loaded (the button waits for it).
+        const parentId = intoNew ? undefined : file.data!.parent_id;
+        track('archive_unzip_request');
+        const { task } = await startDecompress(fileId, password, encoding, paths, parentId);
+        useUploads.getState().setTab('cloud');
+        useUploads.getState().setPanelOpen(true);
+        void navigate(`${base}/${fileId}/result?task=${encodeURIComponent(task.id)}`);
+      },
+      (err) => {
+        if (wrongPassword(err)) {
+          setRejected(password);
+          setPassword('');
+          setTyped('');
+        } else if (premiumOnly(err)) setNeedsPremium(true);
+        else return errorMessage(err);
+      },
+    );
 
   const name = listing.data?.file_name ?? file.data?.name ?? '';
   return (

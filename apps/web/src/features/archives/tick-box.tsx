@@ -3,7 +3,7 @@
  * a real checkbox, so labels, keys, the indeterminate state and the tests' getByRole('checkbox') work as before.
  */
 import type { ReactNode } from 'react';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 
 interface Props {
   checked: boolean;

@@ -11,6 +11,7 @@ import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
 import { TextField } from '../../components/text-field';
+import { useSubmit } from '../../components/use-submit';
 import { Logo } from '../layout/logo';
 import { resetPassword, sendCode } from './auth-api';
 import { CodeField, ResendButton } from './code-field';
@@ -23,8 +24,7 @@ export function ForgetPasswordPage() {
   const location = useLocation();
   const [email, setEmail] = useState(() => (location.state as { email?: string } | null)?.email ?? '');
   const [emailError, setEmailError] = useState('');
-  const [formError, setFormError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error: formError, setError: setFormError, submit: send } = useSubmit();
   const [sent, setSent] = useState<SentCode | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const leave = useSignedInRedirect();
@@ -58,17 +58,14 @@ export function ForgetPasswordPage() {
       emailRef.current?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      setSent(await sendCode('PASSWORD_RESET', email.trim()));
-    } catch (err) {
-      if (isApiError(err, 'invalid_argument')) {
+    await send(
+      async () => setSent(await sendCode('PASSWORD_RESET', email.trim())),
+      (err) => {
+        if (!isApiError(err, 'invalid_argument')) return errorMessage(err);
         setEmailError(errorMessage(err));
         emailRef.current?.focus();
-      } else setFormError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+      },
+    );
   };
 
   return (

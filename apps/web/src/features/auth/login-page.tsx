@@ -21,6 +21,7 @@ import { keepInvitationCode } from '../activity/invitation-code';
 import type { SentCode } from './use-code-step';
 import { FormError } from '../../components/form-error';
 import { TextField } from '../../components/text-field';
+import { useSubmit } from '../../components/use-submit';
 
 type Mode = 'signin' | 'signup';
 
@@ -67,7 +68,7 @@ export function LoginPage() {
   const [email, setEmail] = useState(() => (location.state as { email?: string } | null)?.email ?? '');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, submit: send } = useSubmit();
   // Set once the server asked for a verified address: later tries ask for a code at once.
   const [codeNeeded, setCodeNeeded] = useState(false);
   const [sent, setSent] = useState<SentCode | null>(null);
@@ -101,26 +102,24 @@ export function LoginPage() {
     const problem = mode === 'signin' ? await signInNameProblem(address) : isEmail(address) ? null : 'auth.invalidEmail';
     if (problem) return refuse({ email: t(problem) });
     if (mode === 'signup' && !passwordFits(password)) return refuse({ password: passwordRule() });
-    setBusy(true);
-    try {
-      if (mode === 'signin') await signIn(address, password);
-      else if (codeNeeded) await askForCode(address);
-      else {
-        try {
-          await signUp(address, password);
-        } catch (err) {
-          if (!needsVerification(err)) throw err;
-          setCodeNeeded(true);
-          await askForCode(address);
-          return;
+    await send(
+      async () => {
+        if (mode === 'signin') await signIn(address, password);
+        else if (codeNeeded) await askForCode(address);
+        else {
+          try {
+            await signUp(address, password);
+          } catch (err) {
+            if (!needsVerification(err)) throw err;
+            setCodeNeeded(true);
+            await askForCode(address);
+            return;
+          }
         }
-      }
-      if (!outsideDrive(target) && useSessionStore.getState().session) navigate(target, { replace: true });
-    } catch (err) {
-      refuse(isApiError(err, 'already_exists') ? { email: errorMessage(err) } : { form: errorMessage(err) });
-    } finally {
-      setBusy(false);
-    }
+        if (!outsideDrive(target) && useSessionStore.getState().session) void navigate(target, { replace: true });
+      },
+      (err) => refuse(isApiError(err, 'already_exists') ? { email: errorMessage(err) } : { form: errorMessage(err) }),
+    );
   };
 
   if (sent) {

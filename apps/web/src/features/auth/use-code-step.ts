@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
+import { useSubmit } from '../../components/use-submit';
 import { checkCode, sendCode } from './auth-api';
 import { RESEND_AFTER_SECONDS, retryAfter, useCooldown } from './code-field';
 import { CODE_LENGTH } from './code-text';
@@ -21,8 +22,7 @@ export function useCodeStep(usage: 'REGISTER' | 'PASSWORD_RESET', email: string,
   const [resent, setResent] = useState(false);
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState('');
-  const [formError, setFormError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error: formError, submit } = useSubmit();
   // A checked code is spent: its token is kept for another try after a refused password or a network failure.
   const token = useRef<string | null>(null);
   const codeRef = useRef<HTMLInputElement>(null);
@@ -60,16 +60,8 @@ export function useCodeStep(usage: 'REGISTER' | 'PASSWORD_RESET', email: string,
   };
 
   /** Runs one call at a time with the buttons disabled; an unexpected failure is shown under the form. */
-  const run = async (fn: () => Promise<void>) => {
-    setBusy(true);
-    setFormError('');
-    try {
-      await fn();
-    } catch (err) {
-      setFormError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+  const run = async (fn: () => Promise<void>): Promise<void> => {
+    await submit(fn, errorMessage);
   };
 
   const resend = () =>

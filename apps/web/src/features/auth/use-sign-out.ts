@@ -16,6 +16,6 @@ export function useSignOut() {
       return;
     }
     queryClient.clear();
-    navigate('/login', { replace: true });
+    void navigate('/login', { replace: true });
   };
 }

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { IconMenu } from '../../components/icon-menu';
 import { UserAvatar } from '../account/user-avatar';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { useRedeemBox } from '../plans/redeem-box';
 import { useInviteDialog } from '../activity/invite-dialog';
 import { getMe } from './auth-api';

@@ -13,6 +13,7 @@ import { toast } from 'sonner';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 import { useSignOut } from '../auth/use-sign-out';
 import { formatTime } from '../files/format-time';
 import { useSudo } from '../account/use-sudo';
@@ -35,32 +36,28 @@ function SignOutDevice({ session, onClose }: { session: Session; onClose: (done:
   const bornList = useBornList();
   const sudo = useSudo();
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<{ password?: string; form?: string }>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit: send } = useSubmit<{ password?: string; form?: string }>({});
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!password) return setError({ password: t('account.enterCurrent') });
-    setBusy(true);
-    setError({});
-    try {
-      let token: string;
-      try {
-        token = await sudo.token(password);
-      } catch (err) {
-        if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) return setError({ password: errorMessage(err) });
-        throw err;
-      }
-      await endSession(session.id, token).catch((err) => {
-        // Ended meanwhile (signed out on the device itself): what the person wanted has happened.
-        if (!isApiError(err, 'file_not_found')) throw err;
-      });
-      toast.success(t('devices.signedOut', { device: session.device }));
-      onClose(true);
-    } catch (err) {
-      setError({ form: errorMessage(err) });
-    } finally {
-      setBusy(false);
-    }
+    await send(
+      async () => {
+        let token: string;
+        try {
+          token = await sudo.token(password);
+        } catch (err) {
+          if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) return setError({ password: errorMessage(err) });
+          throw err;
+        }
+        await endSession(session.id, token).catch((err) => {
+          // Ended meanwhile (signed out on the device itself): what the person wanted has happened.
+          if (!isApiError(err, 'file_not_found')) throw err;
+        });
+        toast.success(t('devices.signedOut', { device: session.device }));
+        onClose(true);
+      },
+      (err) => ({ form: errorMessage(err) }),
+    );
   };
   return (
     <Dialog.Root open onOpenChange={(o) => !o && onClose(false)}>

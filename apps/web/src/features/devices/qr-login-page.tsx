@@ -10,6 +10,7 @@ import { Link, useSearchParams } from 'react-router';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 import { TextField } from '../../components/text-field';
 import { Logo } from '../layout/logo';
 import { AuthShell } from '../auth/login-page';
@@ -42,28 +43,25 @@ export function QrLoginPage() {
   const [params] = useSearchParams();
   const code = (params.get('code') ?? '').trim();
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, submit } = useSubmit();
   const info = useQuery({ queryKey: ['device-login', code], queryFn: () => deviceLoginInfo(code), enabled: !!code && !outcome, retry: false, staleTime: Infinity, meta: { quiet: true } });
 
   const confirm = useCredentialSudo();
 
-  const answer = async (approve: boolean) => {
-    setBusy(true);
-    setError('');
-    try {
-      // Approving signs a device in for a month, so it takes the password; refusing does not.
-      const token = approve ? await confirm.token() : undefined;
-      if (token === null) return;
-      await answerDeviceLogin(code, approve, token);
-      setOutcome({ approved: approve, device: info.data?.client_name ?? '' });
-    } catch (err) {
-      confirm.refused(err);
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const answer = (approve: boolean) =>
+    submit(
+      async () => {
+        // Approving signs a device in for a month, so it takes the password; refusing does not.
+        const token = approve ? await confirm.token() : undefined;
+        if (token === null) return;
+        await answerDeviceLogin(code, approve, token);
+        setOutcome({ approved: approve, device: info.data?.client_name ?? '' });
+      },
+      (err) => {
+        confirm.refused(err);
+        return errorMessage(err);
+      },
+    );
 
   let body;
   if (outcome) {

@@ -6,10 +6,10 @@ import { canDecompress } from '@haul/shared/plain';
 import type { DriveFile } from '@haul/shared';
 import i18n from 'i18next';
 import { toast } from 'sonner';
-import type { IconName } from '../layout/icon';
+import type { IconName } from '../../components/icon';
 import { viewKindOf } from '../viewer/view-kind';
 import { openInViewer, previewable, type Scene } from '../viewer/viewer-store';
-import { useDialog } from './dialog-store';
+import { useDialog } from '../../app/dialogs/dialog-store';
 import { isFolder } from './files-api';
 import { deleteForever, downloadFile, setStar, trashFiles, untrashFiles } from './file-mutations';
 

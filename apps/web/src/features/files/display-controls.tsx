@@ -3,7 +3,7 @@ import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useTranslation } from 'react-i18next';
 import type { SortOrder } from '@haul/shared';
 import { IconMenu } from '../../components/icon-menu';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { useDisplayMode, type DisplayMode } from './display-mode-store';
 
 const SORTS: { field: string; asc: SortOrder; desc: SortOrder }[] = [

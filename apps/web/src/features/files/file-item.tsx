@@ -3,7 +3,7 @@ import { memo } from 'react';
 import i18n from 'i18next';
 import { categoryOf, formatSize, mediaTypeOf } from '@haul/shared/plain';
 import type { DriveFile, EventType } from '@haul/shared';
-import { Icon, type IconName } from '../layout/icon';
+import { Icon, type IconName } from '../../components/icon';
 import { highlightParts } from '../search/search-state';
 import { isFolder } from './files-api';
 import { formatDate, formatTime, timeLeft } from './format-time';

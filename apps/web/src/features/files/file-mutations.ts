@@ -2,7 +2,6 @@
  * Every change to files goes through here: call the API, then pick the change up in the local database (incremental
  * sync) and refresh the server-backed lists. Failures show a toast with the server's words.
  */
-import type { QueryClient } from '@tanstack/react-query';
 import type { DriveFile } from '@haul/shared';
 import { checkName, NAME_PROBLEM_TEXT, randomSuffix, withSuffix } from '@haul/shared/plain';
 import { goTo } from '../../lib/go-to';
@@ -12,26 +11,9 @@ import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { track } from '../../lib/pending-work';
 import { deleteLocal, putLocal, updateLocal } from '../sync/local-files';
-import { syncNow } from '../sync/use-sync-engine';
 import * as filesApi from './files-api';
 import { downloadFits } from '../limits/download-check';
-
-let queryClient: QueryClient | null = null;
-/** Set once at start-up, so mutations can refresh server-backed lists without a hook. */
-export function bindQueryClient(qc: QueryClient) {
-  queryClient = qc;
-}
-
-/** Refreshes the server-backed lists whose query key starts with one of `keys`. */
-export async function refreshQueries(keys: string[]): Promise<void> {
-  await queryClient?.invalidateQueries({ predicate: (q) => keys.includes(q.queryKey[0] as string) });
-}
-
-/** Picks up a change in the local database and the server-backed lists. */
-export async function settleFileChanges(): Promise<void> {
-  await syncNow();
-  await refreshQueries(['trash', 'search', 'recent', 'about', 'picker', 'file', 'cloud-tasks', 'shares', 'share']);
-}
+import { settleFileChanges } from './settle-changes';
 
 /** What a success toast offers besides its words: undoing the change, and going to where it put things. */
 export interface Afterwards {

@@ -21,7 +21,7 @@ import type { DriveFile, SortOrder } from '@haul/shared';
 import { useIsMobile } from '../layout/use-media';
 import { actionForKey, menuActions, openFile, type ActionContext, type View } from './actions';
 import { idsInBox, idsInSwipe, type Box } from './box-select';
-import { useDialog } from './dialog-store';
+import { useDialog } from '../../app/dialogs/dialog-store';
 import { FileCard, FileRow, type FileActivity } from './file-item';
 import { isFolder } from './files-api';
 import { useClientSize, useHeight } from './element-size';
@@ -141,7 +141,7 @@ export function FileView(props: FileViewProps) {
   }, [highlight, location.key, order, set, virtualizer, cols]);
 
   const selectedFiles = () => pickSelected(files, selected);
-  const ctx = (list: DriveFile[]): ActionContext => ({ files: list, siblings: files, view, navigate });
+  const ctx = (list: DriveFile[]): ActionContext => ({ files: list, siblings: files, view, navigate: (to, opts) => void navigate(to, opts) });
   const dialogOpen = () => useDialog.getState().dialog !== null;
 
   // A link inside an item (a search result's folder) goes where it says; the item is not clicked.

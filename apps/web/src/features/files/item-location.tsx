@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Breadcrumb, DriveFile } from '@haul/shared';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { fetchChain } from './breadcrumbs';
 
 /** The chain from the top to `folderId` (inclusive); the top itself has none to fetch. */

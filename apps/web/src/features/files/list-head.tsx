@@ -8,7 +8,7 @@ import './list-head.css';
 import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SortOrder } from '@haul/shared';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 
 type Field = 'name' | 'size' | 'modified';
 

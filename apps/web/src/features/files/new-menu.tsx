@@ -4,7 +4,7 @@
  */
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useTranslation } from 'react-i18next';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { useIsMobile } from '../layout/use-media';
 
 export interface AddActions {

@@ -7,7 +7,7 @@ import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DriveFile } from '@haul/shared';
 import { FormError } from '../../components/form-error';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { createFolder, nameProblem } from './file-mutations';
 
 /**

@@ -1,6 +1,5 @@
 /** The in-memory forms of a big folder's rows: the id index, the selection test and compacted rows. */
 import { describe, expect, it } from 'vitest';
-import type { DriveFile } from '@haul/shared';
 import { StringPool, compactFile } from './compact-file';
 import { IdIndex, hashId } from './id-index';
 import { listedFile } from '../sync/fake-drive';

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { DriveFile } from '@haul/shared';
 import { IconMenu } from '../../components/icon-menu';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { useIsMobile } from '../layout/use-media';
 import { actionLabel, barActions, type ActionContext, type FileAction, type View } from './actions';
 import { fitCount } from './fit-count';

@@ -22,27 +22,27 @@ export function useLocalListing(userId: string, slice: LocalSlice, order: SortOr
   const [error, setError] = useState<unknown>(null);
   // A slice never loaded whole before is not known to be empty until its sync ends: show the skeleton meanwhile.
   const [unknown, setUnknown] = useState(false);
-  const key = slice.kind === 'folder' ? slice.parentId : '*star';
+  // The folder, or null for the starred items: what the slice (a new object each render) stands for.
+  const parentId = slice.kind === 'folder' ? slice.parentId : null;
   useEffect(() => {
     setError(null);
     const ac = new AbortController();
     const engine = syncEngineFor(userId);
-    setUnknown(slice.kind === 'starred' || !engine.hasFolder(slice.parentId));
+    setUnknown(parentId === null || !engine.hasFolder(parentId));
     // A folder loaded whole before is kept current by incremental syncs; only a new one is fetched page by page.
     const run =
-      slice.kind === 'starred'
+      parentId === null
         ? engine.syncStarred(ac.signal)
-        : engine.hasFolder(slice.parentId)
+        : engine.hasFolder(parentId)
           ? engine.incremental()
-          : engine.syncFolder(slice.parentId, ac.signal);
+          : engine.syncFolder(parentId, ac.signal);
     run
       .catch((err) => {
         if (!ac.signal.aborted && !isApiError(err, 'unauthenticated')) setError(err);
       })
       .finally(() => !ac.signal.aborted && setUnknown(false));
     return () => ac.abort();
-    // `key` stands for `slice` (a new object each render).
-  }, [userId, key]);
+  }, [userId, parentId]);
   const files = useMemo(
     () => (!rows || (rows.length === 0 && unknown) ? undefined : sortFiles([...rows], order, pin, locale)),
     [rows, unknown, order, pin, locale],

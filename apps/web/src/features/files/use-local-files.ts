@@ -25,13 +25,15 @@ export type { LocalSlice };
 
 export function useLocalFiles(userId: string, slice: LocalSlice): DriveFile[] | undefined {
   const [rows, setRows] = useState<DriveFile[] | undefined>(undefined);
-  const key = slice.kind === 'folder' ? `f:${slice.parentId}` : 'star';
+  // The folder, or null for the starred items: what the slice (a new object each render) stands for.
+  const parentId = slice.kind === 'folder' ? slice.parentId : null;
   useEffect(() => {
+    const which: LocalSlice = parentId === null ? { kind: 'starred' } : { kind: 'folder', parentId };
     setRows(undefined);
     const ac = new AbortController();
     const rowsById = new IdIndex<DriveFile>();
     const pool = new StringPool();
-    const belongs = inSlice(userId, slice);
+    const belongs = inSlice(userId, which);
     // Rows changed while the first read runs are newer than what that read returns.
     // (An IdIndex, not a Set: probing a Set with every row read would internalize all their ids; see id-index.)
     const touched = new IdIndex<{ id: string }>();
@@ -78,7 +80,7 @@ export function useLocalFiles(userId: string, slice: LocalSlice): DriveFile[] | 
     let first = true;
     readSlice(
       userId,
-      slice,
+      which,
       (chunk) => {
         for (const f of chunk) if (!touched.get(f.id)) rowsById.set(compactFile(f, pool));
         // The first chunk paints at once; the rest shows when the read is done. Publishing as chunks arrive
@@ -101,7 +103,6 @@ export function useLocalFiles(userId: string, slice: LocalSlice): DriveFile[] | 
       unsubscribe();
       clearTimeout(timer);
     };
-    // `key` stands for `slice` (a new object each render).
-  }, [userId, key]);
+  }, [userId, parentId]);
   return rows;
 }

@@ -13,12 +13,13 @@ import { SearchBox } from '../search/search-box';
 import { SyncIndicator } from '../sync/sync-indicator';
 import { useSyncEngine } from '../sync/use-sync-engine';
 import { focusMain, useFocusKeeper } from './focus-keeper';
-import { Icon, type IconName } from './icon';
+import { Icon, type IconName } from '../../components/icon';
 import { Logo } from './logo';
 import { NavProgress } from './nav-progress';
 import { SettingsMenu } from './settings-menu';
 import { useSearchKey } from './use-search-key';
 import { UpgradeEntry } from '../plans/upgrade-entry';
+import { AdminNavEntry } from '../admin/admin-nav-entry';
 import { startSettingsSync } from '../settings/settings-sync';
 
 const NAV: { to: string; key: string; icon: IconName }[] = [
@@ -117,6 +118,7 @@ export function AppLayout() {
             <span>{t(n.key)}</span>
           </NavLink>
         ))}
+        <AdminNavEntry onClick={() => setDrawer(false)} />
         <StorageMeter />
         <UpgradeEntry />
         {/* On phones the header has no room: theme and language live in the drawer. */}

@@ -6,7 +6,7 @@ import type { Locale } from '@haul/shared';
 import { IconMenu } from '../../components/icon-menu';
 import { changeLocale } from '../../lib/i18n';
 import { LOCALE_NAMES } from '../../lib/locale';
-import { Icon } from './icon';
+import { Icon } from '../../components/icon';
 import { useThemeStore, type ThemeChoice } from './theme-store';
 
 const THEMES: ThemeChoice[] = ['system', 'light', 'dark'];

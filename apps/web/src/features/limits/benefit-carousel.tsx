@@ -3,9 +3,9 @@
  * hover, focus or the pause button stop it, and nothing moves by itself for people who ask for reduced motion. It
  * follows the WAI-ARIA carousel pattern: slides are labelled "n of N", and announced only while it stands still.
  */
-import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { BENEFITS } from './benefits';
 
 export const SLIDE_MS = 3000;
@@ -22,17 +22,18 @@ export function BenefitCarousel({ only }: { only?: readonly string[] } = {}) {
   const [paused, setPaused] = useState(reducedMotion);
   const [held, setHeld] = useState(false);
   const playing = started && !paused && !held;
-  const go = (step: number) => setIndex((i) => (i + step + list.length) % list.length);
+  const count = list.length;
+  const go = useCallback((step: number) => setIndex((i) => (i + step + count) % count), [count]);
 
   useEffect(() => {
     const timer = setTimeout(() => setStarted(true), AUTOPLAY_AFTER_MS);
     return () => clearTimeout(timer);
   }, []);
   useEffect(() => {
-    if (!playing || list.length < 2) return;
+    if (!playing || count < 2) return;
     const timer = setInterval(() => go(1), SLIDE_MS);
     return () => clearInterval(timer);
-  }, [playing]);
+  }, [playing, count, go]);
 
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'ArrowRight') go(1);

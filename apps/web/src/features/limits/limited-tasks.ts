@@ -1,10 +1,8 @@
 /**
  * Tasks that failed on a limit, remembered (per browser, in localStorage) so they continue by themselves once the
- * limit is lifted (seed 000 §4: "after payment the failed task continues"): the payment page calls
- * continueLimitedTasks, and so does the watch on the account's quotas when they rise.
+ * limit is lifted (seed 000 §4: "after payment the failed task continues"; continue-limited-tasks.ts). The list
+ * imports nothing of the tasks' own code, so the upload queue and the limit dialog can both write to it.
  */
-import { retryCloudTask } from '../offline/offline-api';
-import { limitOf } from './limit-kinds';
 
 export interface LimitedTask {
   kind: 'upload' | 'offline';
@@ -34,40 +32,14 @@ export function rememberLimitedTask(task: LimitedTask): void {
 /** The tasks waiting for a limit to lift. */
 export const limitedTasks = (): LimitedTask[] => read();
 
+/** Hands over every remembered task and forgets them (each continues, or is remembered again). */
+export function takeLimitedTasks(): LimitedTask[] {
+  const list = read();
+  write([]);
+  return list;
+}
+
 /** Forgets tasks (cancelled, removed from the list). */
 export function forgetLimitedTasks(ids: string[]): void {
   write(read().filter((t) => !ids.includes(t.id)));
-}
-
-let running: Promise<number> | null = null;
-
-/**
- * Continues every remembered task: uploads resume from where they stopped, cloud downloads start again (create_type
- * RETRY). One that hits a limit again is remembered again. Answers how many were continued.
- */
-export function continueLimitedTasks(): Promise<number> {
-  running ??= (async () => {
-    const list = read();
-    write([]);
-    let continued = 0;
-    for (const t of list) {
-      if (t.kind === 'upload') {
-        // Loaded on demand, as the upload code is everywhere else.
-        const { resume } = await import('../uploads/upload-manager');
-        resume(t.id);
-        continued++;
-        continue;
-      }
-      try {
-        await retryCloudTask(t.id);
-        continued++;
-      } catch (err) {
-        if (limitOf(err)) rememberLimitedTask(t);
-      }
-    }
-    return continued;
-  })().finally(() => {
-    running = null;
-  });
-  return running;
 }

@@ -6,7 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { About } from '@haul/shared';
 import { getQuotas, QUOTAS_KEY } from './limits-api';
-import { continueLimitedTasks, limitedTasks } from './limited-tasks';
+import { continueLimitedTasks } from './continue-limited-tasks';
+import { limitedTasks } from './limited-tasks';
 
 /** Each allowance as a number (Infinity when unlimited), by name. */
 export function allowances(a: About): Record<string, number> {

@@ -6,14 +6,14 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Breadcrumb } from '@haul/shared';
-import { Frame } from '../files/dialog-frame';
-import { useDialog, type DialogState } from '../files/dialog-store';
+import { Frame } from '../../app/dialogs/dialog-frame';
+import { useDialog, type DialogState } from '../../app/dialogs/dialog-store';
 import { runChange } from '../files/file-mutations';
 import { followCloudTasks } from './cloud-task-poll';
 import { FolderBrowser } from '../files/folder-picker';
 import { useUploads } from '../uploads/upload-store';
 import { errorMessage } from '../../lib/error-message';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import {
   addCloudDownloads,
   badLinks,
@@ -25,20 +25,21 @@ import {
 } from './offline-api';
 import { TorrentFiles } from './torrent-files';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 import { reportLimit } from '../limits/limit-store';
 
 export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cloud-download' }> }) {
   const { t } = useTranslation();
   const close = useDialog((s) => s.close);
   const [text, setText] = useState(d.text ?? '');
-  const [error, setError] = useState('');
+  // Reading a torrent's file list; its failure is the dialog's error, as the link checks are.
+  const { busy: inspecting, error, setError, submit: read } = useSubmit();
   const [busy, setBusy] = useState(false);
   const [path, setPath] = useState<Breadcrumb[]>(d.path);
   const [choosing, setChoosing] = useState(false);
   // A torrent's file list (from a .torrent file, or a single magnet link) and the files kept.
   const [torrent, setTorrent] = useState<{ base64?: string; fileName?: string; listing: TorrentListing } | null>(null);
   const [chosen, setChosen] = useState<Set<number>>(new Set());
-  const [inspecting, setInspecting] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const target = path.at(-1);
   const lines = text
@@ -47,19 +48,12 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
     .filter(Boolean);
   const singleMagnet = lines.length === 1 && /^magnet:\?/i.test(lines[0]!) ? lines[0]! : null;
 
-  const inspect = async (source: { url: string } | { torrent: string }, base64?: string, fileName?: string) => {
-    setInspecting(true);
-    setError('');
-    try {
+  const inspect = (source: { url: string } | { torrent: string }, base64?: string, fileName?: string) =>
+    read(async () => {
       const listing = await inspectTorrent(source);
       setTorrent({ base64, fileName, listing });
       setChosen(new Set(listing.files.map((f) => f.index)));
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setInspecting(false);
-    }
-  };
+    }, errorMessage);
   const pickTorrent = async (file: File | undefined) => {
     if (!file) return;
     if (!isTorrentFile(file)) return setError(t('cloud.notTorrent', { name: file.name }));

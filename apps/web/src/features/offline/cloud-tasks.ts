@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { PHASE } from '@haul/shared/plain';
 import type { DriveTask } from '@haul/shared';
-import { settleFileChanges } from '../files/file-mutations';
+import { settleFileChanges } from '../files/settle-changes';
 import { listCloudTasks } from './offline-api';
 import { onCloudAction, pollAfterAction } from './cloud-task-poll';
 import { showTaskLimit, taskLimit } from './cloud-task-words';

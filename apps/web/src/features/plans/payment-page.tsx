@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate, useSearchParams } from 'react-router';
 import type { GrantKind, Product } from '@haul/shared';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 import { errorMessage } from '../../lib/error-message';
 import { checkoutPath } from './checkout-path';
 import { describeGrant, formatPrice } from './plan-format';
@@ -65,31 +66,29 @@ export function PaymentPage({ kind }: { kind: GrantKind }) {
   const providers = settings.data?.providers ?? [];
   const [provider, setProvider] = useState('');
   const chosen = providers.find((p) => p.id === provider) ?? providers[0];
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, setError, submit } = useSubmit();
 
   const pay = async (product: Product) => {
     if (!chosen) return;
     const recurring = product.subscription_mode === 'recurring';
     if (recurring && !chosen.recurring) return setError(t('plans.noSubscriptions', { provider: chosen.name }));
-    setBusy(true);
-    setError('');
     // Opened now, in the click, so no pop-up blocker stops it; pointed at the checkout once the order exists.
     const away = chosen.sandbox ? null : window.open('', '_blank');
-    try {
-      const returnPath = params.get('return') ?? undefined;
-      const started = await startPayment({ provider: chosen.id, productId: product.id, recurring, taskId: params.get('task_id') ?? undefined, returnPath });
-      const local = checkoutPath(started.redirect_url);
-      if (local && !away) return navigate(local);
-      if (away) away.location.href = started.redirect_url;
-      else window.location.assign(started.redirect_url);
-      navigate(`/payment/status/${started.order_id}${returnPath ? `?return=${encodeURIComponent(returnPath)}` : ''}`);
-    } catch (err) {
-      away?.close();
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    await submit(
+      async () => {
+        const returnPath = params.get('return') ?? undefined;
+        const started = await startPayment({ provider: chosen.id, productId: product.id, recurring, taskId: params.get('task_id') ?? undefined, returnPath });
+        const local = checkoutPath(started.redirect_url);
+        if (local && !away) return void navigate(local);
+        if (away) away.location.href = started.redirect_url;
+        else window.location.assign(started.redirect_url);
+        void navigate(`/payment/status/${started.order_id}${returnPath ? `?return=${encodeURIComponent(returnPath)}` : ''}`);
+      },
+      (err) => {
+        away?.close();
+        return errorMessage(err);
+      },
+    );
   };
 
   const products = goods.data?.products ?? [];

@@ -10,6 +10,7 @@ import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { create } from 'zustand';
 import { TextField } from '../../components/text-field';
+import { useSubmit } from '../../components/use-submit';
 import { errorMessage } from '../../lib/error-message';
 import { continueLimitedTasks } from '../limits';
 import { describeGrant } from './plan-format';
@@ -29,8 +30,7 @@ export function RedeemBoxHost() {
   const set = useRedeemStore((s) => s.set);
   const [params, setParams] = useSearchParams();
   const [code, setCode] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit: redeem } = useSubmit();
 
   useEffect(() => {
     if (params.get('action') !== 'open_redeem_box') return;
@@ -49,19 +49,13 @@ export function RedeemBoxHost() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!code.trim()) return setError(t('plans.enterCode'));
-    setBusy(true);
-    setError('');
-    try {
+    await redeem(async () => {
       const { granted } = await redeemCode(code.trim());
       toast.success(t('plans.redeemed', { what: granted.map((g) => describeGrant(g, t, i18n.language)).join(', ') }));
       close();
       await Promise.all(PLAN_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey: [...queryKey] })));
       void continueLimitedTasks();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    }, errorMessage);
   };
 
   if (!shown) return null;

@@ -2,11 +2,11 @@
  * The sandbox provider's checkout (/payment/sandbox/:orderId): the operator turned on trying plans without money.
  * Pay, decline or cancel is the provider's decision; the status page then follows the order like any other.
  */
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 import { errorMessage } from '../../lib/error-message';
 import { formatPrice } from './plan-format';
 import { sandboxOrder, sandboxPay } from './plans-api';
@@ -18,21 +18,13 @@ export function SandboxCheckoutPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const order = useQuery({ queryKey: ['sandbox-order', orderId], queryFn: () => sandboxOrder(orderId) });
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const decide = async (outcome: 'pay' | 'decline' | 'cancel') => {
-    setBusy(true);
-    setError('');
-    try {
+  const { busy, error, submit } = useSubmit();
+  const decide = (outcome: 'pay' | 'decline' | 'cancel') =>
+    submit(async () => {
       await sandboxPay(orderId, outcome);
       const back = params.get('return');
-      navigate(`/payment/status/${orderId}${back ? `?return=${encodeURIComponent(back)}` : ''}`, { replace: true });
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+      void navigate(`/payment/status/${orderId}${back ? `?return=${encodeURIComponent(back)}` : ''}`, { replace: true });
+    }, errorMessage);
   return (
     <section className="page">
       <div className="toolbar">

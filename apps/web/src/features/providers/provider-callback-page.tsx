@@ -38,9 +38,9 @@ export function ProviderCallbackPage() {
       .then(() => {
         if (flow.purpose === 'bind') {
           toast.success(t('providers.connectedToast'));
-          navigate('/account/providers', { replace: true });
+          void navigate('/account/providers', { replace: true });
         } else {
-          navigate(safeRedirect(flow.redirect), { replace: true });
+          void navigate(safeRedirect(flow.redirect), { replace: true });
         }
       })
       .catch((err: unknown) => setFailure(errorMessage(err)));

@@ -5,7 +5,7 @@
 import { platformIcon } from '@haul/shared/plain';
 import type { TagIcon } from '@haul/shared';
 import type { TFunction } from 'i18next';
-import { Icon, type IconName } from '../layout/icon';
+import { Icon, type IconName } from '../../components/icon';
 
 const PLATFORM_PATHS: Partial<Record<TagIcon, string>> = {
   // A play button in a rounded screen.

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { entryFolderOf, loadHistory, pushHistory, readSearch, saveHistory, SEARCHABLE_VIEWS, writeSearch } from './search-state';
 
 export function SearchBox() {
@@ -30,7 +30,7 @@ export function SearchBox() {
     const scope = current ? current.folderId : folderId;
     const next = writeSearch(searchable ? params : new URLSearchParams(), { ...(current ?? {}), name: text.trim() || undefined, folderId: scope }, entry);
     const qs = next.toString();
-    navigate(qs ? `${base}?${qs}` : base, { replace: typing && !!current });
+    void navigate(qs ? `${base}?${qs}` : base, { replace: typing && !!current });
   };
 
   // Search as the person types, once they pause.

@@ -1,11 +1,11 @@
 /** Search mode lives in the route (seed 000 §2): action=search plus the filters, so a search survives a reload. */
 import { isEmptySearch } from '@haul/shared/plain';
 import type { SearchFilter } from '@haul/shared';
+import { SEARCH_HISTORY_KEY } from '../settings/setting-keys';
 import { saveSetting } from '../settings/settings-sync';
 
 /** Views that can be searched; others send a search to all files. */
 export const SEARCHABLE_VIEWS = ['all', 'recent', 'trash', 'star', 'bookmarks'] as const;
-export const HISTORY_KEY = 'haul.searchHistory';
 export const HISTORY_SIZE = 3;
 
 export function readSearch(params: URLSearchParams): SearchFilter | null {
@@ -54,7 +54,7 @@ export function pushHistory(history: readonly string[], term: string): string[] 
 
 export function loadHistory(): string[] {
   try {
-    const v = JSON.parse(localStorage.getItem(HISTORY_KEY) ?? '[]');
+    const v = JSON.parse(localStorage.getItem(SEARCH_HISTORY_KEY) ?? '[]');
     return Array.isArray(v) ? v.filter((x) => typeof x === 'string').slice(0, HISTORY_SIZE) : [];
   } catch {
     return [];
@@ -62,7 +62,7 @@ export function loadHistory(): string[] {
 }
 
 export function saveHistory(h: string[]): void {
-  localStorage.setItem(HISTORY_KEY, JSON.stringify(h));
+  localStorage.setItem(SEARCH_HISTORY_KEY, JSON.stringify(h));
   saveSetting('search_history', h);
 }
 

@@ -7,10 +7,8 @@
 import type { UserSettingItem } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 import { useDisplayMode, type DisplayMode } from '../files/display-mode-store';
-import { HISTORY_KEY } from '../search/search-state';
+import { PARALLEL_UPLOADS_KEY, PREVIEW_BAR_KEY, SEARCH_HISTORY_KEY } from './setting-keys';
 
-export const PREVIEW_BAR_KEY = 'preview_bar_visible';
-export const PARALLEL_UPLOADS_KEY = 'haul.parallelUploads';
 const SEND_AFTER_MS = 1000;
 
 const pending = new Map<UserSettingItem, unknown>();
@@ -48,10 +46,13 @@ function apply(item: UserSettingItem, value: unknown): void {
     // The newer wins: a change made here before the server answered is not lost.
     if (server.global.last_modified >= useDisplayMode.getState().global.last_modified) useDisplayMode.setState(server);
     else saveSetting('display_mode', displayValue());
-  } else if (item === 'search_history') localStorage.setItem(HISTORY_KEY, JSON.stringify(value));
+  } else if (item === 'search_history') localStorage.setItem(SEARCH_HISTORY_KEY, JSON.stringify(value));
   else if (item === 'preview_bar_visible') localStorage.setItem(PREVIEW_BAR_KEY, value ? '1' : '0');
   // The upload queue reads it at every turn.
-  else if (item === 'max_parallel_uploads') value === null ? localStorage.removeItem(PARALLEL_UPLOADS_KEY) : localStorage.setItem(PARALLEL_UPLOADS_KEY, String(value));
+  else if (item === 'max_parallel_uploads') {
+    if (value === null) localStorage.removeItem(PARALLEL_UPLOADS_KEY);
+    else localStorage.setItem(PARALLEL_UPLOADS_KEY, String(value));
+  }
 }
 
 /** Starts following the account's settings; returns the stop. */

@@ -16,7 +16,7 @@ import { iconFor } from '../files/file-item';
 import { clickDownload } from '../files/file-mutations';
 import { isFolder } from '../files/files-api';
 import { formatTime } from '../files/format-time';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { Logo } from '../layout/logo';
 import { SettingsMenu } from '../layout/settings-menu';
 import { toast } from 'sonner';
@@ -29,6 +29,7 @@ import { keepPicks, takePicks } from './share-picks';
 import { loadShareToken, onShareTokenKept, saveShareToken } from './share-token';
 import { usePublicShare } from './use-public-share';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 
 const NEEDS_CODE: ShareStatus[] = ['PASS_CODE_EMPTY', 'PASS_CODE_ERROR'];
 
@@ -241,22 +242,15 @@ function soleFolder<F extends Pick<DriveFile, 'kind'>>(view: ShareView | undefin
 function PassCodeForm({ shareId, wrong, onToken }: { shareId: string; wrong: boolean; onToken: (token: string) => void }) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
-  const [error, setError] = useState(wrong ? t('publicShare.status.PASS_CODE_ERROR') : '');
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit: check } = useSubmit('', wrong ? t('publicShare.status.PASS_CODE_ERROR') : '');
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!code.trim()) return setError(t('publicShare.enterCode'));
-    setBusy(true);
-    setError('');
-    try {
+    await check(async () => {
       const v = await viewShare({ shareId, passCode: code.trim() }, {});
       if (v.share_status === 'OK') onToken(v.pass_code_token);
       else setError(t(`publicShare.status.${v.share_status}`, { defaultValue: v.share_status_text }));
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    }, errorMessage);
   };
   return (
     <form className="pass-code-card" onSubmit={submit} noValidate>

@@ -10,29 +10,22 @@ import { escapeLeavesField } from '../files/picker-new-folder';
 import { restoreShare, type ShareAccess } from '../shares/shares-api';
 import { DialogX } from '../../components/dialog-x';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 
 export function SaveDialog({ access, fileIds, onClose }: { access: ShareAccess; fileIds: string[]; onClose: () => void }) {
   const { t } = useTranslation();
   const [path, setPath] = useState<Breadcrumb[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, submit } = useSubmit();
   const target = path.at(-1);
-  const save = async () => {
-    setBusy(true);
-    setError('');
-    try {
+  const save = () =>
+    submit(async () => {
       const { file_ids } = await restoreShare(access, fileIds, target?.id ?? '');
       const where = `/drive/all${target ? `/${target.id}` : ''}`;
       toast.success(t('publicShare.saved', { count: file_ids.length, folder: target?.name ?? t('nav.all') }), {
         action: { label: t('publicShare.openDrive'), onClick: () => window.location.assign(where) },
       });
       onClose();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, errorMessage);
   return (
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
       <Dialog.Portal>

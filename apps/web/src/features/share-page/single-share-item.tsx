@@ -8,7 +8,7 @@ import { formatSize, mediaTypeOf } from '@haul/shared/plain';
 import type { DriveFile, MediaType, ShareView } from '@haul/shared';
 import { iconFor } from '../files/file-item';
 import { formatTime } from '../files/format-time';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { viewerDetail } from '../viewer/viewer-api';
 import type { ViewerSource } from '../viewer/viewer-store';
 

@@ -7,12 +7,13 @@ import { toast } from 'sonner';
 import { SHARE_EXPIRATION_DAYS } from '@haul/shared/plain';
 import type { ShareEntry, ShareKind } from '@haul/shared';
 import { errorMessage } from '../../lib/error-message';
-import { Frame } from '../files/dialog-frame';
-import type { DialogState } from '../files/dialog-store';
+import { Frame } from '../../app/dialogs/dialog-frame';
+import type { DialogState } from '../../app/dialogs/dialog-store';
 import { settleShares } from './use-shares';
 import { copyText, expiryLeft, shareMessage } from './share-format';
 import { createShare, shareStatusFor, updateShare } from './shares-api';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 
 /** "7 days", "Forever": the validity choices. */
 export function ValidityOptions() {
@@ -70,21 +71,13 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
   const [kind, setKind] = useState<ShareKind>('encryptedlink');
   const [days, setDays] = useState(7);
   const [phrase, setPhrase] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, submit } = useSubmit();
 
-  const run = async (work: () => Promise<ShareEntry>) => {
-    setBusy(true);
-    setError('');
-    try {
+  const run = (work: () => Promise<ShareEntry>) =>
+    submit(async () => {
       setEntry(await work());
       await settleShares();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, errorMessage);
 
   const create = (e: FormEvent) => {
     e.preventDefault();

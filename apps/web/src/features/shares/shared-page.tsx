@@ -10,12 +10,12 @@ import { toast } from 'sonner';
 import type { ShareEntry } from '@haul/shared';
 import { EndSentinel } from '../../components/end-sentinel';
 import { errorMessage } from '../../lib/error-message';
-import { useDialog } from '../files/dialog-store';
+import { useDialog } from '../../app/dialogs/dialog-store';
 import { EmptyState, Skeleton } from '../files/file-manager-page';
 import { runChange } from '../files/file-mutations';
 import { FileView } from '../files/file-view';
 import { formatTime } from '../files/format-time';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { capCount, copyText, shareMessage } from './share-format';
 import { useExpiryText } from './share-dialog';
 import { cancelShares, getShareEntry, viewShare } from './shares-api';
@@ -184,7 +184,7 @@ function ShareDetail({ shareId }: { shareId: string }) {
           <button className="btn" onClick={() => actions.manage(e)}>
             {t('share.manage')}
           </button>
-          <button className="btn danger" onClick={() => actions.cancel([e], () => navigate('/shared'))}>
+          <button className="btn danger" onClick={() => actions.cancel([e], () => void navigate('/shared'))}>
             {t('share.cancel')}
           </button>
         </div>

@@ -1,6 +1,6 @@
 /** The owner's share list from the server (newest first, 100 a page), and refreshing it after a change. */
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { refreshQueries } from '../files/file-mutations';
+import { refreshQueries } from '../files/settle-changes';
 import { listShares } from './shares-api';
 
 export function useShareList() {

@@ -1,8 +1,9 @@
 import Dexie from 'dexie';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FakeDrive } from './fake-drive';
-import { clearLocalUser, deleteLocalDb, localDb, localTasksOf, saveLocalTask, type LocalFile } from './local-db';
+import { clearLocalUser, deleteLocalDb, localDb, localTasksOf, saveLocalTask } from './local-db';
 import { deleteStale, deleteStaleDrive, readSlice, updateLocal, writeLocalPage } from './local-files';
+import type { LocalFile } from './stored-row';
 
 const drive = new FakeDrive();
 const row = (id: string, parent: string, over: Partial<LocalFile> = {}): LocalFile => {

@@ -6,13 +6,7 @@
  * sync of a large drive spent most of its time in IndexedDB (bench/README.md, "web app: the first sync").
  */
 import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
-import type { DriveFile } from '@haul/shared';
 import type { StoredFile } from './stored-row';
-
-export interface LocalFile extends DriveFile {
-  /** When a sync (or a change made here) last wrote this row (epoch ms); rows of a synced slice older than the sync's start are stale. */
-  local_sync_timestamp: number;
-}
 
 export interface LocalTask {
   taskId: string;

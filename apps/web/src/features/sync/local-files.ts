@@ -3,8 +3,8 @@
  * a screen keeps its rows in memory and never re-reads 100,000 of them because one changed.
  */
 import { unwrap } from 'idb';
-import { localDb, type LocalFile } from './local-db';
-import { fromStored, toStored } from './stored-row';
+import { localDb } from './local-db';
+import { fromStored, toStored, type LocalFile } from './stored-row';
 
 export interface LocalChange {
   put: LocalFile[];

@@ -1,7 +1,7 @@
 import { PHASE } from '@haul/shared/plain';
 import { describe, expect, it } from 'vitest';
 import { listedFile } from './fake-drive';
-import type { LocalFile } from './local-db';
+import type { LocalFile } from './stored-row';
 import { fromStored, toStored } from './stored-row';
 
 const listed: LocalFile = { ...listedFile({ id: 'f1', parent_id: '' }), local_sync_timestamp: 5 };

@@ -8,7 +8,12 @@
  */
 import { PHASE } from '@haul/shared/plain';
 import type { DriveFile } from '@haul/shared';
-import type { LocalFile } from './local-db';
+
+/** A file row of the local copy, as the app reads it. */
+export interface LocalFile extends DriveFile {
+  /** When a sync (or a change made here) last wrote this row (epoch ms); rows of a synced slice older than the sync's start are stale. */
+  local_sync_timestamp: number;
+}
 
 export const NO_TAGS: DriveFile['tags'] = Object.freeze([]) as unknown as DriveFile['tags'];
 export const NO_PARAMS: DriveFile['params'] = Object.freeze({}) as DriveFile['params'];

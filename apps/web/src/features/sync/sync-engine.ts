@@ -6,7 +6,7 @@ import { PHASE } from '@haul/shared/plain';
 import type { DriveFile, FileList } from '@haul/shared';
 import { isApiError } from '../../lib/api-error';
 import { LIVE_FILTERS, type Filters, type ListParams } from '../files/files-api';
-import type { LocalFile } from './local-db';
+import type { LocalFile } from './stored-row';
 import { deleteStale, deleteStaleDrive, writeLocalPage, type LocalSlice } from './local-files';
 import { useSyncStatus } from './sync-status';
 

@@ -2,7 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/error-message';
-import { useDialog } from '../files/dialog-store';
+import { useDialog } from '../../app/dialogs/dialog-store';
 import { DisplayControls } from '../files/display-controls';
 import { useDisplayMode } from '../files/display-mode-store';
 import { EmptyState, Skeleton } from '../files/file-manager-page';

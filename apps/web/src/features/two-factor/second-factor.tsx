@@ -11,6 +11,7 @@ import { create } from 'zustand';
 import { ApiError, isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
+import { useSubmit } from '../../components/use-submit';
 import { TextField } from '../../components/text-field';
 
 interface Ask {
@@ -47,24 +48,19 @@ export function SecondFactorDialog() {
   const { t } = useTranslation();
   const ask = useAsk((s) => s.ask);
   const [code, setCode] = useState('');
-  const [error, setError] = useState<{ code?: string; form?: string }>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit: send } = useSubmit<{ code?: string; form?: string }>({});
   if (!ask) return null;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!code.trim()) return setError({ code: t('twoFactor.enterCode') });
-    setBusy(true);
-    setError({});
-    try {
-      await ask.attempt(code.trim());
-      setCode('');
-    } catch (err) {
+    await send(
+      async () => {
+        await ask.attempt(code.trim());
+        setCode('');
+      },
       // A wrong or spent code, or too many: said at the field, to try again. Anything else ends the question.
-      if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) setError({ code: errorMessage(err) });
-      else setError({ form: errorMessage(err) });
-    } finally {
-      setBusy(false);
-    }
+      (err) => (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests') ? { code: errorMessage(err) } : { form: errorMessage(err) }),
+    );
   };
   return (
     <Dialog.Root open onOpenChange={(o) => !o && ask.cancel()}>

@@ -1,7 +1,8 @@
 /** How many uploads run at once (seed 000 §3 "maximum parallel uploads override"): kept in this browser and the account. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PARALLEL_UPLOADS_KEY, saveSetting } from '../settings/settings-sync';
+import { PARALLEL_UPLOADS_KEY } from '../settings/setting-keys';
+import { saveSetting } from '../settings/settings-sync';
 import { parallelLimit } from './upload-queue';
 import { UPLOAD } from './upload-status';
 

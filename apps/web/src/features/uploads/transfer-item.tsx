@@ -1,7 +1,7 @@
 /** The layout of one line of the transfer list, for uploads and cloud downloads alike. */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon, type IconName } from '../layout/icon';
+import { Icon, type IconName } from '../../components/icon';
 
 export interface TransferButton {
   label: string;

@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router';
 import { formatSize, PHASE } from '@haul/shared/plain';
 import { useSessionStore } from '../auth/session-store';
 import { runChange } from '../files/file-mutations';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { useCloudTasks } from '../offline/cloud-tasks';
 import { CloudTaskRow } from '../offline/cloud-task-row';
 import { clearFinishedCloudTasks } from '../offline/offline-api';

@@ -9,7 +9,7 @@ import * as tus from 'tus-js-client';
 import { isApiError } from '../../lib/api-error';
 import { currentToken } from '../../lib/api-client';
 import { errorMessage } from '../../lib/error-message';
-import { settleFileChanges } from '../files/file-mutations';
+import { settleFileChanges } from '../files/settle-changes';
 import { forgetLocalTasks, saveLocalTask } from '../sync/local-db';
 import { contentId, hashFile, hashRanges } from './file-hash';
 import { cidExists, clashingFiles, createUpload, deleteTasks, getTask } from './uploads-api';
@@ -22,7 +22,7 @@ import { useUploads, type UploadTask } from './upload-store';
 import { forgetLimitedTasks } from '../limits/limited-tasks';
 import { reportLimit } from '../limits/limit-store';
 import { track } from '../../lib/stats';
-import { PARALLEL_UPLOADS_KEY } from '../settings/settings-sync';
+import { PARALLEL_UPLOADS_KEY } from '../settings/setting-keys';
 
 /** Picked files stay in memory only; a reload needs the file picked again to continue. */
 const files = new Map<string, File>();

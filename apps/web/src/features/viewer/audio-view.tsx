@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DriveFile } from '@haul/shared';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { PlayButton, ProgressSlider, RateSelect, VolumeControl, VolumeSlider } from './media-controls';
 import { getPlayMode, getRecord, setPlayMode } from './play-records';
 import {
@@ -91,7 +91,7 @@ export function AudioView({
 
   useEffect(() => {
     if (hold) audio.current?.pause();
-  }, [hold]);
+  }, [hold, audio]);
 
   useEffect(() => {
     if (!active) return;

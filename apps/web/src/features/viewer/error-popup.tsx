@@ -4,7 +4,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { DriveFile } from '@haul/shared';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { buttonsFor, pictureOf, type ViewerFailure } from './viewer-errors';
 import type { ViewKind } from './view-kind';
 

@@ -7,10 +7,10 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import type { DialogState } from '../files/dialog-store';
-import { Frame } from '../files/dialog-frame';
+import type { DialogState } from '../../app/dialogs/dialog-store';
+import { Frame } from '../../app/dialogs/dialog-frame';
 import { copyText } from '../shares/share-format';
-import { useDialog } from '../files/dialog-store';
+import { useDialog } from '../../app/dialogs/dialog-store';
 import { playerWindowAddress } from './viewer-address';
 
 /** The link an outside player can stream: the original bytes, served with Range. */

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type PointerEvent, type WheelEvent } from 
 import { useTranslation } from 'react-i18next';
 import { extensionOf } from '@haul/shared/plain';
 import type { DriveFile } from '@haul/shared';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { getDeg, setDeg } from './play-records';
 import { clampZoom, ZOOM } from './playback-rules';
 import type { MediaFault } from './viewer-errors';

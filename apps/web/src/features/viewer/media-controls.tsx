@@ -2,7 +2,7 @@
 import './media-controls.css';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { clampSlider, formatClock, RATES, seekByKey, VOLUME_STEP } from './playback-rules';
 
 export function PlayButton({ paused, onToggle }: { paused: boolean; onToggle: () => void }) {

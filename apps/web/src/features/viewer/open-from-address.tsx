@@ -92,7 +92,7 @@ function Among({ id, list, scene, onSettled }: Props & { list: DriveFile[] | und
   useEffect(() => {
     if (!hit) return;
     // An archive named as the file to preview opens where archives open.
-    if (archivePage) navigate(archivePage, { replace: true });
+    if (archivePage) void navigate(archivePage, { replace: true });
     else useViewer.getState().open(list!, id, scene);
     onSettled();
   }, [hit, archivePage, list, id, scene, onSettled, navigate]);
@@ -102,7 +102,7 @@ function Among({ id, list, scene, onSettled }: Props & { list: DriveFile[] | und
     asked.current = true;
     const drop = (message: string) => {
       if (message) toast.error(message);
-      navigate({ pathname: location.pathname, search: withPreview(location.search, null), hash: location.hash }, { replace: true });
+      void navigate({ pathname: location.pathname, search: withPreview(location.search, null), hash: location.hash }, { replace: true });
       onSettled();
     };
     getFile(id).then(
@@ -111,7 +111,7 @@ function Among({ id, list, scene, onSettled }: Props & { list: DriveFile[] | und
         const archive = archivePageOf(file);
         if (file.trashed) drop(t('viewer.notFound'));
         else if (archive) {
-          navigate(archive, { replace: true });
+          void navigate(archive, { replace: true });
           onSettled();
         } else if (!previewable(file)) drop(t('viewer.unsupported.file'));
         // The list may have come meanwhile; if not, the file shows alone until it does.

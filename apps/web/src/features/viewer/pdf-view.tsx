@@ -38,9 +38,11 @@ export function PdfView({ file, onError }: { file: DriveFile; onError: (fault?: 
       gone = true;
       void task?.destroy();
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one load per link: `onError` is made anew by every render of the viewer
   }, [link]);
 
   // The column follows the viewer's width.
+  const opened = doc !== null;
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
@@ -50,7 +52,7 @@ export function PdfView({ file, onError }: { file: DriveFile; onError: (fault?: 
     observer.observe(el);
     el.focus({ preventScroll: true });
     return () => observer.disconnect();
-  }, [doc !== null]);
+  }, [opened]);
 
   if (!doc) return <div className="viewer-spinner" role="status" aria-label={t('common.loading')} />;
 

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { mediaTypeOf } from '@haul/shared/plain';
 import type { DriveFile } from '@haul/shared';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { OVERFLOW_CHECK_MS, stripPaging } from './viewer-rules';
 
 const THUMB_W = 96;

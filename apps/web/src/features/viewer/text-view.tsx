@@ -32,11 +32,12 @@ export function TextView({ file, onError }: { file: DriveFile; onError: (fault?:
       () => !abort.signal.aborted && onError({ link }),
     );
     return () => abort.abort();
-    // One read per file and link.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one read per file and link; `onError` is new every render, and a language change reads nothing again
   }, [link]);
 
   // Focused, the text scrolls with the arrow keys and Page keys of the browser.
-  useEffect(() => pre.current?.focus({ preventScroll: true }), [shown !== null]);
+  const read = shown !== null;
+  useEffect(() => pre.current?.focus({ preventScroll: true }), [read]);
 
   if (!shown) return <div className="viewer-spinner" role="status" aria-label={t('common.loading')} />;
   const toggleWrap = () => {

@@ -28,7 +28,7 @@ export function useViewerAddress(): { pending: string | null; settle: () => void
     [],
   );
 
-  // After every render, but acting only on a change: a `history.back()` on its way must not be asked for twice.
+  // Acting only on a change of the shown or the wanted file: a `history.back()` on its way must not be asked for twice.
   useEffect(() => {
     const prev = last.current;
     last.current = { shown, wanted };
@@ -42,11 +42,11 @@ export function useViewerAddress(): { pending: string | null; settle: () => void
       return;
     }
     const to = { pathname: location.pathname, search: withPreview(location.search, shown), hash: location.hash };
-    if (shown && wanted) navigate(to, { replace: true, state: location.state });
-    else if (shown) navigate(to, { state: entryState() });
-    else if (isViewerEntry(location.state)) navigate(-1);
-    else navigate(to, { replace: true });
-  });
+    if (shown && wanted) void navigate(to, { replace: true, state: location.state });
+    else if (shown) void navigate(to, { state: entryState() });
+    else if (isViewerEntry(location.state)) void navigate(-1);
+    else void navigate(to, { replace: true });
+  }, [shown, wanted, location.pathname, location.search, location.hash, location.state, navigate]);
 
   const settle = useCallback(() => setPending(null), []);
   return { pending: pending === wanted ? pending : null, settle };

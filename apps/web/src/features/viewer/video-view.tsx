@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import type { DriveFile, DriveMedia } from '@haul/shared';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { PlayButton, ProgressSlider, RateSelect, VolumeControl } from './media-controls';
 import { PremiumQualityPrompt, PreviewEndPrompt } from './play-gate-prompts';
 import { previewLimit, rememberWantedQuality, takeWantedQuality } from './play-gates';
@@ -91,6 +91,8 @@ export function VideoView({
   // Renditions still being made: follow their progress, until one can play and then as the others come (the
   // resolution menu grows while the video plays).
   const pending = pendingRenditions(medias);
+  // After every render on purpose: each render starts the wait again; setMedia runs only while no rendition is chosen.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- runs after every render, as said above
   useEffect(() => {
     if (!media) {
       const next = chooseMedia(medias);
@@ -108,6 +110,7 @@ export function VideoView({
     if (!mediaId) return;
     wanted.current = { mediaId, asked: file };
     onReload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per file opened: fetching its details again must not take the wanted quality early
   }, [file.id]);
   useEffect(() => {
     const w = wanted.current;
@@ -116,6 +119,7 @@ export function VideoView({
     const m = medias.find((x) => x.media_id === w.mediaId);
     if (m && m.is_visible && !m.need_more_quota) switchTo(m);
     else toast.error(t('viewer.qualityNotPaid'));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- acts when the details come back (a new `file`); `medias` and `switchTo` are made from it
   }, [file]);
 
   // Attach the source; hls.js only for renditions in browsers without native HLS.
@@ -152,7 +156,7 @@ export function VideoView({
       el.removeAttribute('src');
       el.load();
     };
-    // Keyed by entry, not link: a fresh signature of the same entry is the same stream.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by entry, not link: a fresh signature of the same entry is the same stream
   }, [media?.media_id, file.id]);
 
   /** Native-mode failure with renditions: fall back once to the middle one; otherwise the error popup. */
@@ -184,7 +188,7 @@ export function VideoView({
     const here =
       source.kind === 'drive' ? `${location.pathname}${location.search}` : `${window.location.pathname}${window.location.search}`;
     const q = new URLSearchParams({ refer_from: referFrom, return: here });
-    if (source.kind === 'drive') navigate(`/payment?${q}`);
+    if (source.kind === 'drive') void navigate(`/payment?${q}`);
     else window.location.assign(`/drive/payment?${q}`);
   };
   const replay = () => {
@@ -195,7 +199,7 @@ export function VideoView({
 
   useEffect(() => {
     if (hold) video.current?.pause();
-  }, [hold]);
+  }, [hold, video]);
 
   useEffect(() => {
     if (!active) return;

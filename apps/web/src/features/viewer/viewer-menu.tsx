@@ -9,8 +9,8 @@ import { mediaTypeOf } from '@haul/shared/plain';
 import type { DriveFile } from '@haul/shared';
 import { IconMenu } from '../../components/icon-menu';
 import { FILE_ACTIONS, type ActionContext } from '../files/actions';
-import { useDialog } from '../files/dialog-store';
-import { Icon } from '../layout/icon';
+import { useDialog } from '../../app/dialogs/dialog-store';
+import { Icon } from '../../components/icon';
 import { useViewer } from './viewer-store';
 
 /** Shown in the header already, or not for one file seen in the viewer. */
@@ -19,7 +19,7 @@ const ELSEWHERE = new Set(['open', 'share', 'star', 'unstar', 'download', 'resto
 export function ViewerMenu({ file, canRename }: { file: DriveFile; canRename: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const ctx: ActionContext = { files: [file], view: 'all', navigate };
+  const ctx: ActionContext = { files: [file], view: 'all', navigate: (to, opts) => void navigate(to, opts) };
   const actions = FILE_ACTIONS.filter((a) => !ELSEWHERE.has(a.id) && (canRename || a.id !== 'rename') && a.visible(ctx));
   const playable = mediaTypeOf(file.name, file.mime_type) !== 'image';
   return (

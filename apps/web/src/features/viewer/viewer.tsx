@@ -11,9 +11,9 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { toast } from 'sonner';
 import type { DriveFile } from '@haul/shared';
-import { useDialog } from '../files/dialog-store';
+import { useDialog } from '../../app/dialogs/dialog-store';
 import { clickDownload, setStar } from '../files/file-mutations';
-import { Icon } from '../layout/icon';
+import { Icon } from '../../components/icon';
 import { useIsMobile } from '../layout/use-media';
 import { AudioView } from './audio-view';
 import { ErrorPopup } from './error-popup';
@@ -32,7 +32,8 @@ import { inPlayerWindow } from './viewer-address';
 import { failureOfCall, failureOfDetail, type MediaFault, type ViewerFailure } from './viewer-errors';
 import { useViewer } from './viewer-store';
 import { ARROW_DEBOUNCE_MS, debounce, swipeOutcome } from './viewer-rules';
-import { PREVIEW_BAR_KEY, saveSetting } from '../settings/settings-sync';
+import { PREVIEW_BAR_KEY } from '../settings/setting-keys';
+import { saveSetting } from '../settings/settings-sync';
 
 const PREFETCH = 3;
 
@@ -81,7 +82,7 @@ export default function Viewer() {
         for (const f of [files[index + d], files[index - d]]) if (f) viewerDetail(f, source).catch(() => undefined);
     });
     return () => (window.cancelIdleCallback ?? clearTimeout)(handle);
-    // Only a new file starts a load; the list changing around it (a star) does not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new file starts a load; the list changing around it (a star) does not
   }, [file?.id]);
 
   // A rename done in the dialog shows here once the dialog closes.

@@ -1,4 +1,4 @@
-/** The one open dialog of the file manager; selection changes are ignored while one is open (seed 000 §5). */
+/** The one open dialog of the drive; selection changes are ignored while one is open (seed 000 §5). */
 import { create } from 'zustand';
 import type { Breadcrumb, DriveFile, DriveTask, ShareEntry } from '@haul/shared';
 

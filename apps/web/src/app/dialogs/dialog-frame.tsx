@@ -2,8 +2,8 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import { DialogX } from '../../components/dialog-x';
+import { escapeLeavesField } from '../../features/files/picker-new-folder';
 import { useDialog } from './dialog-store';
-import { escapeLeavesField } from './picker-new-folder';
 
 export function Frame({ title, children, wide }: { title: string; children: ReactNode; wide?: boolean }) {
   const close = useDialog((s) => s.close);

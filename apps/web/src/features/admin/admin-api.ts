@@ -1,0 +1,44 @@
+/**
+ * The operator's console calls (`/admin/v1/…`) and the person's own security events, with their query keys: every
+ * admin query lives under ['admin'], so one invalidation refreshes the console after a change.
+ */
+import type { AdminUserSchema, AuditAction, AuditEventSchema, Static } from '@haul/shared';
+import { haul } from '../../lib/api-client';
+
+export type AdminUser = Static<typeof AdminUserSchema>;
+export type AuditEvent = Static<typeof AuditEventSchema>;
+export type AdminUserDetail = Awaited<ReturnType<typeof getUser>>;
+export type AdminChange = { disabled?: boolean; is_admin?: boolean; storage_limit?: string };
+
+/** How many rows a page asks for. */
+export const PAGE_SIZE = 50;
+
+export const ADMIN_KEY = ['admin'] as const;
+export const usersKey = (q: string) => [...ADMIN_KEY, 'users', q] as const;
+export const userKey = (id: string) => [...ADMIN_KEY, 'user', id] as const;
+export const auditKey = (userId: string, action: string) => [...ADMIN_KEY, 'audit', userId, action] as const;
+export const OWN_AUDIT_KEY = ['account-audit'] as const;
+
+/** A page of accounts: newest first, or those whose address starts with `q`. */
+export const listUsers = (q: string, pageToken: string, signal?: AbortSignal) =>
+  haul.call('adminListUsers', { query: { q: q || undefined, limit: PAGE_SIZE, page_token: pageToken || undefined }, signal });
+
+/** One account and what it uses. */
+export const getUser = (id: string, signal?: AbortSignal) => haul.call('adminGetUser', { params: { id }, signal });
+
+/** Disables or enables, makes an operator or not, or sets the storage limit; answers the account as it now is. */
+export const updateUser = (id: string, change: AdminChange) => haul.call('adminUpdateUser', { params: { id }, body: change });
+
+/** Ends every session of the account. */
+export const signOutUser = (id: string) => haul.call('adminSignOutUser', { params: { id } });
+
+/** A page of the audit log, newest first; of one account and of one action when given. */
+export const listAudit = (filter: { userId: string; action: AuditAction | '' }, pageToken: string, signal?: AbortSignal) =>
+  haul.call('adminListAudit', {
+    query: { user_id: filter.userId || undefined, action: filter.action || undefined, limit: PAGE_SIZE, page_token: pageToken || undefined },
+    signal,
+  });
+
+/** A page of the signed-in account's own security events, newest first. */
+export const listOwnAudit = (pageToken: string, signal?: AbortSignal) =>
+  haul.call('listAccountAudit', { query: { limit: PAGE_SIZE, page_token: pageToken || undefined }, signal });

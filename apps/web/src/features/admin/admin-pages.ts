@@ -1,0 +1,5 @@
+/** The operator's console, fetched together the first time one of its pages opens (see router). */
+export { AdminLayout } from './admin-layout';
+export { AdminUsersPage } from './admin-users-page';
+export { AdminUserPage } from './admin-user-page';
+export { AdminAuditPage } from './admin-audit-page';

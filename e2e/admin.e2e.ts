@@ -1,0 +1,174 @@
+/**
+ * The operator's console in the browser: an operator finds an account by the start of its address, raises its storage
+ * (the person sees it after a reload), disables and enables it (the person is signed out at once), and reads the
+ * change in the audit log with themselves as actor; the person reads it in their own security log. Someone who is not
+ * an operator has no sidebar entry and gets the 403 page. Screenshots at 1366 and 390 px go to /tmp.
+ */
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../apps/server/src/accounts/accounts.service.js';
+import { PASSWORD, startE2E, type E2E } from './harness.js';
+
+const SHOTS = process.env.HAUL_SCREENSHOT_DIR ?? '/tmp';
+const tag = Date.now().toString(36);
+const OPERATOR = `ops-${tag}@example.com`;
+const PERSON = `ann-${tag}@example.com`;
+const WIDE = { viewport: { width: 1366, height: 900 } };
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+  await createUser(e2e.haul.ctx, { email: OPERATOR, password: PASSWORD, name: 'Olga', isAdmin: true });
+  await createUser(e2e.haul.ctx, { email: PERSON, password: PASSWORD, name: 'Ann' });
+  // Neighbours the search must leave out: another prefix, and one that only contains the person's.
+  await createUser(e2e.haul.ctx, { email: `bob-${tag}@example.com`, password: PASSWORD, name: 'Bob' });
+  await createUser(e2e.haul.ctx, { email: `joann-${tag}@example.com`, password: PASSWORD, name: 'Jo' });
+}, 60_000);
+afterAll(() => e2e?.close());
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/drive/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL('**/drive/all');
+}
+
+/** The page is no wider than the window: nothing to scroll sideways. */
+const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/** The person's storage limit as their storage page words it ("0 B of 10.0 GB used"). */
+async function storageWords(page: Page): Promise<string> {
+  await page.goto('/drive/space-management');
+  const words = page.locator('[data-quota="storage"] .quota-head span');
+  await words.waitFor();
+  return (await words.textContent()) ?? '';
+}
+
+describe('the operator’s console', () => {
+  it('finds an account by address, changes it, and the audit log and the person’s security log say so', async () => {
+    const { page: person } = await e2e.newPage(WIDE);
+    await signIn(person, PERSON);
+    expect(await storageWords(person)).toContain('of 10.0 GB');
+
+    const { page: ops } = await e2e.newPage(WIDE);
+    await signIn(ops, OPERATOR);
+    await ops.getByRole('navigation', { name: 'Drive' }).getByRole('link', { name: 'Administration' }).click();
+    await ops.waitForURL('**/drive/admin');
+    await ops.getByRole('table', { name: 'Accounts' }).waitFor();
+
+    // The start of an address: the person, not the one whose address only contains it.
+    await ops.getByLabel('Search by e-mail address').fill(`ann-${tag}`);
+    await ops.waitForURL(`**/drive/admin?q=ann-${tag}`);
+    const rows = ops.getByRole('table', { name: 'Accounts' }).getByRole('row');
+    await expect.poll(() => rows.count()).toBe(2);
+    const row = rows.nth(1);
+    expect(await row.textContent()).toContain('Ann');
+    expect(await row.textContent()).toContain('0 B of 10 GB');
+    expect(await row.textContent()).toContain('Member');
+    await ops.screenshot({ path: join(SHOTS, 'haul-admin-accounts-1366.png'), fullPage: true });
+    await row.getByRole('link', { name: PERSON }).click();
+    await ops.getByRole('heading', { name: PERSON, level: 1 }).waitFor();
+
+    // The limit in GB: a wrong size is said at the field, then 50 GB is set and shown at once.
+    const limit = ops.getByLabel('Storage limit (GB)');
+    expect(await limit.inputValue()).toBe('10');
+    await limit.fill('lots');
+    await ops.getByRole('button', { name: 'Set limit' }).click();
+    await ops.getByRole('alert').filter({ hasText: 'Enter a size in GB' }).waitFor();
+    expect(await limit.getAttribute('aria-invalid')).toBe('true');
+    await limit.fill('50');
+    await ops.getByRole('button', { name: 'Set limit' }).click();
+    const usage = ops.getByRole('region', { name: 'What it uses' });
+    await usage.getByText('0 B of 50 GB').waitFor();
+    expect(await ops.getByLabel('Storage limit (GB)').inputValue()).toBe('50');
+    await ops.screenshot({ path: join(SHOTS, 'haul-admin-account-1366.png'), fullPage: true });
+
+    // The person sees the new limit after a reload.
+    expect(await storageWords(person)).toContain('of 50.0 GB');
+
+    // Disabling asks first, saying it signs them out everywhere; the person is out at once.
+    await ops.getByRole('button', { name: 'Disable account' }).click();
+    const dialog = ops.getByRole('dialog', { name: `Disable ${PERSON}?` });
+    expect(await dialog.textContent()).toContain('signed out everywhere');
+    await dialog.getByRole('button', { name: 'Disable account' }).click();
+    await ops.getByRole('region', { name: 'Account', exact: true }).getByText('Disabled', { exact: true }).waitFor();
+    await ops.getByRole('button', { name: 'Enable account' }).waitFor();
+    await person.reload();
+    await person.waitForURL('**/drive/login**');
+
+    await ops.getByRole('button', { name: 'Enable account' }).click();
+    await ops.getByRole('dialog', { name: `Enable ${PERSON}?` }).getByRole('button', { name: 'Enable account' }).click();
+    await ops.getByRole('button', { name: 'Disable account' }).waitFor();
+    expect(await ops.getByRole('region', { name: 'Account', exact: true }).textContent()).toContain('Active');
+
+    // The account's audit log: the storage change with the operator as actor, and both switches.
+    await ops.getByRole('link', { name: 'Audit log of this account' }).click();
+    await ops.waitForURL('**/drive/admin/audit?user_id=*');
+    const log = ops.getByRole('list', { name: 'Audit log' });
+    const storage = log.getByRole('listitem').filter({ hasText: 'Storage limit: 10 GB → 50 GB' });
+    await storage.first().waitFor();
+    expect(await storage.first().textContent()).toContain('Account changed by an operator');
+    expect(await storage.first().textContent()).toContain(`By ${OPERATOR}`);
+    await log.getByText('Disabled: no → yes').waitFor();
+    await log.getByText('Disabled: yes → no').waitFor();
+    expect(await ops.getByText(`Events of ${PERSON}`).count()).toBe(1);
+    // Filtered by action: the person's own sign-in leaves, the operator's changes stay.
+    expect(await log.getByText('Signed in from a new network').count()).toBeGreaterThan(0);
+    await ops.getByLabel('Action', { exact: true }).selectOption({ label: 'Account changed by an operator' });
+    await expect.poll(() => log.getByText('Signed in from a new network').count()).toBe(0);
+    // The filtered page may still be on its way when the old lines have gone.
+    await expect.poll(() => log.getByText('Storage limit: 10 GB → 50 GB').count()).toBe(1);
+    await ops.screenshot({ path: join(SHOTS, 'haul-admin-audit-1366.png'), fullPage: true });
+
+    // The operator's own account offers nothing that would lock them out.
+    await ops.goto('/drive/admin');
+    await ops.getByLabel('Search by e-mail address').fill(`ops-${tag}`);
+    await ops.getByRole('link', { name: OPERATOR }).click();
+    await ops.getByText('This is your own account').waitFor();
+    expect(await ops.getByRole('button', { name: 'Disable account' }).count()).toBe(0);
+    expect(await ops.getByRole('button', { name: 'Remove operator' }).count()).toBe(0);
+
+    // The person's security log says the same, the operator named by address.
+    await signIn(person, PERSON);
+    await person.goto('/drive/account/security-log');
+    const own = person.getByRole('list', { name: 'Security log' });
+    const change = own.getByRole('listitem').filter({ hasText: 'Storage limit: 10 GB → 50 GB' });
+    await change.first().waitFor();
+    expect(await change.first().textContent()).toContain(`By an operator (${OPERATOR})`);
+    await own.getByText('Signed in from a new network').first().waitFor();
+    await person.screenshot({ path: join(SHOTS, 'haul-security-log-1366.png'), fullPage: true });
+
+    // Not an operator: no sidebar entry, and the address answers with the 403 page.
+    await person.goto('/drive/all');
+    await person.getByRole('navigation', { name: 'Drive' }).getByRole('link', { name: 'All files' }).waitFor();
+    expect(await person.getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    await person.goto('/drive/admin');
+    await person.waitForURL('**/drive/403');
+    await person.getByRole('heading', { name: 'Access denied' }).waitFor();
+  });
+
+  it('fits a phone: the accounts as cards, an account, the log', async () => {
+    const { page } = await e2e.newPage(PHONE);
+    await signIn(page, OPERATOR);
+    await page.goto('/drive/admin');
+    await page.getByRole('table', { name: 'Accounts' }).waitFor();
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'haul-admin-accounts-390.png'), fullPage: true });
+    await page.getByRole('link', { name: PERSON, exact: true }).click();
+    await page.getByRole('heading', { name: PERSON, level: 1 }).waitFor();
+    await page.getByLabel('Storage limit (GB)').waitFor();
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'haul-admin-account-390.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Audit log of this account' }).click();
+    await page.getByRole('list', { name: 'Audit log' }).getByText('Storage limit: 10 GB → 50 GB').waitFor();
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'haul-admin-audit-390.png'), fullPage: true });
+    await page.goto('/drive/account/security-log');
+    await page.getByRole('list', { name: 'Security log' }).waitFor();
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'haul-security-log-390.png'), fullPage: true });
+  });
+});
