@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Worker } from 'playwright-core';
 import type { Haul } from '../apps/server/src/app.js';
+import { pathPattern } from '../packages/shared/src/contract/fill-path.js';
 import { ROUTES } from '../packages/client/src/route-table.js';
 import { CHROMIUM } from './harness.js';
 
@@ -73,17 +74,6 @@ export function recordExtensionCalls(haul: Haul): SeenCall[] {
     if (req.headers.origin?.startsWith('chrome-extension://')) seen.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]! });
   });
   return seen;
-}
-
-/** A contract path as a pattern: `:id` one segment, `*` the rest, `::` a literal colon. */
-function pathPattern(path: string): RegExp {
-  const parts = path.split('::').map((piece) =>
-    piece
-      .split(/(:\w+|\*)/)
-      .map((t) => (t === '*' ? '.*' : t.startsWith(':') ? '[^/]+' : t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join(''),
-  );
-  return new RegExp(`^${parts.join(':')}$`);
 }
 
 const CONTRACT_ROUTES = Object.entries(ROUTES).map(([name, r]) => ({ name, method: r.method as string, pattern: pathPattern(r.path) }));

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createContentHasher } from '../storage/content-hash.js';
+import { syncDir } from '../storage/local-blob-store.js';
 import type { BlobList } from './blob-list.js';
 
 /** Where a blob sits under a root laid out as the local store. */
@@ -40,15 +41,6 @@ export const fmtBytes = (n: number) => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} GB` 
 
 const sizeOf = (path: string) => stat(path).then((s) => s.size, () => null);
 
-/** Makes renames durable: the folder that holds a name is synced once its names are in. */
-async function syncDir(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
 
 /** Copies each blob of `blobs` from the root `from` to the root `to` unless it is there with the right size. */
 export async function copyBlobs(from: string, to: string, blobs: BlobList, opts: CopyOptions = {}): Promise<CopyReport> {

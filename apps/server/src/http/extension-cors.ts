@@ -6,7 +6,7 @@
  * pages cannot take an extension's origin (browsers set Origin), so no site gains anything.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CONTRACT, type RouteDef } from '@haul/shared';
+import { CONTRACT, pathPattern, type RouteDef } from '@haul/shared';
 
 const EXTENSION_ORIGIN = /^(?:chrome-extension|moz-extension|safari-web-extension):\/\/[a-z0-9-]{1,64}$/i;
 /** Methods and headers the typed client sends (client.ts: Authorization, Content-Type, Accept-Language). */
@@ -14,17 +14,6 @@ const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept-Language';
 /** Seconds a browser may keep a preflight's answer (Chromium caps it at 7,200). */
 const MAX_AGE = '7200';
-
-/** A contract path as a pattern: `:id` one segment, `*` the rest, `::` a literal colon. */
-function pathPattern(path: string): RegExp {
-  const parts = path.split('::').map((piece) =>
-    piece
-      .split(/(:\w+|\*)/)
-      .map((t) => (t === '*' ? '.*' : t.startsWith(':') ? '[^/]+' : t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join(''),
-  );
-  return new RegExp(`^${parts.join(':')}$`);
-}
 
 const OPEN = (Object.values(CONTRACT) as RouteDef[]).filter((d) => d.auth === 'user' || d.auth === 'public').map((d) => pathPattern(d.path));
 

@@ -89,7 +89,7 @@ export class LocalBlobStore implements BlobStore {
 }
 
 /** Makes a rename in `dir` durable (the file's own sync covers its bytes, not its name). */
-async function syncDir(dir: string): Promise<void> {
+export async function syncDir(dir: string): Promise<void> {
   const fh = await open(dir, 'r');
   try {
     await fh.sync();
