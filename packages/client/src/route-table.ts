@@ -144,5 +144,7 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   adminModerateShare: { method: 'PATCH', path: '/admin/v1/shares/:id', auth: 'admin', raw: false },
   adminGetBlockedWords: { method: 'GET', path: '/admin/v1/blocked-words', auth: 'admin', raw: false },
   adminSetBlockedWords: { method: 'PUT', path: '/admin/v1/blocked-words', auth: 'admin', raw: false },
+  adminGetShare: { method: 'GET', path: '/admin/v1/shares/:id', auth: 'admin', raw: false },
+  adminSystem: { method: 'GET', path: '/admin/v1/system', auth: 'admin', raw: false },
   listAccountAudit: { method: 'GET', path: '/v1/user/audit', auth: 'user', raw: false },
 };

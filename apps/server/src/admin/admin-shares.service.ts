@@ -1,9 +1,46 @@
-/** The operator's hold on shares: a status with a reason, a save limit; and the blocked words. Each change recorded. */
-import { SHARE_STATUS } from '@haul/shared';
+/**
+ * The operator's hold on shares: a share looked up by its id, a status with a reason, a save limit; and the blocked
+ * words. Each change recorded.
+ */
+import { SHARE_STATUS, type AdminShareSchema, type Static } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { HttpError, badInput } from '../http/errors.js';
+import { toRfc3339 } from '../lib/time.js';
 import { recordAudit } from '../audit/audit.repository.js';
+import { linkStatus } from '../shares/share-scope.js';
 import { blockedWords, setBlockedWords } from '../shares/share-moderation.js';
+
+const shareNotFound = () => new HttpError(404, 'share_not_found', 'No share has that id (or it was cancelled).');
+
+/** A share as the console shows it (never its pass code): its owner's address, how it is held, what visitors did. */
+export async function shareDetail(ctx: AppContext, shareId: string): Promise<Static<typeof AdminShareSchema>> {
+  const row = await ctx.db
+    .selectFrom('shares')
+    .leftJoin('users', (j) => j.onRef('users.id', '=', 'shares.user_id').on('users.deleted_at', 'is', null))
+    .selectAll('shares')
+    .select('users.email as owner_email')
+    .where('shares.id', '=', shareId.toLowerCase())
+    .where('shares.status', '!=', SHARE_STATUS.DELETED)
+    .executeTakeFirst();
+  if (!row) throw shareNotFound();
+  const { owner_email: email, ...share } = row;
+  return {
+    share_id: share.id,
+    title: share.title,
+    user_id: share.user_id,
+    user_email: email ?? '',
+    share_to: share.kind,
+    status: linkStatus(share, ctx.clock.now()),
+    reason: share.moderation_reason,
+    restore_limit: String(share.restore_limit),
+    restore_count: String(share.restore_count),
+    view_count: String(share.view_count),
+    file_count: String(share.file_count),
+    file_size: String(share.file_size),
+    created_time: toRfc3339(share.created_time),
+    expiration_at: share.expires_at === null ? '' : toRfc3339(share.expires_at),
+  };
+}
 
 export interface ShareHold {
   status?: 'OK' | 'AUDITING' | 'PROHIBITED' | 'SENSITIVE_RESOURCE';
@@ -15,7 +52,7 @@ export async function moderateShare(ctx: AppContext, actor: { id: string; ip: st
   if (hold.status === undefined && hold.reason === undefined && hold.restore_limit === undefined) throw badInput('Give status, reason or restore_limit.');
   return ctx.db.transaction().execute(async (trx) => {
     const share = await trx.selectFrom('shares').selectAll().where('id', '=', shareId.toLowerCase()).where('status', '!=', SHARE_STATUS.DELETED).executeTakeFirst();
-    if (!share) throw new HttpError(404, 'share_not_found', 'No share has that id (or it was cancelled).');
+    if (!share) throw shareNotFound();
     const status = hold.status ?? share.status;
     // A share given back keeps no reason; a held one keeps its reason until a new one is given.
     const reason = status === SHARE_STATUS.OK ? '' : (hold.reason?.trim() ?? share.moderation_reason);

@@ -121,6 +121,8 @@ export const createDriveRouter = () =>
               children: [
                 { index: true, lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminUsersPage) },
                 { path: 'users/:userId', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminUserPage) },
+                { path: 'shares', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminSharesPage) },
+                { path: 'system', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminSystemPage) },
                 { path: 'audit', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminAuditPage) },
               ],
             },

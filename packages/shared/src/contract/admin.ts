@@ -1,10 +1,10 @@
 /**
- * The operator's console (`/admin/v1/…`): accounts and the audit log. Only an administrator's own session may call
+ * The operator's console (`/admin/v1/…`): accounts, shares held, blocked words, the system and the audit log. Only an administrator's own session may call
  * these (auth `admin`: not an app's token, not an app password); the server checks the role on every call.
  */
 import { Type } from '@sinclair/typebox';
 import { route } from './define.js';
-import { DecimalString, Empty, StringEnum, TimeString } from './schema-kit.js';
+import { DecimalString, Empty, NullableObject, StringEnum, TimeString } from './schema-kit.js';
 
 const tag = 'Administration';
 
@@ -64,6 +64,36 @@ const AdminUserDetailSchema = Type.Object({
     sessions: DecimalString('Signed-in devices.'),
     transfer_month: Type.Object({ upload: DecimalString(), cloud_download: DecimalString(), download: DecimalString() }, { description: 'Bytes moved this month, in the server\'s time zone.' }),
   }),
+});
+
+/** A share as the operator sees it: what it is, whose, how it is held and how much it was used. */
+export const AdminShareSchema = Type.Object({
+  share_id: Type.String(),
+  title: Type.String(),
+  user_id: Type.String({ description: 'The owner.' }),
+  user_email: Type.String({ description: "The owner's address ('' once the account is gone)." }),
+  share_to: Type.String({ description: 'publiclink or encryptedlink.' }),
+  status: Type.String({ description: 'OK, EXPIRED, or what an operator holds it to: AUDITING, PROHIBITED, SENSITIVE_RESOURCE.' }),
+  reason: Type.String({ description: "Why an operator holds it ('' when it is not held)." }),
+  restore_limit: DecimalString('Saves allowed, 0 for no limit.'),
+  restore_count: DecimalString('Times visitors saved it.'),
+  view_count: DecimalString(),
+  file_count: DecimalString('Items shared (a folder counts once).'),
+  file_size: DecimalString('Bytes of the shared files, folders with what they held when shared.'),
+  created_time: TimeString(),
+  expiration_at: TimeString("When the link stops working ('' when it never does)."),
+});
+
+/** The last backup `haul-admin backup DIR` made, as the database records it. */
+const LastBackupSchema = Type.Object({
+  taken_at: TimeString('The moment the backup stands for (the database snapshot).'),
+  finished_at: TimeString(),
+  bytes: DecimalString('Database and copied blobs together (blobs left in a bucket are not counted).'),
+  database_bytes: DecimalString(),
+  blob_count: DecimalString('Blobs the snapshot refers to.'),
+  blob_bytes: DecimalString(),
+  blob_store: StringEnum(['local', 's3'] as const),
+  complete: Type.Boolean({ description: 'Every blob the snapshot refers to is in the backup (or, for a bucket, listed).' }),
 });
 
 const UserIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
@@ -171,6 +201,32 @@ export const adminRoutes = {
     response: Type.Object({ words: Type.Array(Type.String()) }),
     errors: { invalid_argument: 'A word is longer than 64 characters.' },
     example: { words: ['casino'] },
+  }),
+  adminGetShare: route({
+    method: 'GET',
+    path: '/admin/v1/shares/:id',
+    tag,
+    summary: 'One share',
+    description: "A share by its id (the last part of its link): title, owner, how an operator holds it and why, its save limit and what visitors did with it. Metadata only: never the pass code or the files' contents.",
+    auth: 'admin',
+    params: Type.Object({ id: Type.String({ maxLength: 40 }) }),
+    response: AdminShareSchema,
+    errors: { share_not_found: 'No share has that id (or it was cancelled).' },
+  }),
+  adminSystem: route({
+    method: 'GET',
+    path: '/admin/v1/system',
+    tag,
+    summary: 'The system',
+    description: "The Haul version, the database and blob store in use, and the last backup (`haul-admin backup DIR`): when it was taken, its size and whether it holds every blob; null before the first.",
+    auth: 'admin',
+    response: Type.Object({
+      version: Type.String({ description: "The server's version ('' when unknown)." }),
+      database: StringEnum(['sqlite', 'postgres'] as const),
+      blob_store: StringEnum(['local', 's3'] as const),
+      last_backup: NullableObject(LastBackupSchema),
+    }),
+    errors: {},
   }),
   listAccountAudit: route({
     method: 'GET',

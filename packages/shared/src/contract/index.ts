@@ -32,7 +32,7 @@ export * from './plans.js';
 export * from './payments.js';
 export { STORAGE_KINDS, type StorageKind } from './about.js';
 export * from './activity.js';
-export { AUDIT_ACTIONS, AdminUserSchema, AuditEventSchema, type AuditAction } from './admin.js';
+export { AUDIT_ACTIONS, AdminShareSchema, AdminUserSchema, AuditEventSchema, type AuditAction } from './admin.js';
 export * from './archives.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
 export { DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';

@@ -2,13 +2,18 @@
  * The operator's console calls (`/admin/v1/…`) and the person's own security events, with their query keys: every
  * admin query lives under ['admin'], so one invalidation refreshes the console after a change.
  */
-import type { AdminUserSchema, AuditAction, AuditEventSchema, Static } from '@haul/shared';
+import type { AdminShareSchema, AdminUserSchema, AuditAction, AuditEventSchema, Static } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 
 export type AdminUser = Static<typeof AdminUserSchema>;
 export type AuditEvent = Static<typeof AuditEventSchema>;
 export type AdminUserDetail = Awaited<ReturnType<typeof getUser>>;
 export type AdminChange = { disabled?: boolean; is_admin?: boolean; storage_limit?: string };
+export type AdminShare = Static<typeof AdminShareSchema>;
+/** What an operator may hold a share to; OK gives it back. */
+export type HoldStatus = 'OK' | 'AUDITING' | 'PROHIBITED' | 'SENSITIVE_RESOURCE';
+export type ShareHold = { status?: HoldStatus; reason?: string; restore_limit?: number };
+export type SystemStatus = Awaited<ReturnType<typeof getSystem>>;
 
 /** How many rows a page asks for. */
 export const PAGE_SIZE = 50;
@@ -17,6 +22,9 @@ export const ADMIN_KEY = ['admin'] as const;
 export const usersKey = (q: string) => [...ADMIN_KEY, 'users', q] as const;
 export const userKey = (id: string) => [...ADMIN_KEY, 'user', id] as const;
 export const auditKey = (userId: string, action: string) => [...ADMIN_KEY, 'audit', userId, action] as const;
+export const shareKey = (id: string) => [...ADMIN_KEY, 'share', id] as const;
+export const BLOCKED_WORDS_KEY = [...ADMIN_KEY, 'blocked-words'] as const;
+export const SYSTEM_KEY = [...ADMIN_KEY, 'system'] as const;
 export const OWN_AUDIT_KEY = ['account-audit'] as const;
 
 /** A page of accounts: newest first, or those whose address starts with `q`. */
@@ -31,6 +39,21 @@ export const updateUser = (id: string, change: AdminChange) => haul.call('adminU
 
 /** Ends every session of the account. */
 export const signOutUser = (id: string) => haul.call('adminSignOutUser', { params: { id } });
+
+/** One share by its id: title, owner, hold, save limit and counts. */
+export const getShare = (id: string, signal?: AbortSignal) => haul.call('adminGetShare', { params: { id }, signal });
+
+/** Holds or releases a share, or sets its save limit; answers its status, reason and limit as they now are. */
+export const holdShare = (id: string, hold: ShareHold) => haul.call('adminModerateShare', { params: { id }, body: hold });
+
+/** The words no share title or phrase may hold. */
+export const getBlockedWords = (signal?: AbortSignal) => haul.call('adminGetBlockedWords', { signal });
+
+/** Replaces the blocked words; answers the list as the server keeps it (lower case, sorted, each once). */
+export const setBlockedWords = (words: string[]) => haul.call('adminSetBlockedWords', { body: { words } });
+
+/** The version, the database and blob store, and the last backup. */
+export const getSystem = (signal?: AbortSignal) => haul.call('adminSystem', { signal });
 
 /** A page of the audit log, newest first; of one account and of one action when given. */
 export const listAudit = (filter: { userId: string; action: AuditAction | '' }, pageToken: string, signal?: AbortSignal) =>

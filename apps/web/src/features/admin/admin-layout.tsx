@@ -1,8 +1,9 @@
 /**
  * The operator's console (/admin/…): for operators only; anyone else is sent to the 403 page. Its sections (accounts,
- * the audit log) are linked above each page's heading, as the account area's pages are.
+ * shares, the system, the audit log) are linked above each page's heading, as the account area's pages are.
  */
 import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { errorMessage } from '../../lib/error-message';
@@ -13,23 +14,32 @@ import './admin.css';
 /** The signed-in account (cached with the other pages' ['me']): who the operator is and whether they are one. */
 export const useMe = () => useQuery({ queryKey: ['me'], queryFn: getMe, staleTime: 5 * 60_000 });
 
+/** The console's sections, in the order of its tabs; an account's page belongs to the accounts section. */
+const SECTIONS: { to: string; label: (t: TFunction) => string }[] = [
+  { to: '/admin', label: (t) => t('admin.tabs.users') },
+  { to: '/admin/shares', label: (t) => t('admin.tabs.shares') },
+  { to: '/admin/system', label: (t) => t('admin.tabs.system') },
+  { to: '/admin/audit', label: (t) => t('admin.tabs.audit') },
+];
+
+/** The section a path is in: the longest section path it starts with. */
+const sectionOf = (path: string) => SECTIONS.filter((s) => path === s.to || path.startsWith(`${s.to}/`)).at(-1)?.to ?? '/admin';
+
 export function AdminLayout() {
   const { t } = useTranslation();
   const me = useMe();
-  // An account's page belongs to the accounts section.
-  const onAudit = useLocation().pathname.startsWith('/admin/audit');
+  const current = sectionOf(useLocation().pathname);
   if (me.isPending) return <p className="muted admin-wait">{t('common.loading')}</p>;
   if (me.isError) return <FormError error={errorMessage(me.error)} />;
   if (!me.data.is_admin) return <Navigate to="/403" replace />;
   return (
     <>
       <nav className="account-nav" aria-label={t('admin.title')}>
-        <Link to="/admin" className={onAudit ? '' : 'active'} aria-current={onAudit ? undefined : 'page'}>
-          {t('admin.tabs.users')}
-        </Link>
-        <Link to="/admin/audit" className={onAudit ? 'active' : ''} aria-current={onAudit ? 'page' : undefined}>
-          {t('admin.tabs.audit')}
-        </Link>
+        {SECTIONS.map((s) => (
+          <Link key={s.to} to={s.to} className={current === s.to ? 'active' : ''} aria-current={current === s.to ? 'page' : undefined}>
+            {s.label(t)}
+          </Link>
+        ))}
       </nav>
       <Outlet />
     </>

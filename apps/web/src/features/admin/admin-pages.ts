@@ -2,4 +2,6 @@
 export { AdminLayout } from './admin-layout';
 export { AdminUsersPage } from './admin-users-page';
 export { AdminUserPage } from './admin-user-page';
+export { AdminSharesPage } from './admin-shares-page';
+export { AdminSystemPage } from './admin-system-page';
 export { AdminAuditPage } from './admin-audit-page';

@@ -40,6 +40,9 @@ export function useExpiryText() {
   };
 }
 
+/** The title a link gets when none is typed: the first item's name, with "(+n)" for more (as the server makes it). */
+const defaultTitle = (files: { name: string }[]) => (files.length > 1 ? `${files[0]!.name} (+${files.length - 1})` : (files[0]?.name ?? ''));
+
 export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | 'share-manage' }> }) {
   const { t } = useTranslation();
   const [entry, setEntry] = useState<ShareEntry | null>(d.type === 'share-manage' ? d.entry : null);
@@ -71,6 +74,7 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
   const [kind, setKind] = useState<ShareKind>('encryptedlink');
   const [days, setDays] = useState(7);
   const [phrase, setPhrase] = useState('');
+  const [linkTitle, setLinkTitle] = useState('');
   const { busy, error, submit } = useSubmit();
 
   const run = (work: () => Promise<ShareEntry>) =>
@@ -88,6 +92,7 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
           kind,
           days,
           kind === 'encryptedlink' ? phrase : '',
+          linkTitle,
         );
         setFresh(false);
         return made;
@@ -114,6 +119,20 @@ export function ShareDialog({ d }: { d: Extract<DialogState, { type: 'share' | '
               {t('share.someShared', { count: sharedCount })}
             </p>
           )}
+          <label className="field">
+            <span>{t('share.linkTitle')}</span>
+            <input
+              value={linkTitle}
+              maxLength={255}
+              autoComplete="off"
+              placeholder={d.type === 'share' ? defaultTitle(d.files) : undefined}
+              onChange={(e) => setLinkTitle(e.target.value)}
+              aria-describedby="share-title-hint"
+            />
+            <small id="share-title-hint" className="muted">
+              {t('share.linkTitleHint')}
+            </small>
+          </label>
           <fieldset className="field radio-group">
             <legend>{t('share.kind')}</legend>
             <label className="check-field">

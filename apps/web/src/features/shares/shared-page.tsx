@@ -1,12 +1,13 @@
 /**
- * /shared: the owner's share links with their counts and time left, cancelled one by one or in bulk;
- * /shared/{id}: one link's items, its text to copy again, and its settings.
+ * /shared: the owner's share links with their counts and time left (or, for a link an operator holds, what was done
+ * and why), cancelled one by one or in bulk; /shared/{id}: one link's items, its text to copy again, and its settings.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
+import type { TFunction } from 'i18next';
 import type { ShareEntry } from '@haul/shared';
 import { EndSentinel } from '../../components/end-sentinel';
 import { errorMessage } from '../../lib/error-message';
@@ -20,6 +21,26 @@ import { capCount, copyText, shareMessage } from './share-format';
 import { useExpiryText } from './share-dialog';
 import { cancelShares, getShareEntry, viewShare } from './shares-api';
 import { settleShares, useShareList } from './use-shares';
+
+/** A share an operator holds, in its owner's words: what was done to it (every key written out for the key check). */
+const HELD_TEXT: Record<string, (t: TFunction) => string> = {
+  AUDITING: (t) => t('share.held.auditing'),
+  PROHIBITED: (t) => t('share.held.prohibited'),
+  SENSITIVE_RESOURCE: (t) => t('share.held.sensitiveResource'),
+};
+
+/** What an operator did to the share, or null when it is not held. */
+const heldText = (t: TFunction, status: string): string | null => (Object.hasOwn(HELD_TEXT, status) ? HELD_TEXT[status]!(t) : null);
+
+/** What the operator did and why: the server gives the owner their reason as the share's status text. */
+function HeldNote({ held, entry }: { held: string; entry: ShareEntry }) {
+  return (
+    <span className="share-held">
+      <strong>{held}</strong>
+      {entry.share_status_text && <small>{entry.share_status_text}</small>}
+    </span>
+  );
+}
 
 function useShareActions() {
   const { t } = useTranslation();
@@ -100,48 +121,62 @@ function ShareList() {
             <span role="columnheader">{t('share.saves')}</span>
             <span role="columnheader" />
           </div>
-          {shares.map((s) => (
-            <div key={s.share_id} className={`share-row${s.share_status === 'OK' ? '' : ' gone'}`} role="row" aria-label={s.title}>
-              <span role="cell">
-                <input type="checkbox" aria-label={s.title} checked={picked.has(s.share_id)} onChange={() => toggle(s.share_id)} />
-              </span>
-              <span role="cell" className="share-title">
-                <Icon name={s.file_kind === 'drive#folder' ? 'folder' : 'file'} />
-                <Link to={`/shared/${s.share_id}`}>{s.title}</Link>
-                {s.pass_code && <small className="muted"> · {t('share.withCodeShort')}</small>}
-              </span>
-              <span role="cell" className="muted">
-                {formatTime(s.create_time, i18n.language)}
-              </span>
-              <span role="cell" data-testid="expiry">
-                {s.share_status === 'OK' || s.share_status === 'EXPIRED' ? expiry(s) : t('share.filesGone')}
-              </span>
-              <span role="cell" data-testid="views">
-                {capCount(s.view_count)}
-              </span>
-              <span role="cell" data-testid="saves">
-                {capCount(s.restore_count)}
-              </span>
-              <span role="cell" className="share-actions">
-                <button
-                  className="icon-btn"
-                  aria-label={t('share.copyLinkOf', { name: s.title })}
-                  title={t('share.copyLinkOf', { name: s.title })}
-                  onClick={() => void actions.copy(s)}
-                >
-                  <Icon name="link" />
-                </button>
-                <button
-                  className="icon-btn"
-                  aria-label={t('share.manageOf', { name: s.title })}
-                  title={t('share.manageOf', { name: s.title })}
-                  onClick={() => actions.manage(s)}
-                >
-                  <Icon name="edit" />
-                </button>
-              </span>
-            </div>
-          ))}
+          {shares.map((s) => {
+            const held = heldText(t, s.share_status);
+            return (
+              <div
+                key={s.share_id}
+                className={`share-row${s.share_status === 'OK' || held ? '' : ' gone'}`}
+                role="row"
+                aria-label={s.title}
+              >
+                <span role="cell">
+                  <input type="checkbox" aria-label={s.title} checked={picked.has(s.share_id)} onChange={() => toggle(s.share_id)} />
+                </span>
+                <span role="cell" className="share-title">
+                  <Icon name={s.file_kind === 'drive#folder' ? 'folder' : 'file'} />
+                  <Link to={`/shared/${s.share_id}`}>{s.title}</Link>
+                  {s.pass_code && <small className="muted"> · {t('share.withCodeShort')}</small>}
+                </span>
+                <span role="cell" className="muted">
+                  {formatTime(s.create_time, i18n.language)}
+                </span>
+                <span role="cell" data-testid="expiry">
+                  {s.share_status === 'OK' || s.share_status === 'EXPIRED' ? (
+                    expiry(s)
+                  ) : held ? (
+                    <HeldNote held={held} entry={s} />
+                  ) : (
+                    t('share.filesGone')
+                  )}
+                </span>
+                <span role="cell" data-testid="views">
+                  {capCount(s.view_count)}
+                </span>
+                <span role="cell" data-testid="saves">
+                  {capCount(s.restore_count)}
+                </span>
+                <span role="cell" className="share-actions">
+                  <button
+                    className="icon-btn"
+                    aria-label={t('share.copyLinkOf', { name: s.title })}
+                    title={t('share.copyLinkOf', { name: s.title })}
+                    onClick={() => void actions.copy(s)}
+                  >
+                    <Icon name="link" />
+                  </button>
+                  <button
+                    className="icon-btn"
+                    aria-label={t('share.manageOf', { name: s.title })}
+                    title={t('share.manageOf', { name: s.title })}
+                    onClick={() => actions.manage(s)}
+                  >
+                    <Icon name="edit" />
+                  </button>
+                </span>
+              </div>
+            );
+          })}
           <EndSentinel onVisible={loadMore} />
         </div>
       )}
@@ -157,6 +192,7 @@ function ShareDetail({ shareId }: { shareId: string }) {
   const entry = useQuery({ queryKey: ['share', shareId, 'entry'], queryFn: ({ signal }) => getShareEntry(shareId, signal) });
   const view = useQuery({ queryKey: ['share', shareId, 'files'], queryFn: ({ signal }) => viewShare({ shareId }, {}, signal) });
   const e = entry.data;
+  const held = e ? heldText(t, e.share_status) : null;
   if (entry.isLoading) return <Skeleton />;
   if (!e) {
     return (
@@ -189,6 +225,11 @@ function ShareDetail({ shareId }: { shareId: string }) {
           </button>
         </div>
       </div>
+      {held && (
+        <p className="page-hint" role="status">
+          <HeldNote held={held} entry={e} />
+        </p>
+      )}
       <p className="muted page-hint">
         {[
           e.share_url,

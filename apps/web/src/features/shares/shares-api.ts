@@ -2,9 +2,14 @@
 import type { ShareEntry, ShareKind, SortOrder } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 
-/** `phrase`: words a person can type to find the share (a link with a pass code only); '' for none. */
-export const createShare = (fileIds: string[], kind: ShareKind, expirationDays: number, phrase = '') =>
-  haul.call('createShare', { body: { file_ids: fileIds, share_to: kind, expiration_days: expirationDays, ...(phrase.trim() ? { phrase } : {}) } });
+/**
+ * `phrase`: words a person can type to find the share (a link with a pass code only); '' for none. `title`: the name
+ * visitors see; '' for the server's (the first item's name).
+ */
+export const createShare = (fileIds: string[], kind: ShareKind, expirationDays: number, phrase = '', title = '') =>
+  haul.call('createShare', {
+    body: { file_ids: fileIds, share_to: kind, expiration_days: expirationDays, ...(phrase.trim() ? { phrase } : {}), ...(title.trim() ? { title: title.trim() } : {}) },
+  });
 
 /** `expirationDays` 0 keeps the validity; `passCode` '' asks for a new code. */
 export const updateShare = (shareId: string, change: { kind?: ShareKind; expirationDays?: number; passCode?: string }) =>
