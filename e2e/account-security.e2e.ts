@@ -109,7 +109,7 @@ describe('account security', () => {
   it('asks for the mailed code before creating an account when the server wants verified addresses', async () => {
     const { page } = await e2e.newPage();
     const email = newEmail();
-    await page.goto('/drive/');
+    await page.goto('/drive/login');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);

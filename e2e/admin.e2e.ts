@@ -1,7 +1,8 @@
 /**
  * The operator's console in the browser: an operator finds an account by the start of its address, raises its storage
  * (the person sees it after a reload), disables and enables it (the person is signed out at once), and reads the
- * change in the audit log with themselves as actor; the person reads it in their own security log. Someone who is not
+ * change in the audit log with themselves as actor; the person reads it in their own security log. On the settings
+ * page the operator closes sign-up (a visitor is refused at once) and gives each value back. Someone who is not
  * an operator has no sidebar entry and gets the 403 page. Screenshots at 1366 and 390 px go to /tmp.
  */
 import { join } from 'node:path';
@@ -148,6 +149,46 @@ describe('the operator’s console', () => {
     await person.goto('/drive/admin');
     await person.waitForURL('**/drive/403');
     await person.getByRole('heading', { name: 'Access denied' }).waitFor();
+  });
+
+  it('closes sign-up from the settings page: a visitor is refused at once, and the server value comes back with one click', async () => {
+    const { page: ops } = await e2e.newPage(WIDE);
+    await signIn(ops, OPERATOR);
+    await ops.goto('/drive/admin');
+    await ops.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Settings' }).click();
+    await ops.waitForURL('**/drive/admin/settings');
+    const who = ops.getByLabel('Who may create an account');
+    expect(await who.inputValue()).toBe('open');
+    await who.selectOption('closed');
+    await ops.getByLabel('Storage of a new account').fill('2.5');
+    await ops.getByLabel('Days the trash keeps files').fill('0');
+    await ops.getByRole('button', { name: 'Save settings' }).click();
+    // A bad field stops the save and says why; nothing is sent.
+    await expect.poll(() => ops.getByRole('alert').first().textContent()).toContain('whole number');
+    expect(e2e.haul.ctx.config.registration).toBe('open');
+    await ops.getByLabel('Days the trash keeps files').fill('14');
+    await ops.getByRole('button', { name: 'Save settings' }).click();
+    await ops.getByText("The server's value: Anyone may sign up.").waitFor();
+    await ops.screenshot({ path: join(SHOTS, 'haul-admin-settings-1366.png'), fullPage: true });
+
+    const { page: visitor } = await e2e.newPage(WIDE);
+    await visitor.goto('/drive/login?mode=signup');
+    await visitor.getByLabel('Email').fill(`late-${tag}@example.com`);
+    await visitor.getByLabel('Password').fill(PASSWORD);
+    await visitor.getByRole('button', { name: 'Create account' }).click();
+    await visitor.getByText('Registration is closed on this server.').waitFor();
+
+    // The audit log names the changes, sizes as sizes.
+    await ops.goto('/drive/admin/audit?action=admin.settings.changed');
+    await expect.poll(() => ops.locator('main').textContent()).toContain('Storage of a new account: 10 GB → 2.5 GB');
+
+    await ops.goto('/drive/admin/settings');
+    for (const name of ['Who may create an account', 'Storage of a new account', 'Days the trash keeps files']) {
+      await ops.locator('.admin-setting', { has: ops.getByLabel(name, { exact: true }) }).getByRole('button', { name: "Use the server's value" }).click();
+      await expect.poll(() => ops.locator('.admin-setting', { has: ops.getByLabel(name, { exact: true }) }).getByRole('button').count()).toBe(0);
+    }
+    expect(e2e.haul.ctx.config.registration).toBe('open');
+    expect(e2e.haul.ctx.config.defaultQuotaBytes).toBe(10 * 1024 ** 3);
   });
 
   it('fits a phone: the accounts as cards, an account, the log', async () => {

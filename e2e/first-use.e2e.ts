@@ -1,5 +1,5 @@
 /**
- * A new user's first steps: adding content first, a pasted link, failures that show, a dialog that keeps its input, and
+ * A new user's first steps: the landing page a signed-out visitor meets, adding content first, a pasted link, failures that show, a dialog that keeps its input, and
  * a share that shows the link a file already has.
  */
 import { createFolder } from '../apps/server/src/files/files.service.js';
@@ -18,6 +18,41 @@ afterAll(async () => {
 });
 
 describe('first use', () => {
+  it('meets a signed-out visitor with what Haul does, in their language and at phone size, then opens sign-up', async () => {
+    const { page } = await e2e.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const answer = await page.goto('/drive/');
+    await page.waitForURL('**/drive/landing');
+    await page.getByRole('heading', { name: 'Your own drive that fetches for you' }).waitFor();
+    // Framable by the extension's pages only; any other page of the app refuses every framer.
+    const landing = await page.request.get('/drive/landing');
+    expect(landing.headers()['content-security-policy']).toContain('frame-ancestors \'self\' chrome-extension: moz-extension:');
+    expect((await answer!.allHeaders())['x-frame-options']).toBe('DENY');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.getByRole('listitem').count()).toBe(4);
+
+    await page.getByRole('link', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Create your Haul account' }).waitFor();
+    await page.goBack();
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL('**/drive/login');
+
+    // Another language: the page is in it, the extension's link too.
+    await page.evaluate(() => localStorage.setItem('haul.locale', 'ja'));
+    await page.goto('/drive/landing');
+    await page.getByRole('heading', { name: '代わりにダウンロードしてくれる、あなた専用のドライブ' }).waitFor();
+    expect(await page.getByRole('link', { name: 'ブラウザー拡張機能を入手' }).getAttribute('href')).toBe('/drive/extension');
+  });
+
+  it('keeps the deep link of a signed-out visitor (login, not the landing page) and offers a signed-in one the drive', async () => {
+    const { page } = await e2e.newPage();
+    await page.goto('/drive/all?action=open_redeem_box');
+    await page.waitForURL(/\/drive\/login\?/);
+    await signUpInBrowser(page);
+    await page.goto('/drive/landing');
+    await page.getByRole('link', { name: 'Open your drive' }).click();
+    await page.waitForURL('**/drive/all');
+  });
+
   it('invites fetching and uploading first, in the empty drive and in "+ New"', async () => {
     const { page } = await e2e.newPage();
     await signUpInBrowser(page);

@@ -141,7 +141,7 @@ export const PASSWORD = 'correct horse battery';
 
 /** Signs up through the sign-in screen and waits for the drive. */
 export async function signUpInBrowser(page: Page, email = newEmail(), password = PASSWORD): Promise<string> {
-  await page.goto('/drive/');
+  await page.goto('/drive/login');
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);

@@ -27,6 +27,7 @@ import { shareMediaRoutes } from './shares/share-media.routes.js';
 import { sharesRoutes } from './shares/shares.routes.js';
 import { requireAuth } from './http/auth.js';
 import { adminRoutes } from './admin/admin.routes.js';
+import { refreshRunTimeSettings } from './ops/run-time-settings.js';
 import { auditRoutes } from './audit/audit.routes.js';
 import { installCompression } from './http/compression.js';
 import { installErrorHandlers } from './http/errors.js';
@@ -138,6 +139,10 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await installCompression(app, config.compression);
   installFairTurns(app, (token) => verifiedTokenAccount(ctx, token), { queries: dialect === 'postgres' });
   installRequestId(app);
+  // Run-time settings changed in the console, by any process, hold from the next request on (hashed assets need none).
+  app.addHook('onRequest', async (req) => {
+    if (!req.url.startsWith('/drive/assets/')) await refreshRunTimeSettings(ctx);
+  });
   metrics.installHttpHooks(app);
   installValidators(app);
   installErrorHandlers(app);

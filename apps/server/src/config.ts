@@ -1,5 +1,6 @@
 /** Configuration from HAUL_* environment variables, optionally layered over a JSON file (HAUL_CONFIG). */
 import { readFileSync } from 'node:fs';
+import type { RegistrationMode } from '@haul/shared';
 import { resolve } from 'node:path';
 import { isTimeZone, processTimeZone } from './lib/zoned-time.js';
 import { paymentConfig, type PaypalConfig, type StripeConfig } from './payments/payment-config.js';
@@ -21,7 +22,8 @@ export interface Config {
   publicUrl: string;
   /** HAUL_PUBLIC_URL was set: links use it whatever address a request came to (see http/public-url.ts). */
   publicUrlPinned: boolean;
-  registrationOpen: boolean;
+  /** Who may create an account (HAUL_REGISTRATION): anyone, people with an invitation code, or no one (haul-admin makes accounts). */
+  registration: RegistrationMode;
   // --- mail ---
   /** `smtp://user:pass@host:587` (or smtps://); null keeps every message in the outbox table instead. */
   smtpUrl: string | null;
@@ -165,6 +167,9 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
+/** Unset: open. Any value but `open` or `invite` closes sign-up, as any value but `open` always did. */
+const registrationMode = (v: string | undefined): RegistrationMode => (!v || v === 'open' ? 'open' : v === 'invite' ? 'invite' : 'closed');
+
 const GiB = 1024 ** 3;
 /** Connections to PostgreSQL per process: enough for a server's two cores, few enough to leave room for several. */
 export const DEFAULT_POOL_SIZE = 10;
@@ -264,7 +269,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...blobStoreConfig(get, bool),
     publicUrl,
     publicUrlPinned: !!get('HAUL_PUBLIC_URL'),
-    registrationOpen: get('HAUL_REGISTRATION') ? get('HAUL_REGISTRATION') === 'open' : true,
+    registration: registrationMode(get('HAUL_REGISTRATION')),
     ...mailConfig(get, publicUrl),
     ...smsConfig(get),
     defaultQuotaBytes: int(get('HAUL_DEFAULT_QUOTA_BYTES'), 10 * GiB, 'HAUL_DEFAULT_QUOTA_BYTES'),

@@ -14,6 +14,7 @@ import { purgeOutbox } from './mail/outbox.js';
 import { purgeAudit } from './audit/audit.repository.js';
 import { renewSandbox } from './payments/sandbox-provider.js';
 import { sweepExpiredLocks } from './webdav/locks.js';
+import { refreshRunTimeSettings } from './ops/run-time-settings.js';
 
 /** Hours between two reconciliation passes (they walk the whole blob folder). */
 const RECONCILE_EVERY = 6;
@@ -46,6 +47,8 @@ export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
         return 0;
       });
       if (accounts) log.info({ accounts }, 'finished erasing deleted accounts');
+      // A worker answers no requests: it picks up the console's changes (trash retention, say) here.
+      await refreshRunTimeSettings(ctx);
       const r = await purgeExpired(ctx);
       const sessions = await purgeSessions(ctx);
       await forgetOldAttempts(ctx.db, ctx.clock.now());

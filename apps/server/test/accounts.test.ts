@@ -103,7 +103,7 @@ describe('password guessing', () => {
 
 describe('closed registration and token expiry', () => {
   it('refuses sign-up when registration is closed', async () => {
-    const h = await startTestHaul({ registrationOpen: false });
+    const h = await startTestHaul({ registration: 'closed' });
     try {
       const res = await h.api('POST', '/v1/auth/signup', undefined, { email: 'x@example.com', password: 'long-enough' });
       expect(res.status).toBe(403);

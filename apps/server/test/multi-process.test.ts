@@ -3,7 +3,7 @@
  * separate machines): two API processes (`serve`) and two workers (`worker`), real servers started through main.ts.
  * Uploads split across both API processes (and one taken over by the other mid-chunk), cloud downloads and
  * transcodes each done exactly once, a worker killed mid-download taken over by the other, a sign-in limit counted
- * across both API processes, and the wake-up signal between processes. PostgreSQL only: the SQLite pass of
+ * across both API processes, registration closed in one and refused by the other, and the wake-up signal between processes. PostgreSQL only: the SQLite pass of
  * scripts/test.mjs leaves this file out (one SQLite file is one machine's, usually one process's).
  */
 import { execFileSync } from 'node:child_process';
@@ -292,6 +292,20 @@ describe('several API and worker processes on one PostgreSQL', { timeout: 90_000
     expect(statuses.slice(0, 11)).toEqual(Array(11).fill(400));
     expect(statuses).toContain(429);
     expect(statuses.indexOf(429)).toBeLessThan(16);
+  });
+
+  it('closes registration through one API process, and the other refuses the next sign-up at once', async () => {
+    const signUp = (i: number, email: string) =>
+      fetch(`${api[i]!.base}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
+    const op = await api[0]!.call('POST', '/v1/auth/signup', undefined, { email: 'operator@example.com', password: 'correct horse' });
+    await metadata.updateTable('users').set({ is_admin: 1 }).where('id', '=', op.sub).execute();
+    // Both processes have answered a request already, so each has read the settings before the change.
+    expect((await signUp(1, 'before@example.com')).status).toBe(200);
+    await api[0]!.call('PATCH', '/admin/v1/settings', op.access_token, { registration: 'closed' });
+    const refused = await signUp(1, 'after@example.com');
+    expect([refused.status, ((await refused.json()) as { error: string }).error]).toEqual([403, 'permission_denied']);
+    await api[1]!.call('PATCH', '/admin/v1/settings', op.access_token, { registration: null });
+    expect((await signUp(0, 'again@example.com')).status).toBe(200);
   });
 
   it('finishes a download on the other worker after the one running it is killed; progress shows through both API processes', async () => {

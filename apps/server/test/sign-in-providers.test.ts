@@ -212,11 +212,11 @@ describe('sign-in providers', () => {
   it('makes no account for an e-mail the provider did not verify, nor while registration is closed', async () => {
     expect((await signInWith(await providerToken('bob'))).body.error).toBe('failed_precondition');
     expect(await h.ctx.db.selectFrom('users').select('id').where('email', '=', 'bob@idp.example').executeTakeFirst()).toBeUndefined();
-    h.ctx.config.registrationOpen = false;
+    h.ctx.config.registration = 'closed';
     try {
       expect(await signInWith(await providerToken('gus'))).toMatchObject({ status: 403, body: { error: 'permission_denied' } });
     } finally {
-      h.ctx.config.registrationOpen = true;
+      h.ctx.config.registration = 'open';
     }
   });
 

@@ -147,4 +147,6 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   adminGetShare: { method: 'GET', path: '/admin/v1/shares/:id', auth: 'admin', raw: false },
   adminSystem: { method: 'GET', path: '/admin/v1/system', auth: 'admin', raw: false },
   listAccountAudit: { method: 'GET', path: '/v1/user/audit', auth: 'user', raw: false },
+  adminGetSettings: { method: 'GET', path: '/admin/v1/settings', auth: 'admin', raw: false },
+  adminUpdateSettings: { method: 'PATCH', path: '/admin/v1/settings', auth: 'admin', raw: false },
 };

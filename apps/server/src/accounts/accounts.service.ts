@@ -16,6 +16,7 @@ import { type Caller } from '../http/access-tokens.js';
 import { findUserByEmail, findUserById, findUserByPhone, newUserRow, normalEmail } from './users.repository.js';
 import { findToken, spendToken } from './verification.service.js';
 import { recordInvitation } from '../invitations/invitation-rewards.js';
+import { findInviter } from '../invitations/invite-codes.js';
 import { recordAudit } from '../audit/audit.repository.js';
 
 const HOUR = 3600_000;
@@ -74,7 +75,10 @@ export async function signUp(
   input: { email: string; password: string; name?: string; verification_token?: string; invitation_code?: string },
   client: ClientInfo,
 ): Promise<TokenResponse> {
-  if (!ctx.config.registrationOpen) throw new HttpError(403, 'permission_denied', 'Registration is closed on this server.');
+  if (ctx.config.registration === 'closed') throw new HttpError(403, 'permission_denied', 'Registration is closed on this server.');
+  if (ctx.config.registration === 'invite' && !(input.invitation_code && (await findInviter(ctx.db, input.invitation_code)))) {
+    throw new HttpError(403, 'permission_denied', 'This server takes new accounts by invitation only: open the invitation link you were sent.');
+  }
   const wait = await takeAttempt(ctx.db, ctx.clock.now(), [[`signup|${clientKey(client.ip)}`, SIGNUP_PER_ADDRESS]]);
   if (wait > 0) throw tooManyAttempts(wait, 'Too many sign-ups from your network.');
   const verified = signupNeedsVerification(ctx.config);

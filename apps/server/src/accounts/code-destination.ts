@@ -86,7 +86,7 @@ export async function destinationOf(ctx: AppContext, input: CodeRequest, callerI
     if (channel === 'sms') return { channel, to: phoneOf(input, input.usage === 'PHONE_NUMBER_VERIFICATION' ? user.phone_number : null), user };
     return { channel, to: input.usage === 'EMAIL_ADDRESS_CHANGE' ? emailOf(input) : user.email, user };
   }
-  if (input.usage === 'REGISTER' && !ctx.config.registrationOpen) throw new HttpError(403, 'permission_denied', 'Registration is closed on this server.');
+  if (input.usage === 'REGISTER' && ctx.config.registration === 'closed') throw new HttpError(403, 'permission_denied', 'Registration is closed on this server.');
   return { channel, to: channel === 'sms' ? phoneOf(input) : emailOf(input), user: undefined };
 }
 

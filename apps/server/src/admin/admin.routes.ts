@@ -1,4 +1,4 @@
-/** /admin/v1: the operator's console (accounts, shares held, blocked words, the system, the audit log); every route behind requireAdmin. */
+/** /admin/v1: the operator's console (accounts, shares held, blocked words, the system, run-time settings, the audit log); every route behind requireAdmin. */
 import type { FastifyInstance } from 'fastify';
 import { CONTRACT as C } from '@haul/shared';
 import type { AppContext } from '../context.js';
@@ -8,6 +8,7 @@ import { presentAudit } from '../audit/audit.presenter.js';
 import { requireAdmin } from './admin-policy.js';
 import { getBlockedWords, moderateShare, replaceBlockedWords, shareDetail } from './admin-shares.service.js';
 import { systemStatus } from './admin-system.service.js';
+import { runTimeSettings, updateRunTimeSettings } from '../ops/run-time-settings.js';
 import { listUsers, signOutUser, updateUser, userDetail } from './admin-users.service.js';
 
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -25,6 +26,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     serve(scope, C.adminGetBlockedWords, () => getBlockedWords(ctx));
     serve(scope, C.adminSetBlockedWords, (req) => replaceBlockedWords(ctx, { id: req.userId, ip: req.ip }, req.body.words));
     serve(scope, C.adminSystem, () => systemStatus(ctx));
+    serve(scope, C.adminGetSettings, () => runTimeSettings(ctx));
+    serve(scope, C.adminUpdateSettings, (req) => updateRunTimeSettings(ctx, { id: req.userId, ip: req.ip }, req.body));
     serve(scope, C.adminListAudit, async (req) => {
       const page = await listAudit(ctx.db, { subjectId: req.query.user_id, action: req.query.action, limit: req.query.limit ?? 50, pageToken: req.query.page_token });
       return { events: await presentAudit(ctx.db, page.rows), next_page_token: page.nextPageToken };

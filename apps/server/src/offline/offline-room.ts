@@ -6,6 +6,7 @@
 import { formatSize, limitDescription, type LimitDetails } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { planLimits } from '../quotas/plan-limits.js';
+import { refreshRunTimeSettings } from '../ops/run-time-settings.js';
 import { monthlyLeft, requireMonthlyRoom } from '../quotas/traffic.js';
 import { freeSpace, spaceNotEnough, storageLimit } from '../quotas/storage-room.js';
 import { HttpError } from '../http/errors.js';
@@ -27,6 +28,8 @@ export interface OfflineRoom {
 export type TaskSizeDetails = Omit<LimitDetails, 'kind'> & { kind: 'task_size' };
 
 export async function offlineRoom(ctx: AppContext, userId: string): Promise<OfflineRoom> {
+  // Asked by workers too, which answer no requests: the console's latest limits, whatever process changed them.
+  await refreshRunTimeSettings(ctx);
   const [space, month, plan] = await Promise.all([
     freeSpace(ctx.db, userId, ctx.clock.now()),
     monthlyLeft(ctx, userId, 'offline'),

@@ -46,7 +46,8 @@ async function linkedAccount(ctx: AppContext, grant: ProviderGrant): Promise<{ l
 
 /** Makes an account without a password for a verified identity, connected to it, in one transaction. */
 async function createProviderAccount(ctx: AppContext, grant: ProviderGrant, providerName: string, client: ClientInfo, invitationCode?: string): Promise<UserRow> {
-  if (!ctx.config.registrationOpen) throw new HttpError(403, 'permission_denied', `No account is connected to this ${providerName} account, and registration is closed on this server.`);
+  // An invitation-only server takes its codes on the sign-up form, which a provider's sign-in skips.
+  if (ctx.config.registration !== 'open') throw new HttpError(403, 'permission_denied', `No account is connected to this ${providerName} account, and registration is ${ctx.config.registration === 'invite' ? 'by invitation only' : 'closed'} on this server.`);
   if (!grant.email || !grant.emailVerified || !isEmail(grant.email)) {
     throw new HttpError(409, 'failed_precondition', `No account is connected to this ${providerName} account, and ${providerName} did not confirm an e-mail address for it, so none can be made.`);
   }

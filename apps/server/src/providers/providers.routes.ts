@@ -15,7 +15,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   serve(app, C.listSignInProviders, async () => ({
     providers: clients.providers.map((p) => ({ id: p.id, name: p.name })),
-    sign_up: ctx.config.registrationOpen,
+    sign_up: ctx.config.registration === 'open',
   }));
   serve(app, C.providerAuthUri, async (req) => startProviderSignIn(ctx, clients, req.body, req.ip));
   serve(app, C.providerToken, async (req) => finishProviderSignIn(ctx, clients, req.body));

@@ -12,6 +12,8 @@ import { useLimitDialog } from '../features/limits/limit-store';
 import { useLimitsWatch } from '../features/limits/use-limits-watch';
 import { RedeemBoxHost } from '../features/plans/redeem-box';
 import { InviteDialogHost } from '../features/activity/invite-dialog';
+import { DeepLinkHost } from '../features/deep-links/deep-link-host';
+import { SharedArrivalHost } from '../features/pwa/shared-arrival-host';
 import { BookmarksPage, ForbiddenPage, NotFoundPage, StartingPage } from './simple-pages';
 import { loadWhen } from './load-when';
 
@@ -55,6 +57,8 @@ function Drive() {
       <LimitDialogHost />
       <RedeemBoxHost />
       <InviteDialogHost />
+      <DeepLinkHost />
+      <SharedArrivalHost />
       <DialogHost />
       <TransferPanel />
       <UploadQuestions />
@@ -79,6 +83,9 @@ export const createDriveRouter = () =>
     { path: 'login/qr', lazy: page(() => import('../features/devices/qr-sign-in-page'), (m) => m.QrSignInPage) },
     { path: 'forget-password', lazy: page(() => import('../features/auth/forget-password-page'), (m) => m.ForgetPasswordPage) },
     { path: '403', element: <ForbiddenPage /> },
+    // Signed-out pages of seed 000 §2: what Haul is (the extension frames it), and how to install the extension.
+    { path: 'landing', lazy: page(() => import('../features/landing/landing-page'), (m) => m.LandingPage) },
+    { path: 'extension', lazy: page(() => import('../features/extension-page/extension-page'), (m) => m.ExtensionPage) },
     {
       element: <RequireAuth />,
       children: [
@@ -123,6 +130,7 @@ export const createDriveRouter = () =>
                 { path: 'users/:userId', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminUserPage) },
                 { path: 'shares', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminSharesPage) },
                 { path: 'system', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminSystemPage) },
+                { path: 'settings', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminSettingsPage) },
                 { path: 'audit', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminAuditPage) },
               ],
             },

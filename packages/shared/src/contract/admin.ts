@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'admin.user.signed_out',
   'admin.share.moderated',
   'admin.blocked_words.changed',
+  'admin.settings.changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -2,6 +2,7 @@
 import type { RouteDef } from './define.js';
 import { aboutRoutes } from './about.js';
 import { adminRoutes } from './admin.js';
+import { adminSettingsRoutes } from './admin-settings.js';
 import { archivesRoutes } from './archives.js';
 import { activityRoutes } from './activity.js';
 import { accountsRoutes } from './accounts.js';
@@ -34,6 +35,7 @@ export { STORAGE_KINDS, type StorageKind } from './about.js';
 export * from './activity.js';
 export { AUDIT_ACTIONS, AdminShareSchema, AdminUserSchema, AuditEventSchema, type AuditAction } from './admin.js';
 export * from './archives.js';
+export * from './admin-settings.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
 export { DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
 export { LinkedProviderSchema, SignInProviderSchema, type LinkedProvider, type SignInProvider } from './providers.js';
@@ -64,6 +66,7 @@ export const CONTRACT = {
   ...statsRoutes,
   ...settingsRoutes,
   ...adminRoutes,
+  ...adminSettingsRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

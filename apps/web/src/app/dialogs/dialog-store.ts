@@ -9,7 +9,14 @@ export type DialogState =
   | { type: 'confirm'; title: string; body: string; confirmLabel: string; danger?: boolean; onConfirm: () => Promise<unknown> | void }
   | { type: 'details'; file: DriveFile }
   /** Links to fetch into a folder; `path` is that folder's chain from the root (empty for the root). */
-  | { type: 'cloud-download'; path: Breadcrumb[]; /** Links to start with (pasted into the file list). */ text?: string }
+  | {
+      type: 'cloud-download';
+      path: Breadcrumb[];
+      /** Links to start with (pasted into the file list, shared from another app, or from a deep link). */
+      text?: string;
+      /** A .torrent file to start with (shared to the installed app, or opened with it). */
+      torrentFile?: File;
+    }
   | { type: 'remove-cloud-tasks'; tasks: DriveTask[] }
   | { type: 'share'; files: DriveFile[] }
   /** An existing link: copy its text again, change its validity or pass code. */

@@ -2,7 +2,7 @@
  * The operator's console calls (`/admin/v1/…`) and the person's own security events, with their query keys: every
  * admin query lives under ['admin'], so one invalidation refreshes the console after a change.
  */
-import type { AdminShareSchema, AdminUserSchema, AuditAction, AuditEventSchema, Static } from '@haul/shared';
+import type { AdminShareSchema, AdminUserSchema, AuditAction, AuditEventSchema, RunTimeSettings, Static } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 
 export type AdminUser = Static<typeof AdminUserSchema>;
@@ -65,3 +65,13 @@ export const listAudit = (filter: { userId: string; action: AuditAction | '' }, 
 /** A page of the signed-in account's own security events, newest first. */
 export const listOwnAudit = (pageToken: string, signal?: AbortSignal) =>
   haul.call('listAccountAudit', { query: { limit: PAGE_SIZE, page_token: pageToken || undefined }, signal });
+
+export type RunTimeSettingsAnswer = Awaited<ReturnType<typeof getSettings>>;
+export const SETTINGS_KEY = [...ADMIN_KEY, 'settings'] as const;
+
+/** The run-time settings: values in force, the environment's, and which were changed here. */
+export const getSettings = (signal?: AbortSignal) => haul.call('adminGetSettings', { signal });
+
+/** Changes the given settings (null: back to the environment's value); answers them all as they now are. */
+export const updateSettings = (change: Partial<{ [K in keyof RunTimeSettings]: RunTimeSettings[K] | null }>) =>
+  haul.call('adminUpdateSettings', { body: change });

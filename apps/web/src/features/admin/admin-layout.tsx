@@ -1,6 +1,6 @@
 /**
  * The operator's console (/admin/…): for operators only; anyone else is sent to the 403 page. Its sections (accounts,
- * shares, the system, the audit log) are linked above each page's heading, as the account area's pages are.
+ * shares, the system, settings, the audit log) are linked above each page's heading, as the account area's pages are.
  */
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
@@ -19,6 +19,7 @@ const SECTIONS: { to: string; label: (t: TFunction) => string }[] = [
   { to: '/admin', label: (t) => t('admin.tabs.users') },
   { to: '/admin/shares', label: (t) => t('admin.tabs.shares') },
   { to: '/admin/system', label: (t) => t('admin.tabs.system') },
+  { to: '/admin/settings', label: (t) => t('admin.tabs.settings') },
   { to: '/admin/audit', label: (t) => t('admin.tabs.audit') },
 ];
 

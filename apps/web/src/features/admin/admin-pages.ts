@@ -4,4 +4,5 @@ export { AdminUsersPage } from './admin-users-page';
 export { AdminUserPage } from './admin-user-page';
 export { AdminSharesPage } from './admin-shares-page';
 export { AdminSystemPage } from './admin-system-page';
+export { AdminSettingsPage } from './admin-settings-page';
 export { AdminAuditPage } from './admin-audit-page';

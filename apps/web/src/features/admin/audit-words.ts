@@ -24,6 +24,7 @@ const ACTION_TEXT: Record<AuditAction, (t: TFunction) => string> = {
   'admin.user.signed_out': (t) => t('audit.action.adminSignedOut'),
   'admin.share.moderated': (t) => t('audit.action.shareModerated'),
   'admin.blocked_words.changed': (t) => t('audit.action.blockedWordsChanged'),
+  'admin.settings.changed': (t) => t('audit.action.settingsChanged'),
 };
 
 /** Every action, in the contract's order (the log's filter). */
@@ -49,6 +50,29 @@ const FIELD_TEXT: Record<string, (t: TFunction) => string> = {
   reason: (t) => t('audit.field.reason'),
   restore_limit: (t) => t('audit.field.restoreLimit'),
   count: (t) => t('audit.field.blockedWords'),
+  // Run-time settings, named as the console's settings page names them.
+  registration: (t) => t('admin.settings.fields.registration'),
+  default_storage_bytes: (t) => t('admin.settings.fields.defaultStorage'),
+  trash_retention_days: (t) => t('admin.settings.fields.trashDays'),
+  free_daily_cloud_downloads: (t) => t('admin.settings.fields.dailyTasks'),
+  premium_daily_cloud_downloads: (t) => t('admin.settings.fields.premiumDailyTasks'),
+  free_cloud_download_max_bytes: (t) => t('admin.settings.fields.taskSize'),
+  free_monthly_upload_bytes: (t) => t('admin.settings.fields.monthlyUpload'),
+  free_monthly_cloud_download_bytes: (t) => t('admin.settings.fields.monthlyCloud'),
+  free_monthly_download_bytes: (t) => t('admin.settings.fields.monthlyDownload'),
+  free_daily_download_bytes: (t) => t('admin.settings.fields.dailyDownload'),
+  free_max_resolution: (t) => t('admin.settings.fields.maxResolution'),
+  webdav_premium_only: (t) => t('admin.settings.fields.webdavPremium'),
+  decompression_premium_only: (t) => t('admin.settings.fields.decompressPremium'),
+  invite_reward_days: (t) => t('admin.settings.fields.inviteDays'),
+  invite_max_rewards: (t) => t('admin.settings.fields.inviteMax'),
+};
+
+/** Who may sign up, in words. */
+const REGISTRATION_TEXT: Record<string, (t: TFunction) => string> = {
+  open: (t) => t('admin.settings.registrationOpen'),
+  invite: (t) => t('admin.settings.registrationInvite'),
+  closed: (t) => t('admin.settings.registrationClosed'),
 };
 
 /** A share's status as an operator sets it. */
@@ -106,7 +130,8 @@ const isChange = (v: unknown): v is { from: unknown; to: unknown } => !!v && typ
 function valueText(t: TFunction, field: string, v: unknown, locale: string): string {
   if (typeof v === 'boolean') return v ? t('audit.yes') : t('audit.no');
   if (v === null || v === undefined || v === '') return t('audit.none');
-  if (field === 'storage_limit' && Number.isFinite(Number(v))) return sizeText(Number(v), locale);
+  if ((field === 'storage_limit' || field.endsWith('_bytes')) && Number.isFinite(Number(v))) return sizeText(Number(v), locale);
+  if (field === 'registration' && typeof v === 'string' && own(REGISTRATION_TEXT, v)) return REGISTRATION_TEXT[v]!(t);
   if (field === 'device' && typeof v === 'string') return deviceText(t, v);
   if (field === 'status' && typeof v === 'string' && own(SHARE_STATUS_TEXT, v)) return SHARE_STATUS_TEXT[v]!(t);
   if (field === 'restore_limit' && Number(v) === 0) return t('audit.noLimit');

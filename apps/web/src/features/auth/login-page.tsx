@@ -64,7 +64,8 @@ export function LoginPage() {
   const navigate = useNavigate();
   // Kept for this tab, so a sign-up after a mailed code or a provider's page still carries it.
   const [invited] = useState(() => (params.get('invitation-code') ? keepInvitationCode(params.get('invitation-code')) : null));
-  const [mode, setMode] = useState<Mode>(invited ? 'signup' : 'signin');
+  // An invitation, or the landing page's "Create account" (`?mode=signup`), opens on the sign-up form.
+  const [mode, setMode] = useState<Mode>(invited || params.get('mode') === 'signup' ? 'signup' : 'signin');
   const [email, setEmail] = useState(() => (location.state as { email?: string } | null)?.email ?? '');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});

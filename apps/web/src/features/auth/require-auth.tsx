@@ -1,4 +1,7 @@
-/** Routes behind sign-in: a signed-out visitor goes to login with the original query and a redirect back. */
+/**
+ * Routes behind sign-in: a signed-out visitor goes to login with the original query and a redirect back (or, at the bare
+ * drive address, to the landing page).
+ */
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSessionStore } from './session-store';
@@ -12,7 +15,11 @@ export function loginTarget(pathname: string, search: string): string {
 export function RequireAuth() {
   const session = useSessionStore((s) => s.session);
   const location = useLocation();
-  if (!session) return <Navigate to={loginTarget(location.pathname, location.search)} replace />;
+  if (!session) {
+    // The bare drive address is a first visit more often than a return: it shows what Haul is, with the ways in.
+    if (location.pathname === '/' && !location.search) return <Navigate to="/landing" replace />;
+    return <Navigate to={loginTarget(location.pathname, location.search)} replace />;
+  }
   return <Outlet />;
 }
 

@@ -3,7 +3,7 @@
  * folder) and removing finished ones, with or without their files.
  */
 import * as Dialog from '@radix-ui/react-dialog';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Breadcrumb } from '@haul/shared';
 import { Frame } from '../../app/dialogs/dialog-frame';
@@ -60,6 +60,13 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
     const base64 = await fileToBase64(file);
     await inspect({ torrent: base64 }, base64, file.name);
   };
+
+  // A .torrent handed over from outside (the share target, the file handler) is read as if picked here.
+  const handed = d.torrentFile;
+  useEffect(() => {
+    if (handed) void pickTorrent(handed);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per handed file
+  }, [handed]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -1,0 +1,87 @@
+/**
+ * The signed-out visitor's first page (seed 000 route `landing`): what Haul does, then sign in or create an account.
+ * The browser extension frames it on its welcome page (the server lets only extension origins frame this address);
+ * framed, its links open the drive in a tab of its own rather than inside the extension's page.
+ */
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Icon, type IconName } from '../../components/icon';
+import { AuthShell } from '../auth/login-page';
+import { useSessionStore } from '../auth/session-store';
+import { Logo } from '../layout/logo';
+import './landing.css';
+
+/** In a frame (the extension's welcome page) a link opens a tab; on its own the page navigates as usual. */
+const framed = () => {
+  try {
+    return window.top !== window.self;
+  } catch {
+    return true;
+  }
+};
+
+function Go({ to, className, children }: { to: string; className: string; children: string }) {
+  if (framed())
+    return (
+      <a className={className} href={`/drive${to}`} target="_blank" rel="noopener">
+        {children}
+      </a>
+    );
+  return (
+    <Link className={className} to={to}>
+      {children}
+    </Link>
+  );
+}
+
+export function LandingPage() {
+  const { t } = useTranslation();
+  const signedIn = useSessionStore((s) => !!s.session);
+  const points: [IconName, string, string][] = [
+    ['link', t('landing.fetchTitle'), t('landing.fetchBody')],
+    ['play', t('landing.watchTitle'), t('landing.watchBody')],
+    ['shared', t('landing.shareTitle'), t('landing.shareBody')],
+    ['lock', t('landing.ownTitle'), t('landing.ownBody')],
+  ];
+  return (
+    <AuthShell>
+      <article className="landing" aria-labelledby="landing-title">
+        <Logo />
+        <h1 id="landing-title">{t('landing.title')}</h1>
+        <p className="landing-lead">{t('landing.lead')}</p>
+        <ul className="landing-points">
+          {points.map(([icon, title, body]) => (
+            <li key={icon}>
+              <Icon name={icon} size={22} />
+              <div>
+                <strong>{title}</strong>
+                <span>{body}</span>
+              </div>
+            </li>
+          ))}
+        </ul>
+        <div className="landing-actions">
+          {signedIn ? (
+            <Go className="btn primary" to="/all">
+              {t('landing.open')}
+            </Go>
+          ) : (
+            <>
+              <Go className="btn primary" to="/login?mode=signup">
+                {t('auth.signUp')}
+              </Go>
+              <Go className="btn" to="/login">
+                {t('auth.signIn')}
+              </Go>
+            </>
+          )}
+        </div>
+        <p className="landing-more">
+          <Go className="link" to="/extension">
+            {t('landing.extension')}
+          </Go>
+        </p>
+      </article>
+    </AuthShell>
+  );
+}
