@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
-# Haul: the web app and the server's bundle (scripts/build-server.mjs) built and production dependencies installed in a
-# builder; the server runs from its bundle with plain node, as `npm start` does. One image for every role: `serve`
-# (HTTP), `worker` (background jobs) or none (both). Node.js 22 (LTS): on 24, better-sqlite3 12 aborts when a worker
+# Haul: the web app, the server's bundle (scripts/build-server.mjs) and the browser extension's zips (offered at
+# /drive/extension) built (`npm run build`) and production dependencies installed in a builder; the server runs from
+# its bundle with plain node, as `npm start` does. One image for every role: `serve` (HTTP), `worker` (background
+# jobs) or none (both). Node.js 22 (LTS): on 24, better-sqlite3 12 aborts when a worker
 # thread's statements are collected after its environment ends (docs/decisions/libraries.md); 20.19+ runs it too.
 #   docker build -t haul .
 #   docker run -p 8080:8080 -v haul-data:/data haul            # everything in one process, SQLite
@@ -17,12 +18,12 @@ COPY packages/node-datachannel-stub packages/node-datachannel-stub
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY apps/cli/package.json apps/cli/
+COPY apps/extension/package.json apps/extension/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build -w @haul/web \
- && node scripts/build-server.mjs \
+RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf apps/web/src apps/web/node_modules/.vite e2e bench
+ && rm -rf apps/web/src apps/web/node_modules/.vite apps/extension/src e2e bench
 
 FROM node:22-bookworm-slim AS runtime
 # Debian's ffmpeg (HLS with a master playlist works there; the npm build does not), tini to reap the children

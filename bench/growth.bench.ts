@@ -162,7 +162,7 @@ async function atSize(label: string, databaseUrl: string | null, total: number):
     dbUrl = u.toString();
   }
   const haul = await buildHaul(
-    { ...loadConfig({}), dataDir, databaseUrl: dbUrl, logLevel: 'silent', port, publicUrl: base, webDir: join(dataDir, 'none'), defaultQuotaBytes: 2 ** 50 },
+    { ...loadConfig({}), firstRunSetup: false, dataDir, databaseUrl: dbUrl, logLevel: 'silent', port, publicUrl: base, webDir: join(dataDir, 'none'), defaultQuotaBytes: 2 ** 50 },
     { logger: false },
   );
   await haul.app.listen({ port, host: '127.0.0.1' });

@@ -56,6 +56,7 @@ export async function startHaulProcess(
       HAUL_WEB_DIR: join(dataDir, 'no-web'),
       HAUL_LOG_LEVEL: 'warn',
       HAUL_TORRENT_DHT: '0',
+      HAUL_FIRST_RUN_SETUP: 'off',
       // Room for the largest benchmark file whatever its size.
       HAUL_DEFAULT_QUOTA_BYTES: String(2 ** 50),
       ...env,

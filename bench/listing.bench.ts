@@ -83,7 +83,7 @@ async function run(label: string, databaseUrl: string | null) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const haul = await buildHaul(
-    { ...loadConfig({}), dataDir, databaseUrl, logLevel: 'silent', port, publicUrl: base, webDir: join(dataDir, 'none'), compression: loadConfig().compression },
+    { ...loadConfig({}), firstRunSetup: false, dataDir, databaseUrl, logLevel: 'silent', port, publicUrl: base, webDir: join(dataDir, 'none'), compression: loadConfig().compression },
     { logger: false },
   );
   // The server's time per listing request (Fastify's, from the request's arrival to the answer's last byte written).

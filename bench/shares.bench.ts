@@ -23,6 +23,7 @@ async function run(label: string, databaseUrl: string | null) {
   const haul = await buildHaul(
     {
       ...loadConfig({}),
+      firstRunSetup: false,
       dataDir,
       databaseUrl,
       logLevel: 'silent',

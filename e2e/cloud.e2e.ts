@@ -102,6 +102,7 @@ describe('cloud download', () => {
     await expect.poll(() => page.locator('.cloud-target strong').textContent()).toBe('Films');
     await page.getByRole('button', { name: 'Download', exact: true }).click();
     await page.getByText('1 cloud download added').waitFor();
+    await page.getByRole('button', { name: 'Show transfers' }).click();
 
     // The transfer list opens on the cloud tab with the task; its progress moves while it runs.
     await expect.poll(() => page.getByRole('tab', { name: /^Cloud download/ }).getAttribute('aria-selected')).toBe('true');
@@ -162,6 +163,7 @@ describe('cloud download', () => {
     await expect.poll(() => page.locator('.torrent-files legend').textContent()).toMatch(/2 of 3 files/);
     await page.getByRole('button', { name: 'Download', exact: true }).click();
     await page.getByText('1 cloud download added').waitFor();
+    await page.getByRole('button', { name: 'Show transfers' }).click();
 
     await page.getByRole('tab', { name: /^Completed/ }).click();
     await expect.poll(() => statusOf(page, 'Album'), { timeout: 30_000 }).toBe('PHASE_TYPE_COMPLETE');

@@ -4,7 +4,7 @@
  * the contract's route table.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,6 +21,23 @@ export function buildExtension(): string {
   const r = spawnSync(process.execPath, [join(EXTENSION_DIR, 'scripts/build.mjs')], { cwd: EXTENSION_DIR, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`The extension did not build:\n${r.stdout}\n${r.stderr}`);
   return join(EXTENSION_DIR, 'dist');
+}
+
+/**
+ * A copy of the built extension whose optional permissions (site access, the downloads API) are granted up front, as
+ * a person grants them at the browser's prompt when turning a switch of catching on: a headless browser shows that
+ * prompt but nothing can answer it. The extension's own request then finds them granted and goes on without asking.
+ */
+export function withOptionalPermissionsGranted(dist: string): string {
+  const copy = mkdtempSync(join(tmpdir(), 'haul-e2e-extension-granted-'));
+  cpSync(dist, copy, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8'));
+  manifest.permissions = [...manifest.permissions, ...manifest.optional_permissions];
+  manifest.host_permissions = manifest.optional_host_permissions;
+  delete manifest.optional_permissions;
+  delete manifest.optional_host_permissions;
+  writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest));
+  return copy;
 }
 
 export interface LoadedExtension {
@@ -67,11 +84,17 @@ export interface SeenCall {
   path: string;
 }
 
-/** Records what the server receives from extension origins (a listener beside Fastify's on the same HTTP server). */
-export function recordExtensionCalls(haul: Haul): SeenCall[] {
+const fromExtensionOrigin = (req: IncomingMessage) => !!req.headers.origin?.startsWith('chrome-extension://');
+
+/**
+ * Records what the server receives from the extension (a listener beside Fastify's on the same HTTP server): by
+ * default what comes from an extension origin. An extension granted site access sends a GET without Origin, so a
+ * test that grants it passes its own way of telling (its own calls marked, say).
+ */
+export function recordExtensionCalls(haul: Haul, isExtension: (req: IncomingMessage) => boolean = fromExtensionOrigin): SeenCall[] {
   const seen: SeenCall[] = [];
   haul.app.server.on('request', (req: IncomingMessage) => {
-    if (req.headers.origin?.startsWith('chrome-extension://')) seen.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]! });
+    if (isExtension(req)) seen.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]! });
   });
   return seen;
 }

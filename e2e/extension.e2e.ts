@@ -1,10 +1,10 @@
 /**
- * The browser extension against a real Haul: first run opens its options page, which tells an unreachable address and
- * a site that is not Haul apart, then connects by device sign-in (the code approved through the API, as a signed-in
- * phone would); the folder for cloud downloads is chosen there. "Send to Haul" (the context-menu handler, run in the
+ * The browser extension against a real Haul: first run opens its welcome (options) page, which tells an unreachable
+ * address and a site that is not Haul apart, then connects by device sign-in (the code approved through the API, as a
+ * signed-in phone would) and frames the Haul's landing page; the folder for cloud downloads is chosen there. "Send to Haul" (the context-menu handler, run in the
  * service worker: a headless browser cannot click a menu) adds cloud downloads from a link and from a selection,
  * which complete from a local origin into that folder; the popup shows them with their progress and result, opens
- * the folder in Haul, refreshes an expired token, and adds pasted links. Signing out revokes the session. Every
+ * the file in Haul, refreshes an expired token, and adds pasted links. Signing out revokes the session. Every
  * request the server saw from the extension is a route of the contract.
  */
 /// <reference types="chrome" />
@@ -99,9 +99,11 @@ afterAll(async () => {
 
 describe('browser extension', () => {
   it('opens its options on first run and connects by device sign-in, telling bad addresses apart', async () => {
-    // First run: the options page opens by itself.
-    await expect.poll(() => ext.context.pages().some((p) => p.url() === `chrome-extension://${ext.id}/options.html`)).toBe(true);
-    const options = await extensionPage('options.html');
+    // First run: the welcome page (the options) opens by itself.
+    await expect.poll(() => ext.context.pages().find((p) => p.url() === `chrome-extension://${ext.id}/options.html#welcome`)).toBeTruthy();
+    const options = ext.context.pages().find((p) => p.url() === `chrome-extension://${ext.id}/options.html#welcome`)!;
+    // No address yet: nothing to frame.
+    expect(await options.locator('#welcome-section').isHidden()).toBe(true);
     const address = options.getByLabel('Your Haul’s address');
     const connect = options.getByRole('button', { name: 'Connect' });
     const alert = options.getByRole('alert');
@@ -128,6 +130,9 @@ describe('browser extension', () => {
     expect((await api('POST', '/v1/user/device/authorize', { user_code: code, approve: true, sudo_token: sudo })).status).toBe(200);
 
     await options.getByText(`Connected to ${new URL(e2e.base).host} as ${user.email}.`).waitFor({ timeout: 15_000 });
+    // The welcome page frames the Haul's landing page now that its address is known.
+    await options.getByRole('heading', { name: 'About your Haul' }).waitFor();
+    expect(await options.locator('iframe#landing').getAttribute('src')).toBe(`${e2e.base}/drive/landing`);
     expect(await stored('server')).toBe(e2e.base);
     expect((await stored('session')).userId).toBe(user.userId);
 
@@ -164,7 +169,7 @@ describe('browser extension', () => {
     expect(inFolder.map((f) => `${f.name}:${f.size}`).sort()).toEqual(['from-menu.bin:300000', 'sel-one.txt:1000', 'sel-two.txt:2000']);
   });
 
-  it('lists the downloads in the popup with their result, opens the folder, refreshes the token and adds pasted links', async () => {
+  it('lists the downloads in the popup with their result, opens the file, refreshes the token and adds pasted links', async () => {
     // An access token past its time: the popup's first call refreshes it (the refresh token rotates).
     const before = await stored('session');
     await ext.worker.evaluate((s) => chrome.storage.local.set({ session: { ...s, expiresAt: Date.now() - 1000 } }), before);
@@ -177,14 +182,15 @@ describe('browser extension', () => {
     // The badge's "!" was seen.
     expect(await ext.worker.evaluate(() => chrome.action.getBadgeText({}))).toBe('');
 
-    // A finished one opens its folder in Haul, in a new tab.
+    // A finished one opens its file in Haul (the drive's open_file link), in a new tab.
+    const fileId = (await cloudTasks()).find((t) => t.name === 'from-menu.bin').file_id;
     const opened: string[] = [];
     ext.context.once('page', (tab) => {
       opened.push(tab.url());
       tab.on('framenavigated', (f) => void (f === tab.mainFrame() && opened.push(f.url())));
     });
     await done.getByRole('link', { name: 'from-menu.bin' }).click();
-    await expect.poll(() => opened).toContain(`${e2e.base}/drive/all/${folderId}`);
+    await expect.poll(() => opened).toContain(`${e2e.base}/drive/all?action=open_file&file_ids=${fileId}`);
 
     // Pasted: a link and a line that is not one, which stays in the box.
     const box = popup.getByLabel('Links to fetch, one a line');

@@ -78,6 +78,8 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       torrentDht: false,
       // Every answer the app gets is checked against the contract; a breach answers 500 and the test sees it.
       checkResponses: true,
+      // Tests make accounts as they need them; first-run setup has its own test (e2e/first-run-setup.e2e.ts).
+      firstRunSetup: false,
       ...(inbox ? { smtpUrl: inbox.url, mailFrom: 'Haul <haul@haul.test>' } : {}),
       ...opts.config,
     },

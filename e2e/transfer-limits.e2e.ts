@@ -35,6 +35,8 @@ async function addLink(page: Page, link: string) {
   await addNew(page, 'Cloud download');
   await page.getByLabel('Links').fill(link);
   await page.getByRole('button', { name: 'Download', exact: true }).click();
+  // The transfer list is one click away after an add (the drive goes to the new file instead).
+  await page.getByRole('button', { name: 'Show transfers' }).click();
 }
 
 describe('limits of transfers', () => {

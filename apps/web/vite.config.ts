@@ -1,10 +1,78 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** The installed app's icon sizes: 192 and 512 for the manifest (installability wants ≥144), 180 for iOS's home screen. */
+const ICON_SIZES = [180, 192, 512];
+
+/**
+ * The app icons, drawn at build time by the browser extension's icon script (the same accent square with an arrow into
+ * a tray), so the extension and the installed app look alike and the repository holds no image binary.
+ */
+function appIcons(): Plugin {
+  return {
+    name: 'haul-app-icons',
+    apply: 'build',
+    async generateBundle() {
+      const script = new URL('../extension/scripts/icons.mjs', import.meta.url).href;
+      const { iconPng } = (await import(script)) as { iconPng: (size: number) => Buffer };
+      for (const size of ICON_SIZES) this.emitFile({ type: 'asset', fileName: `icons/icon-${size}.png`, source: iconPng(size) });
+    },
+  };
+}
 
 // Served by the Haul server under /drive; `npm run dev` proxies the API to a server on :8080.
 export default defineConfig({
   base: '/drive/',
-  plugins: [react()],
+  plugins: [
+    react(),
+    appIcons(),
+    // The manifest and the service worker (src/features/pwa/sw.ts, workbox's precaching); docs/decisions/installed-app.md.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/features/pwa',
+      filename: 'sw.ts',
+      // Registered by the app itself (features/pwa/register-service-worker.ts), on the drive only, never reloading a page.
+      injectRegister: false,
+      scope: '/drive/',
+      injectManifest: {
+        // The app shell: the page, its scripts and styles, the icons. Not the players' and the PDF reader's libraries
+        // nor the phone-number metadata: they are large and of no use without a network (the HTTP cache keeps them).
+        globPatterns: ['index.html', 'assets/*.{js,mjs,css}', 'icons/*.png'],
+        globIgnores: ['assets/hls-*', 'assets/pdf-*', 'assets/pdf.worker*', 'assets/phone-numbers-*'],
+      },
+      includeManifestIcons: false,
+      manifest: {
+        id: '/drive/',
+        name: 'Haul',
+        short_name: 'Haul',
+        description: 'Your cloud drive that fetches links, magnet links and torrents for you.',
+        start_url: '/drive/',
+        scope: '/drive/',
+        display: 'standalone',
+        // The header's colour (--bg in light mode); index.html tells browsers the dark one.
+        theme_color: '#ffffff',
+        background_color: '#ffffff',
+        icons: [
+          { src: '/drive/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/drive/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        ],
+        share_target: {
+          action: '/drive/share-target',
+          method: 'POST',
+          enctype: 'multipart/form-data',
+          params: {
+            title: 'title',
+            text: 'text',
+            url: 'url',
+            files: [{ name: 'files', accept: ['.torrent', 'application/x-bittorrent'] }],
+          },
+        },
+        protocol_handlers: [{ protocol: 'magnet', url: '/drive/all?action=create_task&url=%s' }],
+        file_handlers: [{ action: '/drive/all', accept: { 'application/x-bittorrent': ['.torrent'] } }],
+      },
+    }),
+  ],
   build: {
     outDir: 'dist',
     target: 'es2022',

@@ -28,6 +28,7 @@ import { sharesRoutes } from './shares/shares.routes.js';
 import { requireAuth } from './http/auth.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { refreshRunTimeSettings } from './ops/run-time-settings.js';
+
 import { auditRoutes } from './audit/audit.routes.js';
 import { installCompression } from './http/compression.js';
 import { installErrorHandlers } from './http/errors.js';
@@ -64,10 +65,14 @@ import { HashingFileStore } from './uploads/hashing-file-store.js';
 import { createS3UploadStore } from './uploads/s3-upload-store.js';
 import { tusRoutes } from './uploads/tus.routes.js';
 import { uploadsRoutes } from './uploads/uploads.routes.js';
+import { extensionDownloadRoutes } from './web/extension-download.js';
 import { isAppRoute, webRoutes } from './web/web.routes.js';
 import { installSecurityHeaders } from './web/security-headers.js';
 import { appPasswordsRoutes } from './webdav/app-passwords.routes.js';
 import { webdavRoutes } from './webdav/webdav.routes.js';
+
+/** Health and metrics: answered without the database's help. */
+const OPS_PATHS = /^\/(healthz|readyz|metrics)(\?|$)/;
 
 /** A registered route, as the route-walking tests (and the API reference) read the table. */
 export interface RouteEntry {
@@ -139,9 +144,11 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await installCompression(app, config.compression);
   installFairTurns(app, (token) => verifiedTokenAccount(ctx, token), { queries: dialect === 'postgres' });
   installRequestId(app);
-  // Run-time settings changed in the console, by any process, hold from the next request on (hashed assets need none).
+  // Run-time settings changed in the console, by any process, hold from the next request on. Hashed assets and the
+  // health checks need none (a health check must answer while the database is away); a failed read keeps the last.
   app.addHook('onRequest', async (req) => {
-    if (!req.url.startsWith('/drive/assets/')) await refreshRunTimeSettings(ctx);
+    if (req.url.startsWith('/drive/assets/') || OPS_PATHS.test(req.url)) return;
+    await refreshRunTimeSettings(ctx).catch((err: unknown) => req.log.warn({ err }, 'run-time settings not read; the last ones hold'));
   });
   metrics.installHttpHooks(app);
   installValidators(app);
@@ -199,6 +206,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     await offlineRoutes(scope, ctx, offline);
   });
   await archivesRoutes(app, ctx, archives);
+  await extensionDownloadRoutes(app, ctx);
   await webRoutes(app, ctx);
 
   return {

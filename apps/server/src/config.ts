@@ -24,6 +24,8 @@ export interface Config {
   publicUrlPinned: boolean;
   /** Who may create an account (HAUL_REGISTRATION): anyone, people with an invitation code, or no one (haul-admin makes accounts). */
   registration: RegistrationMode;
+  /** A fresh install waits for its operator's account, made from the browser, before anyone may sign up (HAUL_FIRST_RUN_SETUP). */
+  firstRunSetup: boolean;
   // --- mail ---
   /** `smtp://user:pass@host:587` (or smtps://); null keeps every message in the outbox table instead. */
   smtpUrl: string | null;
@@ -270,6 +272,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     publicUrlPinned: !!get('HAUL_PUBLIC_URL'),
     registration: registrationMode(get('HAUL_REGISTRATION')),
+    firstRunSetup: bool(get('HAUL_FIRST_RUN_SETUP'), true),
     ...mailConfig(get, publicUrl),
     ...smsConfig(get),
     defaultQuotaBytes: int(get('HAUL_DEFAULT_QUOTA_BYTES'), 10 * GiB, 'HAUL_DEFAULT_QUOTA_BYTES'),

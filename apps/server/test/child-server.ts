@@ -98,7 +98,7 @@ export class HaulProcess {
     const child = spawn(process.execPath, [SERVER_MAIN, ...(this.opts.role ? [this.opts.role] : [])], {
       cwd: repoRoot,
       // The test's own env wins (a public URL through a proxy, say).
-      env: { ...process.env, PORT: String(this.port), HAUL_HOST: '127.0.0.1', HAUL_PUBLIC_URL: this.base, ...this.env },
+      env: { ...process.env, PORT: String(this.port), HAUL_HOST: '127.0.0.1', HAUL_PUBLIC_URL: this.base, HAUL_FIRST_RUN_SETUP: 'off', ...this.env },
       stdio: ['ignore', piped ? 'pipe' : 'ignore', 'pipe'],
     });
     let stderr = '';

@@ -131,7 +131,7 @@ describe('kill -9 again and again during uploads and downloads', { timeout: 240_
 
     // Stopped for good: the reconciliation pass leaves no file that no row explains.
     await haul.crash();
-    const offline = await buildHaul({ ...loadConfig({}), dataDir, databaseUrl: db.url, logLevel: 'silent', webDir: join(dataDir, 'no-web') }, { logger: false });
+    const offline = await buildHaul({ ...loadConfig({}), firstRunSetup: false, dataDir, databaseUrl: db.url, logLevel: 'silent', webDir: join(dataDir, 'no-web') }, { logger: false });
     try {
       await reconcileOrphans(offline.ctx, 0);
       expect(filesUnder(join(dataDir, 'uploads'))).toEqual([]);

@@ -41,7 +41,7 @@ describe('when the database goes away', { timeout: 120_000 }, () => {
     await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(origin.address() as { port: number }).port}`;
     haul = await buildHaul(
-      { ...loadConfig({}), dataDir, databaseUrl: pg.url, publicUrl: 'http://haul.test', publicUrlPinned: true, webDir: join(dataDir, 'no-web'), logLevel: 'silent', allowPrivateNetwork: true, taskLeaseSeconds: 2 },
+      { ...loadConfig({}), firstRunSetup: false, dataDir, databaseUrl: pg.url, publicUrl: 'http://haul.test', publicUrlPinned: true, webDir: join(dataDir, 'no-web'), logLevel: 'silent', allowPrivateNetwork: true, taskLeaseSeconds: 2 },
       { logger: false },
     );
     haul.offline.start();
@@ -100,7 +100,7 @@ describe('when the database goes away', { timeout: 120_000 }, () => {
 
   it('answers 503 when SQLite stays busy under another writer past its timeout, and works once the writer is done', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'haul-busy-'));
-    const local = await buildHaul({ ...loadConfig({}), dataDir: dir, databaseUrl: null, publicUrl: 'http://haul.test', publicUrlPinned: true, webDir: join(dir, 'no-web'), logLevel: 'silent' }, { logger: false });
+    const local = await buildHaul({ ...loadConfig({}), firstRunSetup: false, dataDir: dir, databaseUrl: null, publicUrl: 'http://haul.test', publicUrlPinned: true, webDir: join(dir, 'no-web'), logLevel: 'silent' }, { logger: false });
     const writer = new SQLite(join(dir, 'haul.db'));
     try {
       const up = await local.app.inject({ method: 'POST', url: '/v1/auth/signup', payload: { email: 'busy@example.com', password: 'correct horse' } });

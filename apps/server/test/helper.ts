@@ -74,6 +74,8 @@ export async function startTestHaul(overrides: Partial<Config> = {}, clock?: Clo
     torrentDht: false,
     logLevel: 'silent',
     checkResponses: true,
+    // Tests make accounts as they need them; first-run setup has its own test (test/first-run-setup.test.ts).
+    firstRunSetup: false,
     // HAUL_TEST_BLOB_STORE=s3: every byte goes to a bucket of its own on the test S3 server.
     ...(process.env.HAUL_TEST_BLOB_STORE === 's3' ? { blobStore: 's3' as const, s3: await s3ConfigFor(await testS3(), testBucket()) } : {}),
     ...overrides,

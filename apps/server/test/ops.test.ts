@@ -100,7 +100,7 @@ describe('readiness with the database stopped', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     pg = await startPgCluster();
     dataDir = mkdtempSync(join(tmpdir(), 'haul-ops-'));
-    haul = await buildHaul({ ...loadConfig({}), dataDir, databaseUrl: pg.url, webDir: join(dataDir, 'no-web'), logLevel: 'silent' }, { logger: false });
+    haul = await buildHaul({ ...loadConfig({}), firstRunSetup: false, dataDir, databaseUrl: pg.url, webDir: join(dataDir, 'no-web'), logLevel: 'silent' }, { logger: false });
   });
   afterAll(async () => {
     await haul?.close();

@@ -14,6 +14,7 @@ import { installLeaveGuard } from './lib/pending-work';
 import { activeUploads } from './features/uploads/upload-store';
 import { shareIdOfCode } from './features/share-page/share-code';
 import { SecondFactorDialog } from './features/two-factor/second-factor';
+import { registerServiceWorker } from './features/pwa/register-service-worker';
 import './app/styles.css';
 
 /** Every failed load shows the server's words; a signed-out answer is handled by the client (back to sign-in). */
@@ -62,6 +63,7 @@ function Root() {
 await initI18n();
 watchSystemTheme();
 installLeaveGuard(() => activeUploads() > 0);
+registerServiceWorker();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Root />

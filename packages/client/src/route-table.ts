@@ -149,4 +149,8 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   listAccountAudit: { method: 'GET', path: '/v1/user/audit', auth: 'user', raw: false },
   adminGetSettings: { method: 'GET', path: '/admin/v1/settings', auth: 'admin', raw: false },
   adminUpdateSettings: { method: 'PATCH', path: '/admin/v1/settings', auth: 'admin', raw: false },
+  getSetup: { method: 'GET', path: '/v1/setup', auth: 'public', raw: false },
+  completeSetup: { method: 'POST', path: '/v1/setup', auth: 'public', raw: false },
+  adminTestMail: { method: 'POST', path: '/admin/v1/mail/test', auth: 'admin', raw: false },
+  adminSaveProduct: { method: 'POST', path: '/admin/v1/products', auth: 'admin', raw: false },
 };

@@ -3,6 +3,7 @@
  * every http(s) and magnet link in a selection — both the ones written out in its text and the ones behind its
  * linked words, read from the page (the click grants activeTab for that tab).
  */
+import { t } from '../lib/i18n';
 import { linksInText, unique } from '../lib/links';
 
 /** The context-menu items, one a kind of thing clicked on. */
@@ -68,9 +69,9 @@ export async function linksOfClick(click: MenuClick, tabId?: number): Promise<st
 /** Adds the items (once, at install or update; the browser keeps them). */
 export function installMenus(): void {
   chrome.contextMenus.removeAll(() => {
-    chrome.contextMenus.create({ id: MENU.link, title: 'Send link to Haul', contexts: ['link'] });
-    chrome.contextMenus.create({ id: MENU.selection, title: 'Send the links in the selection to Haul', contexts: ['selection'] });
-    chrome.contextMenus.create({ id: MENU.media, title: 'Send to Haul', contexts: ['image', 'video', 'audio'] });
-    chrome.contextMenus.create({ id: MENU.page, title: 'Send this page to Haul', contexts: ['page'] });
+    chrome.contextMenus.create({ id: MENU.link, title: t('menuLink'), contexts: ['link'] });
+    chrome.contextMenus.create({ id: MENU.selection, title: t('menuSelection'), contexts: ['selection'] });
+    chrome.contextMenus.create({ id: MENU.media, title: t('menuMedia'), contexts: ['image', 'video', 'audio'] });
+    chrome.contextMenus.create({ id: MENU.page, title: t('menuPage'), contexts: ['page'] });
   });
 }

@@ -2,6 +2,7 @@
  * Saying how a send went: a notification with the sentence, and the toolbar badge — a count of links added for a
  * few seconds, or "!" until the popup is opened when it failed.
  */
+import { t } from '../lib/i18n';
 import type { SendResult } from '../lib/send-links';
 
 const ADDED_COLOUR = '#1a7f37';
@@ -17,7 +18,7 @@ export async function tell(result: SendResult): Promise<void> {
     await chrome.notifications.create({
       type: 'basic',
       iconUrl: chrome.runtime.getURL('icons/128.png'),
-      title: result.ok ? 'Sent to Haul' : 'Not sent to Haul',
+      title: result.ok ? t('sentTitle') : t('notSentTitle'),
       message: result.message,
     });
   } catch {

@@ -7,6 +7,7 @@ import { isApiError, signInWithDevice, type DeviceCode } from '@haul/client';
 import { haulOrigin } from './address';
 import { clientFor } from './haul-client';
 import { forgetStored, readStored, writeStored } from './storage';
+import { t } from './i18n';
 import { NotHaulError } from './words';
 
 /** What the person is shown while the extension waits for approval. */
@@ -39,7 +40,7 @@ async function answersAtAll(server: string): Promise<boolean> {
 /** Connects to the Haul at the typed address; resolves with the account's e-mail once the code is approved. */
 export async function connect(typed: string, opts: { onCode: (p: PendingApproval) => void; signal?: AbortSignal }): Promise<{ server: string; email: string }> {
   const server = haulOrigin(typed);
-  if (!server) throw new Error('Type the address of your Haul, like https://haul.example.com.');
+  if (!server) throw new Error(t('typeAddress'));
   // A new connection starts clean: a session still held is ended, no folder of another account carries over.
   await signOut();
   await writeStored({ server });
@@ -84,7 +85,7 @@ export async function signOut(): Promise<boolean> {
 
 /** Words for a device sign-in that ended without tokens. */
 export function signInFailure(err: unknown): string | null {
-  if (isApiError(err, 'access_denied')) return 'The sign-in was refused on Haul’s approval page.';
-  if (isApiError(err, 'expired_token')) return 'The code expired before it was approved: connect again for a new one.';
+  if (isApiError(err, 'access_denied')) return t('signInRefused');
+  if (isApiError(err, 'expired_token')) return t('codeExpired');
   return null;
 }

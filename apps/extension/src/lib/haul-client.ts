@@ -5,6 +5,7 @@
  */
 import { HaulClient, type SessionStore } from '@haul/client';
 import { hostOf } from './address';
+import { t } from './i18n';
 import { forgetStored, readStored, writeStored } from './storage';
 
 const sessions: SessionStore = {
@@ -27,7 +28,7 @@ export function clientFor(server: string): HaulClient {
       sessions,
       lock: withRefreshLock,
       headers: () => ({ 'Accept-Language': navigator.language || 'en-US' }),
-      networkMessage: () => `Haul at ${hostOf(server)} cannot be reached: check the address, and that the server is running.`,
+      networkMessage: () => t('unreachable', { host: hostOf(server) }),
     });
     clients.set(server, client);
   }

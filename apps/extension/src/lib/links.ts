@@ -38,3 +38,16 @@ export function pastedLines(text: string): { links: string[]; bad: string[] } {
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   return { links: unique(lines.filter(isFetchable)), bad: lines.filter((l) => !isFetchable(l)) };
 }
+
+/** A magnet link Haul can add. */
+export const isMagnet = (link: string): boolean => /^magnet:\?\S+$/i.test(link.trim());
+
+/** An http(s) link whose path names a .torrent file (seed 000 §5: a torrent is a file named *.torrent). */
+export function isTorrentLink(link: string): boolean {
+  try {
+    const url = new URL(link.trim());
+    return (url.protocol === 'http:' || url.protocol === 'https:') && /\.torrent$/i.test(decodeURIComponent(url.pathname));
+  } catch {
+    return false;
+  }
+}

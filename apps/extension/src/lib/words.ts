@@ -1,35 +1,61 @@
 /**
  * Failures said in words: the server's stable error names become sentences a person can act on (seed: "stable error
- * codes from the server, words in the client"). English for now; every sentence the extension shows is here.
+ * codes from the server, words in the client"), in the person's language (lib/i18n.ts). A limit also names the
+ * drive's dialog that explains it and offers more room.
  */
 import { isApiError } from '@haul/client';
 import { LIMIT_ERRORS } from '@haul/shared/plain';
 import { hostOf } from './address';
+import { t } from './i18n';
 
-export const SIGNED_OUT = 'You are signed out of Haul. Open the extension’s options to connect again.';
-export const NOT_CONNECTED = 'This browser is not connected to a Haul yet. Open the extension’s options to connect.';
-export const NO_LINK = 'Nothing to send: Haul fetches http, https and magnet links.';
+export const signedOutWords = (): string => t('signedOut');
+export const notConnectedWords = (): string => t('notConnected');
+export const noLinkWords = (): string => t('noLink');
 
 /** The address answered, but not as a Haul the extension can use (another site, or a Haul too old to allow it). */
 export class NotHaulError extends Error {
   constructor(readonly server: string) {
-    super(`${hostOf(server)} does not answer as a Haul server. Check the address (and that Haul is up to date).`);
+    super(t('notHaul', { host: hostOf(server) }));
     this.name = 'NotHaulError';
   }
 }
 
 const LIMITS: readonly string[] = LIMIT_ERRORS;
+/** Limits about room in the drive; the others are allowances of transfer and tasks. */
+const STORAGE_LIMITS: readonly string[] = ['file_space_not_enough', 'file_size_too_large'];
+
+/** The drive's dialog about a limit: storage room, or transfer and task allowances. */
+export interface LimitLink {
+  href: string;
+  label: string;
+}
+
+/** Whether an error name is a limit of the account. */
+export const isLimitError = (code: string): boolean => LIMITS.includes(code) || STORAGE_LIMITS.includes(code);
+
+/** The drive's page that opens the dialog about the limit named `code` (seed 000: action=show_…_dialog). */
+export function limitLinkFor(code: string, server: string): LimitLink | null {
+  if (!isLimitError(code)) return null;
+  const storage = STORAGE_LIMITS.includes(code);
+  return {
+    href: `${server}/drive/all?action=${storage ? 'show_storage_dialog' : 'show_traffic_dialog'}`,
+    label: storage ? t('seeStorage') : t('seeTraffic'),
+  };
+}
+
+/** The limit link of a failed call, when a limit is what stopped it. */
+export const limitLinkOf = (err: unknown, server: string): LimitLink | null => (isApiError(err) ? limitLinkFor(err.code, server) : null);
 
 /** What went wrong, for the person: the sentence to show. */
 export function describeFailure(err: unknown, server: string): string {
   if (err instanceof NotHaulError) return err.message;
   if (isApiError(err)) {
-    if (err.status === 0) return `Haul at ${hostOf(server)} cannot be reached: check the address, and that the server is running.`;
-    if (err.code === 'unauthenticated' || err.code === 'invalid_grant') return SIGNED_OUT;
-    if (LIMITS.includes(err.code)) return `Limit reached: ${err.message}`;
-    if (err.code === 'invalid_argument') return `Haul cannot fetch this: ${err.message}`;
-    if (err.code === 'file_not_found') return 'The folder for cloud downloads is gone: choose another in the extension’s options.';
-    if (err.code === 'too_many_requests') return 'Haul asks to slow down: try again in a moment.';
+    if (err.status === 0) return t('unreachable', { host: hostOf(server) });
+    if (err.code === 'unauthenticated' || err.code === 'invalid_grant') return signedOutWords();
+    if (isLimitError(err.code)) return t('limitReached', { what: err.message });
+    if (err.code === 'invalid_argument') return t('cannotFetch', { why: err.message });
+    if (err.code === 'file_not_found') return t('folderGone');
+    if (err.code === 'too_many_requests') return t('slowDown');
     return err.message;
   }
   return err instanceof Error ? err.message : String(err);
@@ -37,7 +63,7 @@ export function describeFailure(err: unknown, server: string): string {
 
 /** "2 links added to Haul, into Films." */
 export function addedWords(count: number, folderName: string, skipped: number): string {
-  const what = count === 1 ? 'Added to Haul' : `${count} links added to Haul`;
-  const left = skipped ? ` ${skipped} ${skipped === 1 ? 'line was' : 'lines were'} not a link Haul can fetch.` : '';
-  return `${what}, into ${folderName}.${left}`;
+  const what = count === 1 ? t('addedOne', { folder: folderName }) : t('addedMany', { n: count, folder: folderName });
+  if (!skipped) return what;
+  return `${what} ${skipped === 1 ? t('skippedOne') : t('skippedMany', { n: skipped })}`;
 }

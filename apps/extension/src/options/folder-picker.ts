@@ -5,7 +5,8 @@
 import type { HaulClient } from '@haul/client';
 import { FOLDER_KIND } from '@haul/shared/plain';
 import { byId, say } from '../lib/dom';
-import { readStored, TOP_FOLDER, writeStored, type Folder } from '../lib/storage';
+import { t } from '../lib/i18n';
+import { folderName, readStored, TOP_FOLDER, writeStored, type Folder } from '../lib/storage';
 import { describeFailure } from '../lib/words';
 
 /** Enough folders for a level; a drive with more is better browsed in Haul itself. */
@@ -24,7 +25,7 @@ export async function startFolderPicker(client: HaulClient, server: string): Pro
   const here = () => trail[trail.length - 1]!;
 
   const open = async () => {
-    byId('picker-at').textContent = here().name;
+    byId('picker-at').textContent = folderName(here());
     byId<HTMLButtonElement>('picker-up').disabled = trail.length === 1;
     const list = byId<HTMLUListElement>('picker-folders');
     try {
@@ -43,7 +44,7 @@ export async function startFolderPicker(client: HaulClient, server: string): Pro
           return li;
         }),
       );
-      if (!folders.length) say(status, `No folders in ${here().name}.`);
+      if (!folders.length) say(status, t('noFolders', { folder: folderName(here()) }));
       else say(status, '');
     } catch (err) {
       say(status, describeFailure(err, server), 'error');
@@ -57,10 +58,10 @@ export async function startFolderPicker(client: HaulClient, server: string): Pro
   byId('picker-use').addEventListener('click', () => {
     const chosen = here();
     void writeStored({ folder: chosen }).then(() => {
-      byId('folder-current').textContent = chosen.name;
-      say(status, `Cloud downloads now go into ${chosen.name}.`, 'ok');
+      byId('folder-current').textContent = folderName(chosen);
+      say(status, t('folderChosen', { folder: folderName(chosen) }), 'ok');
     });
   });
-  byId('folder-current').textContent = ((await readStored('folder')) ?? TOP_FOLDER).name;
+  byId('folder-current').textContent = folderName((await readStored('folder')) ?? TOP_FOLDER);
   await open();
 }

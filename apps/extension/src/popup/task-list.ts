@@ -1,10 +1,13 @@
 /**
  * The popup's list of the latest cloud downloads, updated in place on every poll (a row being clicked is never
- * swapped out under the pointer). A finished download's name opens its folder in Haul in a new tab.
+ * swapped out under the pointer). A finished download's name opens its file in Haul in a new tab; one a limit
+ * stopped links to the drive's dialog about that limit.
  */
 import type { DriveTask } from '@haul/shared';
 import { PHASE } from '@haul/shared/plain';
-import { folderPageOf, isFinished, taskLine } from '../lib/cloud-tasks';
+import { isFinished, resultPageOf, taskLine } from '../lib/cloud-tasks';
+import { t } from '../lib/i18n';
+import { limitLinkFor } from '../lib/words';
 
 function row(list: HTMLUListElement, id: string): HTMLLIElement {
   const found = list.querySelector<HTMLLIElement>(`li[data-id="${CSS.escape(id)}"]`);
@@ -14,49 +17,56 @@ function row(list: HTMLUListElement, id: string): HTMLLIElement {
   return li;
 }
 
-function fill(li: HTMLLIElement, t: DriveTask, server: string): void {
-  if (li.dataset.phase === t.phase && li.dataset.line === taskLine(t) && li.dataset.name === t.file_name) return;
-  li.dataset.phase = t.phase;
-  li.dataset.line = taskLine(t);
-  li.dataset.name = t.file_name;
-  li.setAttribute('aria-label', t.file_name);
+/** A link that opens a tab (a popup's own navigation would close it). */
+function tabLink(href: string, text: string, className: string, title = ''): HTMLAnchorElement {
+  const link = document.createElement('a');
+  link.className = className;
+  link.href = href;
+  link.textContent = text;
+  if (title) link.title = title;
+  link.addEventListener('click', (e) => {
+    e.preventDefault();
+    void chrome.tabs.create({ url: link.href });
+  });
+  return link;
+}
+
+function fill(li: HTMLLIElement, task: DriveTask, server: string): void {
+  const line = taskLine(task);
+  if (li.dataset.phase === task.phase && li.dataset.line === line && li.dataset.name === task.file_name) return;
+  li.dataset.phase = task.phase;
+  li.dataset.line = line;
+  li.dataset.name = task.file_name;
+  li.setAttribute('aria-label', task.file_name);
   li.replaceChildren();
-  if (t.phase === PHASE.COMPLETE) {
-    const link = document.createElement('a');
-    link.className = 'name';
-    link.href = folderPageOf(server, t);
-    link.textContent = t.file_name;
-    link.title = 'Open its folder in Haul';
-    link.addEventListener('click', (e) => {
-      e.preventDefault();
-      void chrome.tabs.create({ url: link.href });
-    });
-    li.append(link);
-  } else {
+  if (task.phase === PHASE.COMPLETE) li.append(tabLink(resultPageOf(server, task), task.file_name, 'name', t('openInHaul')));
+  else {
     const name = document.createElement('span');
     name.className = 'name';
-    name.textContent = t.file_name;
+    name.textContent = task.file_name;
     li.append(name);
   }
-  if (!isFinished(t)) {
+  if (!isFinished(task)) {
     const bar = document.createElement('progress');
     bar.max = 100;
-    bar.value = t.progress;
-    bar.setAttribute('aria-label', `${t.file_name}: ${Math.floor(t.progress)}%`);
+    bar.value = task.progress;
+    bar.setAttribute('aria-label', `${task.file_name}: ${Math.floor(task.progress)}%`);
     li.append(bar);
   }
-  const line = document.createElement('span');
-  line.className = 'line';
-  line.textContent = taskLine(t);
-  li.append(line);
+  const words = document.createElement('span');
+  words.className = 'line';
+  words.textContent = line;
+  li.append(words);
+  const limit = task.phase === PHASE.ERROR && task.params.error ? limitLinkFor(task.params.error, server) : null;
+  if (limit) li.append(tabLink(limit.href, limit.label, 'limit'));
 }
 
 /** Shows `tasks` in this order, reusing rows of the same task. */
 export function renderTasks(list: HTMLUListElement, tasks: DriveTask[], server: string): void {
   const keep = new Set<Element>();
-  for (const t of tasks) {
-    const li = row(list, t.id);
-    fill(li, t, server);
+  for (const task of tasks) {
+    const li = row(list, task.id);
+    fill(li, task, server);
     list.append(li);
     keep.add(li);
   }

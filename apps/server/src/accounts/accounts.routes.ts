@@ -1,5 +1,7 @@
 /** /v1/auth/* and /v1/user/* */
 import type { FastifyInstance } from 'fastify';
+import { completeSetup } from './first-run-setup.js';
+import { setupRequired } from './setup-state.js';
 import { CONTRACT as C, DEVICE_CODE_GRANT } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { optionalUserId, requireAuth } from '../http/auth.js';
@@ -27,6 +29,8 @@ import { maskPhoneNumber } from '../sms/sms.js';
 export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eraser: AccountEraser): Promise<void> {
   // Sign-up and sign-in limits live in the database (accounts.service), so they hold across processes.
   serve(app, C.signUp, async (req) => signUp(ctx, req.body, clientOf(req)));
+  serve(app, C.getSetup, async () => ({ required: await setupRequired(ctx) }));
+  serve(app, C.completeSetup, async (req) => completeSetup(ctx, req.body, clientOf(req)));
 
   serve(app, C.signIn, async (req) => signIn(ctx, req.body, clientOf(req)));
 

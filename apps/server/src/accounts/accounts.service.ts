@@ -17,6 +17,7 @@ import { findUserByEmail, findUserById, findUserByPhone, newUserRow, normalEmail
 import { findToken, spendToken } from './verification.service.js';
 import { recordInvitation } from '../invitations/invitation-rewards.js';
 import { findInviter } from '../invitations/invite-codes.js';
+import { refuseBeforeSetup } from './setup-state.js';
 import { recordAudit } from '../audit/audit.repository.js';
 
 const HOUR = 3600_000;
@@ -75,6 +76,7 @@ export async function signUp(
   input: { email: string; password: string; name?: string; verification_token?: string; invitation_code?: string },
   client: ClientInfo,
 ): Promise<TokenResponse> {
+  await refuseBeforeSetup(ctx);
   if (ctx.config.registration === 'closed') throw new HttpError(403, 'permission_denied', 'Registration is closed on this server.');
   if (ctx.config.registration === 'invite' && !(input.invitation_code && (await findInviter(ctx.db, input.invitation_code)))) {
     throw new HttpError(403, 'permission_denied', 'This server takes new accounts by invitation only: open the invitation link you were sent.');

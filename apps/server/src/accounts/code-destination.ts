@@ -4,6 +4,7 @@
  * was given); `selected_channel` may only agree with it.
  */
 import { isEmail, type VerificationUsage } from '@haul/shared';
+import { refuseBeforeSetup } from './setup-state.js';
 import { normalPhoneNumber } from '@haul/shared/phone-numbers';
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/schema.js';
@@ -86,6 +87,7 @@ export async function destinationOf(ctx: AppContext, input: CodeRequest, callerI
     if (channel === 'sms') return { channel, to: phoneOf(input, input.usage === 'PHONE_NUMBER_VERIFICATION' ? user.phone_number : null), user };
     return { channel, to: input.usage === 'EMAIL_ADDRESS_CHANGE' ? emailOf(input) : user.email, user };
   }
+  if (input.usage === 'REGISTER') await refuseBeforeSetup(ctx);
   if (input.usage === 'REGISTER' && ctx.config.registration === 'closed') throw new HttpError(403, 'permission_denied', 'Registration is closed on this server.');
   return { channel, to: channel === 'sms' ? phoneOf(input) : emailOf(input), user: undefined };
 }

@@ -9,6 +9,7 @@ import { requireAdmin } from './admin-policy.js';
 import { getBlockedWords, moderateShare, replaceBlockedWords, shareDetail } from './admin-shares.service.js';
 import { systemStatus } from './admin-system.service.js';
 import { runTimeSettings, updateRunTimeSettings } from '../ops/run-time-settings.js';
+import { saveProductAsOperator, sendTestMail } from './admin-setup.service.js';
 import { listUsers, signOutUser, updateUser, userDetail } from './admin-users.service.js';
 
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -27,6 +28,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     serve(scope, C.adminSetBlockedWords, (req) => replaceBlockedWords(ctx, { id: req.userId, ip: req.ip }, req.body.words));
     serve(scope, C.adminSystem, () => systemStatus(ctx));
     serve(scope, C.adminGetSettings, () => runTimeSettings(ctx));
+    serve(scope, C.adminTestMail, (req) => sendTestMail(ctx, req.userId));
+    serve(scope, C.adminSaveProduct, (req) => saveProductAsOperator(ctx, { id: req.userId, ip: req.ip }, req.body));
     serve(scope, C.adminUpdateSettings, (req) => updateRunTimeSettings(ctx, { id: req.userId, ip: req.ip }, req.body));
     serve(scope, C.adminListAudit, async (req) => {
       const page = await listAudit(ctx.db, { subjectId: req.query.user_id, action: req.query.action, limit: req.query.limit ?? 50, pageToken: req.query.page_token });

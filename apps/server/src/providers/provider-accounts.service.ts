@@ -5,6 +5,7 @@
  * provider that let it be claimed, a lapsed domain) would otherwise open their drive. The owner connects it, signed in.
  */
 import { isEmail, type LinkedProvider, type TokenResponse } from '@haul/shared';
+import { refuseBeforeSetup } from '../accounts/setup-state.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
@@ -46,6 +47,7 @@ async function linkedAccount(ctx: AppContext, grant: ProviderGrant): Promise<{ l
 
 /** Makes an account without a password for a verified identity, connected to it, in one transaction. */
 async function createProviderAccount(ctx: AppContext, grant: ProviderGrant, providerName: string, client: ClientInfo, invitationCode?: string): Promise<UserRow> {
+  await refuseBeforeSetup(ctx);
   // An invitation-only server takes its codes on the sign-up form, which a provider's sign-in skips.
   if (ctx.config.registration !== 'open') throw new HttpError(403, 'permission_denied', `No account is connected to this ${providerName} account, and registration is ${ctx.config.registration === 'invite' ? 'by invitation only' : 'closed'} on this server.`);
   if (!grant.email || !grant.emailVerified || !isEmail(grant.email)) {

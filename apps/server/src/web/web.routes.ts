@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { shareTargetRoutes } from './share-target.routes.js';
 
 /** True for paths the web app's router owns (not the API, not file content). */
 export function isAppRoute(path: string): boolean {
@@ -16,6 +17,8 @@ export async function webRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     app.log.warn(`web app not built (no ${ctx.config.webDir}/index.html): run "npm run build -w @haul/web"`);
     return;
   }
+  // The installed app's share target, for the shares its service worker did not take.
+  await shareTargetRoutes(app);
   await app.register(fastifyStatic, {
     root: ctx.config.webDir,
     prefix: '/drive/',

@@ -16,6 +16,7 @@ import { DeepLinkHost } from '../features/deep-links/deep-link-host';
 import { SharedArrivalHost } from '../features/pwa/shared-arrival-host';
 import { BookmarksPage, ForbiddenPage, NotFoundPage, StartingPage } from './simple-pages';
 import { loadWhen } from './load-when';
+import { SetupGate } from '../features/setup/setup-gate';
 
 /**
  * Only the drive's first screen (the layout and the file manager) is in the first download; every other page is a
@@ -77,14 +78,21 @@ const withFallback = (routes: RouteObject[]): RouteObject[] => [{ HydrateFallbac
 export const createDriveRouter = () =>
   createBrowserRouter(
   withFallback([
-    { path: 'login', lazy: page(() => import('../features/auth/login-page'), (m) => m.LoginPage) },
+    {
+      // A fresh install sends its first visitor to setup, from wherever they arrive signed out.
+      element: <SetupGate />,
+      children: [
+        { path: 'login', lazy: page(() => import('../features/auth/login-page'), (m) => m.LoginPage) },
+        { path: 'landing', lazy: page(() => import('../features/landing/landing-page'), (m) => m.LandingPage) },
+      ],
+    },
+    { path: 'setup', lazy: page(() => import('../features/setup/setup-page'), (m) => m.SetupPage) },
     // Providers send the browser back here, signed in or not (signing in, or connecting from the account page).
     { path: 'login/callback', lazy: page(() => import('../features/providers/provider-callback-page'), (m) => m.ProviderCallbackPage) },
     { path: 'login/qr', lazy: page(() => import('../features/devices/qr-sign-in-page'), (m) => m.QrSignInPage) },
     { path: 'forget-password', lazy: page(() => import('../features/auth/forget-password-page'), (m) => m.ForgetPasswordPage) },
     { path: '403', element: <ForbiddenPage /> },
-    // Signed-out pages of seed 000 §2: what Haul is (the extension frames it), and how to install the extension.
-    { path: 'landing', lazy: page(() => import('../features/landing/landing-page'), (m) => m.LandingPage) },
+    // Signed-out page of seed 000 §2: how to install the extension.
     { path: 'extension', lazy: page(() => import('../features/extension-page/extension-page'), (m) => m.ExtensionPage) },
     {
       element: <RequireAuth />,

@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'admin.share.moderated',
   'admin.blocked_words.changed',
   'admin.settings.changed',
+  'admin.product.saved',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

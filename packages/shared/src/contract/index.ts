@@ -3,6 +3,7 @@ import type { RouteDef } from './define.js';
 import { aboutRoutes } from './about.js';
 import { adminRoutes } from './admin.js';
 import { adminSettingsRoutes } from './admin-settings.js';
+import { setupRoutes } from './setup.js';
 import { archivesRoutes } from './archives.js';
 import { activityRoutes } from './activity.js';
 import { accountsRoutes } from './accounts.js';
@@ -67,6 +68,7 @@ export const CONTRACT = {
   ...settingsRoutes,
   ...adminRoutes,
   ...adminSettingsRoutes,
+  ...setupRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

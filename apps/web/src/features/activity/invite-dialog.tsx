@@ -1,18 +1,16 @@
 /**
  * The invitation dialog (seed actions `show_invite_dialog` and `show_activity_dialog`, and `/activity/invitation-dialog`):
- * the invite link to copy, over whatever page is open. Also opened from the account menu ("Invite friends").
+ * the invite link to copy, over whatever page is open; the actions are read in deep-links/. Also opened from the account
+ * menu ("Invite friends").
  */
-import { useEffect } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { create } from 'zustand';
 import { InviteLinkPanel } from './invite-link-panel';
 import './activity.css';
 
 const useInviteDialogStore = create<{ shown: boolean; set: (shown: boolean) => void }>()((set) => ({ shown: false, set: (shown) => set({ shown }) }));
-
-const ACTIONS = ['show_invite_dialog', 'show_activity_dialog'];
 
 export function useInviteDialog() {
   const set = useInviteDialogStore((s) => s.set);
@@ -23,16 +21,6 @@ export function InviteDialogHost() {
   const { t } = useTranslation();
   const shown = useInviteDialogStore((s) => s.shown);
   const set = useInviteDialogStore((s) => s.set);
-  const [params, setParams] = useSearchParams();
-
-  useEffect(() => {
-    if (!ACTIONS.includes(params.get('action') ?? '')) return;
-    set(true);
-    const rest = new URLSearchParams(params);
-    rest.delete('action');
-    setParams(rest, { replace: true });
-  }, [params, setParams, set]);
-
   if (!shown) return null;
   const close = () => set(false);
   return (

@@ -25,6 +25,7 @@ const ACTION_TEXT: Record<AuditAction, (t: TFunction) => string> = {
   'admin.share.moderated': (t) => t('audit.action.shareModerated'),
   'admin.blocked_words.changed': (t) => t('audit.action.blockedWordsChanged'),
   'admin.settings.changed': (t) => t('audit.action.settingsChanged'),
+  'admin.product.saved': (t) => t('audit.action.productSaved'),
 };
 
 /** Every action, in the contract's order (the log's filter). */

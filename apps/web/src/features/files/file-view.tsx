@@ -16,7 +16,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { DriveFile, SortOrder } from '@haul/shared';
 import { useIsMobile } from '../layout/use-media';
 import { actionForKey, menuActions, openFile, type ActionContext, type View } from './actions';
@@ -29,6 +29,7 @@ import { LIST_HEAD, ListHead } from './list-head';
 import { contextMenuOn, isMenuKey } from './menu-key';
 import { idTest, pickSelected, useSelection } from './selection-store';
 import { rowSpan, steadyRange } from './steady-range';
+import { useHighlight } from './use-highlight';
 
 const ROW_H = 48;
 const ROW_H_MOBILE = 60;
@@ -125,20 +126,13 @@ export function FileView(props: FileViewProps) {
     if (onEndReached && rowCount > 0 && lastRow >= rowCount - 3) onEndReached();
   }, [lastRow, rowCount, onEndReached]);
 
-  // "Show in folder" from the transfer list names the new file: select it and bring it into view, once per visit.
-  const location = useLocation();
-  const highlight = (location.state as { highlight?: string } | null)?.highlight;
-  const highlighted = useRef('');
-  useEffect(() => {
-    if (!highlight || highlighted.current === location.key) return;
-    const i = order.indexOf(highlight);
-    if (i < 0) return;
-    highlighted.current = location.key;
+  // Items the screen was opened to point at ("Show in folder", a deep link, a download that landed).
+  useHighlight(order, (ids, i) => {
     // After the layout's "new screen, nothing selected" effect, which runs after this one.
-    requestAnimationFrame(() => set([highlight], highlight));
+    requestAnimationFrame(() => set(ids, ids[0]));
     setFocus(i);
     virtualizer.scrollToIndex(Math.floor(i / cols), { align: 'center' });
-  }, [highlight, location.key, order, set, virtualizer, cols]);
+  });
 
   const selectedFiles = () => pickSelected(files, selected);
   const ctx = (list: DriveFile[]): ActionContext => ({ files: list, siblings: files, view, navigate: (to, opts) => void navigate(to, opts) });

@@ -21,6 +21,8 @@ import { useSearchKey } from './use-search-key';
 import { UpgradeEntry } from '../plans/upgrade-entry';
 import { AdminNavEntry } from '../admin/admin-nav-entry';
 import { startSettingsSync } from '../settings/settings-sync';
+import { MagnetHandlerOffer } from '../settings/magnet-handler-offer';
+import { OfflineBanner } from '../pwa/offline-banner';
 
 const NAV: { to: string; key: string; icon: IconName }[] = [
   { to: '/all', key: 'nav.all', icon: 'all' },
@@ -121,6 +123,7 @@ export function AppLayout() {
         <AdminNavEntry onClick={() => setDrawer(false)} />
         <StorageMeter />
         <UpgradeEntry />
+        <MagnetHandlerOffer />
         {/* On phones the header has no room: theme and language live in the drawer. */}
         <div className="sidebar-settings">
           <SettingsMenu />
@@ -128,6 +131,7 @@ export function AppLayout() {
       </nav>
       {drawer && <div className="scrim only-mobile" onClick={() => setDrawer(false)} />}
       <main className="content" id="main" ref={main}>
+        <OfflineBanner />
         <Outlet />
       </main>
     </div>

@@ -5,7 +5,9 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Breadcrumb } from '@haul/shared';
+import { useLocation, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import type { Breadcrumb, DriveTask } from '@haul/shared';
 import { Frame } from '../../app/dialogs/dialog-frame';
 import { useDialog, type DialogState } from '../../app/dialogs/dialog-store';
 import { runChange } from '../files/file-mutations';
@@ -27,6 +29,8 @@ import { TorrentFiles } from './torrent-files';
 import { FormError } from '../../components/form-error';
 import { useSubmit } from '../../components/use-submit';
 import { reportLimit } from '../limits/limit-store';
+import { expectLanding, screenAfterAdd } from './after-add';
+import { initialOpenWhenReady, presetOpenWhenReady, useOpenWhenReady } from './open-when-ready';
 
 export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cloud-download' }> }) {
   const { t } = useTranslation();
@@ -41,6 +45,12 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
   const [torrent, setTorrent] = useState<{ base64?: string; fileName?: string; listing: TorrentListing } | null>(null);
   const [chosen, setChosen] = useState<Set<number>>(new Set());
   const fileInput = useRef<HTMLInputElement>(null);
+  const [openWhenReady, setOpenWhenReady] = useState(initialOpenWhenReady);
+  const remember = useOpenWhenReady((s) => s.remember);
+  // A link's preset is for this dialog only.
+  useEffect(() => presetOpenWhenReady(null), []);
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
   const target = path.at(-1);
   const lines = text
     .split(/\r?\n/)
@@ -78,21 +88,31 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
     const count = lines.length + (torrent?.base64 ? 1 : 0);
     setBusy(true);
     let limited = false;
-    const ok = await runChange(
-      () =>
-        addCloudDownloads(text, target?.id ?? '', { base64: torrent?.base64, fileIds }).catch((err: unknown) => {
+    let made: DriveTask[] = [];
+    const ok = await runChange(() =>
+      addCloudDownloads(text, target?.id ?? '', { base64: torrent?.base64, fileIds }).then(
+        (answer) => {
+          made = answer.tasks ?? (answer.task ? [answer.task] : []);
+        },
+        (err: unknown) => {
           // A limit opens its dialog instead of a toast; what was typed stays for after the upgrade.
           limited = reportLimit(err);
           throw limited ? Object.assign(new Error(''), { name: 'AbortError' }) : err;
-        }),
-      t('cloud.added', { count }),
+        },
+      ),
     );
     setBusy(false);
     if (limited) setError(t('cloud.limited'));
     if (!ok) return;
     close();
+    // The new files show (or open) as they land; the transfer list, with the progress, is one click away.
+    toast.success(t('cloud.added', { count }), {
+      action: { label: t('deepLinks.showTransfers'), onClick: () => useUploads.setState({ panelOpen: true, tab: 'cloud' }) },
+    });
+    expectLanding(made, openWhenReady);
     followCloudTasks();
-    useUploads.setState({ panelOpen: true, tab: 'cloud' });
+    const next = screenAfterAdd(pathname, target?.id ?? '');
+    if (next) void navigate(next);
   };
 
   return (
@@ -159,6 +179,17 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
             <FolderBrowser path={path} onPath={setPath} />
           </div>
         )}
+        <label className="check-field">
+          <input
+            type="checkbox"
+            checked={openWhenReady}
+            onChange={(e) => {
+              setOpenWhenReady(e.target.checked);
+              remember(e.target.checked);
+            }}
+          />
+          {t('deepLinks.openWhenReady')}
+        </label>
         <div className="dialog-actions">
           <Dialog.Close className="btn" type="button">
             {t('common.cancel')}

@@ -1,7 +1,8 @@
 /**
  * The cloud downloads of the transfer list: read from the server, every 2 s while one is waiting or running and every
  * 30 s otherwise (a download runs for minutes, so the list keeps itself current), and up to 10 times 500 ms apart
- * after a batch action, as the seeds poll. A task that completes brings its file into the local database at once.
+ * after a batch action, as the seeds poll. A task that completes brings its file into the local database at once, and
+ * one just added from the dialog has its file opened or shown (after-add.ts).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -11,6 +12,7 @@ import { settleFileChanges } from '../files/settle-changes';
 import { listCloudTasks } from './offline-api';
 import { onCloudAction, pollAfterAction } from './cloud-task-poll';
 import { showTaskLimit, taskLimit } from './cloud-task-words';
+import { noteTasks } from './after-add';
 
 const ACTIVE_POLL_MS = 2000;
 const IDLE_POLL_MS = 30_000;
@@ -52,6 +54,8 @@ export function useCloudTasks(userId: string | undefined): DriveTask[] {
     // Stopped by a limit while it ran (its size was known only then): the limit dialog opens, as for an upload.
     const limited = seen && data.find((t) => t.phase === PHASE.ERROR && seen.get(t.id) !== PHASE.ERROR && taskLimit(t));
     if (limited) showTaskLimit(limited);
+    // Downloads just added from the dialog: their files open or show where the person is (after-add.ts).
+    noteTasks(data);
     phases.current = new Map(data.map((t) => [t.id, t.phase]));
   }, [data]);
   return data ?? [];

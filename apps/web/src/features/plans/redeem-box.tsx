@@ -1,12 +1,11 @@
 /**
  * The redeem box (seed 000 `action=open_redeem_box`): a code from the operator grants premium, storage or transfer.
- * Opened from the account menu, the payment pages, or any drive address with ?action=open_redeem_box.
+ * Opened from the account menu, the payment pages, or any drive address with ?action=open_redeem_box (deep-links/).
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { create } from 'zustand';
 import { TextField } from '../../components/text-field';
@@ -28,17 +27,8 @@ export function RedeemBoxHost() {
   const queryClient = useQueryClient();
   const shown = useRedeemStore((s) => s.shown);
   const set = useRedeemStore((s) => s.set);
-  const [params, setParams] = useSearchParams();
   const [code, setCode] = useState('');
   const { busy, error, setError, submit: redeem } = useSubmit();
-
-  useEffect(() => {
-    if (params.get('action') !== 'open_redeem_box') return;
-    set(true);
-    const rest = new URLSearchParams(params);
-    rest.delete('action');
-    setParams(rest, { replace: true });
-  }, [params, setParams, set]);
 
   const close = () => {
     set(false);
