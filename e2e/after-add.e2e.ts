@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { addNew, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { addNew, signUpInBrowser, startE2E, type E2E, pageApi } from './harness.js';
 
 let e2e: E2E;
 // A loopback origin that answers after a pause, so the file lands after the person has arrived on Recent.
@@ -26,19 +26,7 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-const api = (page: Page, method: string, path: string, body?: unknown) =>
-  page.evaluate(
-    async ({ method, path, body }) => {
-      const token = JSON.parse(localStorage.getItem('haul.session')!).state.session.accessToken;
-      const res = await fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return res.json();
-    },
-    { method, path, body },
-  );
+const api = pageApi;
 
 async function addLink(page: Page, link: string, opts: { folder?: string; openWhenReady?: boolean } = {}) {
   await addNew(page, 'Cloud download');

@@ -41,7 +41,7 @@ describe('cloud decompression', () => {
 
     await expect.poll(() => page.getByText('This archive is protected').count()).toBe(1);
     await page.getByLabel('Password').fill('wrong guess');
-    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
     // The listing of a zip is open: the entries show, each with its lock.
     await expect.poll(() => page.getByRole('treeitem').count()).toBe(2);
     await expect.poll(() => page.getByText('Encrypted').count()).toBe(2);
@@ -49,7 +49,7 @@ describe('cloud decompression', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong password');
 
     await page.getByLabel('Password').fill('open sesame');
-    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.getByRole('button', { name: 'Unpack 2 files' }).click();
     await page.waitForURL(`**/drive/decompression/${archive.id}/result?task=*`);
     await expect.poll(() => page.getByRole('status').textContent(), { timeout: 20_000 }).toContain('Unpacked 2 files');
@@ -76,7 +76,7 @@ describe('cloud decompression', () => {
     const release = await holdRequests(page, `/drive/v1/files/${archive.id}`);
     await page.goto(`/drive/decompression/${archive.id}`);
     await page.getByLabel('Password').fill('open sesame');
-    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.getByRole('radio', { name: "The archive's folder" }).check();
     const unpack = page.getByRole('button', { name: 'Unpack 2 files' });
     await disabledUntilReleased(unpack, release);
@@ -95,7 +95,7 @@ describe('cloud decompression', () => {
     // Even the listing needs the password.
     await expect.poll(() => page.getByText('This archive is protected').count()).toBe(1);
     await page.getByLabel('Password').fill('test');
-    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.getByRole('checkbox', { name: 'Select all' }).uncheck();
     await page.getByRole('checkbox', { name: 'test.jpg' }).check();
     await page.getByRole('checkbox', { name: 'тест.txt' }).check();

@@ -8,7 +8,7 @@ import { Server as Tracker } from 'bittorrent-tracker';
 import WebTorrent from 'webtorrent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { addNew, listView, rowNames, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { addNew, listView, rowNames, signUpInBrowser, startE2E, type E2E, pageApi } from './harness.js';
 
 /** An origin on loopback with Range and an ETag; `slow` sends 64 KiB every 100 ms so a download can be paused. */
 function origin(content: Buffer) {
@@ -61,19 +61,7 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-const api = (page: Page, method: string, path: string, body?: unknown) =>
-  page.evaluate(
-    async ({ method, path, body }) => {
-      const token = JSON.parse(localStorage.getItem('haul.session')!).state.session.accessToken;
-      const res = await fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return res.json();
-    },
-    { method, path, body },
-  );
+const api = pageApi;
 
 const statusOf = (page: Page, name: string) =>
   page.getByRole('listitem', { name, exact: true }).locator('[data-status]').getAttribute('data-status');

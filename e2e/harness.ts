@@ -174,6 +174,21 @@ export async function disabledUntilReleased(control: Locator, release: () => voi
   await expect.poll(() => control.isEnabled()).toBe(true);
 }
 
+/** Calls the API as the page's signed-in person (the session the web app keeps); answers the parsed JSON. */
+export const pageApi = (page: Page, method: string, path: string, body?: unknown) =>
+  page.evaluate(
+    async ({ method, path, body }) => {
+      const token = JSON.parse(localStorage.getItem('haul.session')!).state.session.accessToken;
+      const res = await fetch(path, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return res.json();
+    },
+    { method, path, body },
+  );
+
 /** The signed-in user's id, read from the session the web app keeps. */
 export async function sessionUserId(page: Page): Promise<string> {
   return page.evaluate(() => JSON.parse(localStorage.getItem('haul.session') ?? '{}').state.session.userId as string);

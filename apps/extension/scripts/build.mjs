@@ -60,7 +60,7 @@ for (const browser of /** @type {const} */ (['chromium', 'firefox'])) {
     const { metafile } = await esbuild.build(buildOptions(browser));
     const bytes = Object.values(metafile.outputs).reduce((n, o) => n + o.bytes, 0);
     mkdirSync(ZIP_DIR, { recursive: true });
-    const zipped = zipFolder(join(root, TARGETS[browser].dir), join(ZIP_DIR, `haul-extension-${browser}.zip`));
+    const zipped = await zipFolder(join(root, TARGETS[browser].dir), join(ZIP_DIR, `haul-extension-${browser}.zip`));
     console.log(`${TARGETS[browser].dir}/: ${Object.keys(metafile.outputs).length} scripts, ${(bytes / 1024).toFixed(1)} KiB; zip ${(zipped / 1024).toFixed(1)} KiB`);
   }
 }
