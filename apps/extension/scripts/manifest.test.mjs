@@ -1,5 +1,5 @@
-// What each browser's manifest asks for, and the words it takes from _locales/. Firefox itself cannot run here (and
-// web-ext is not installed): these are the rules its linter applies that the manifest can break.
+// What each browser's manifest asks for, and the words it takes from _locales/ (Mozilla's linter reads the whole
+// Firefox build in firefox-lint.test.mjs).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
