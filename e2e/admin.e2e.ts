@@ -3,13 +3,17 @@
  * (the person sees it after a reload), disables and enables it (the person is signed out at once), and reads the
  * change in the audit log with themselves as actor; the person reads it in their own security log. On the settings
  * page the operator closes sign-up (a visitor is refused at once) and gives each value back. Someone who is not
- * an operator has no sidebar entry and gets the 403 page. Screenshots at 1366 and 390 px go to /tmp.
+ * an operator has no sidebar entry and gets the 403 page. The System page shows storage, the queues (a failed cloud
+ * download retried from the page, audited), this process, the configuration with its secrets masked, and the usage
+ * chart, and fits a phone. Screenshots at 1366 and 390 px go to /tmp.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../apps/server/src/accounts/accounts.service.js';
-import { PASSWORD, startE2E, type E2E } from './harness.js';
+import { createOfflineTasks } from '../apps/server/src/offline/offline.service.js';
+import { countEvents } from '../apps/server/src/stats/stat-counts.js';
+import { goneOrigin, PASSWORD, startE2E, type E2E } from './harness.js';
 
 const SHOTS = process.env.HAUL_SCREENSHOT_DIR ?? '/tmp';
 const tag = Date.now().toString(36);
@@ -189,6 +193,59 @@ describe('the operator’s console', () => {
     }
     expect(e2e.haul.ctx.config.registration).toBe('open');
     expect(e2e.haul.ctx.config.defaultQuotaBytes).toBe(10 * 1024 ** 3);
+  });
+
+  it('shows the system’s health: storage, a failed download retried from the page, this process, masked configuration, the chart', async () => {
+    const { ctx } = e2e.haul;
+    const operator = await ctx.db.selectFrom('users').select('id').where('email', '=', OPERATOR).executeTakeFirstOrThrow();
+    const gone = await goneOrigin();
+    const secret = `E2E-SECRET-${tag}`;
+    const before = ctx.config.torrentDaemonPassword;
+    ctx.config.torrentDaemonPassword = secret;
+    try {
+      const [task] = await createOfflineTasks(ctx, operator.id, { text: gone.url, parentId: '' });
+      await expect.poll(async () => (await ctx.db.selectFrom('tasks').select('phase').where('id', '=', task!.id).executeTakeFirst())?.phase, { timeout: 20_000 }).toBe('PHASE_TYPE_ERROR');
+      await countEvents(ctx.db, [{ event: 'play_limited_show', count: 3 }], Date.now(), ctx.config.timeZone);
+
+      const { page } = await e2e.newPage(WIDE);
+      await signIn(page, OPERATOR);
+      await page.goto('/drive/admin/system');
+      const storage = page.getByTestId('health-storage');
+      await storage.getByText('Disk').waitFor();
+      expect(await page.getByTestId('health-disk').textContent()).toMatch(/free of/);
+      const queues = page.getByTestId('health-queues');
+      await expect.poll(async () => (await page.getByTestId('health-queue-offline').textContent()) ?? '').toMatch(/Cloud downloads\d+\d+[1-9]/);
+      const job = queues.getByTestId('health-job').filter({ hasText: 'gone.iso' });
+      await job.getByText('404', { exact: false }).waitFor();
+      await page.screenshot({ path: join(SHOTS, 'haul-admin-health-1366.png'), fullPage: true });
+      await job.getByRole('button', { name: /^Retry/ }).click();
+      await page.getByText('Back in the queue').waitFor();
+      // The failed task made anew (a new id), and the retry in the audit log with the operator as actor.
+      expect(await ctx.db.selectFrom('tasks').select('id').where('id', '=', task!.id).executeTakeFirst()).toBeUndefined();
+      const audit = await ctx.db.selectFrom('audit_events').selectAll().where('action', '=', 'admin.job.retried').execute();
+      expect(audit.map((a) => [a.actor_id, JSON.parse(a.details).job])).toEqual([[operator.id, task!.id]]);
+
+      const me = page.getByTestId('health-process').filter({ hasText: `pid ${process.pid}` });
+      await me.getByText('Alive').waitFor();
+      const config = page.getByTestId('health-config');
+      await config.getByLabel('Filter').fill('torrentDaemonPassword');
+      await config.getByText('set (hidden)').waitFor();
+      expect(await page.content()).not.toContain(secret);
+      const chart = page.getByTestId('health-chart');
+      await chart.waitFor();
+      expect(await chart.locator('rect[data-count="3"]').count()).toBe(1);
+
+      const { page: phone } = await e2e.newPage(PHONE);
+      await signIn(phone, OPERATOR);
+      await phone.goto('/drive/admin/system');
+      await phone.getByTestId('health-process').first().waitFor();
+      await phone.getByTestId('health-chart').waitFor();
+      expect(await fitsWidth(phone)).toBe(true);
+      await phone.screenshot({ path: join(SHOTS, 'haul-admin-health-390.png'), fullPage: true });
+    } finally {
+      ctx.config.torrentDaemonPassword = before;
+      gone.close();
+    }
   });
 
   it('fits a phone: the accounts as cards, an account, the log', async () => {

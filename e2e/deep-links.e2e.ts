@@ -97,7 +97,7 @@ describe('deep links after signing in', () => {
       await consumed(page);
     });
 
-  for (const action of ['login_required', 'show_popup_window', 'show_beginner_dialog', 'open_feedback', 'format_disk'])
+  for (const action of ['login_required', 'show_popup_window', 'show_beginner_dialog', 'format_disk'])
     it(`action=${action} just opens the drive`, async () => {
       const page = await signInAt(`/drive/all?action=${action}&keep=1`);
       await page.locator('[data-item]').filter({ hasText: 'Docs' }).first().waitFor();

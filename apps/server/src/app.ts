@@ -27,7 +27,10 @@ import { shareMediaRoutes } from './shares/share-media.routes.js';
 import { sharesRoutes } from './shares/shares.routes.js';
 import { requireAuth } from './http/auth.js';
 import { adminRoutes } from './admin/admin.routes.js';
+import { feedbackRoutes } from './feedback/feedback.routes.js';
 import { refreshRunTimeSettings } from './ops/run-time-settings.js';
+import { startHeartbeat } from './ops/heartbeat.js';
+import type { Role } from './roles.js';
 
 import { auditRoutes } from './audit/audit.routes.js';
 import { installCompression } from './http/compression.js';
@@ -102,7 +105,8 @@ export interface Haul {
 }
 
 /** Opens storage, runs migrations and registers the routes. Nothing listens until app.listen(). */
-export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: boolean; logStream?: { write(line: string): void } } = {}): Promise<Haul> {
+/** `heartbeat`: the role this process shows in the console's process list (ops/heartbeat.ts); false for none (haul-admin). */
+export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: boolean; logStream?: { write(line: string): void }; heartbeat?: Role | false } = {}): Promise<Haul> {
   const { db, dialect, pool } = await openDatabase({ ...config, poolSize: config.databasePoolSize });
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel, serializers: { req: logRequest }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
@@ -134,6 +138,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     mailer: createMailer(config, db, clock, app.log),
     sms: createSms(config, db, clock, app.log),
   };
+  const heartbeat = opts.heartbeat === false ? null : startHeartbeat(ctx, opts.heartbeat ?? 'all', app.log);
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, schema: r.schema as RouteEntry['schema'], contract: r.config?.contract });
@@ -180,6 +185,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await accountsRoutes(app, ctx, erasure);
   await auditRoutes(app, ctx);
   await adminRoutes(app, ctx);
+  await feedbackRoutes(app, ctx);
   await providersRoutes(app, ctx);
   await devicesRoutes(app, ctx);
   await twoFactorRoutes(app, ctx);
@@ -225,6 +231,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
       // Mail still being sent (a code requested just before the stop) goes out before the database closes.
       await Promise.all([ctx.mailer.close(), ctx.sms.close()]);
       await stopHashThread();
+      await heartbeat?.stop();
       await db.destroy();
     },
   };

@@ -16,7 +16,7 @@ try {
 }
 const runs = roleRuns(role);
 const config = loadConfig();
-const haul = await buildHaul(config);
+const haul = await buildHaul(config, { heartbeat: role });
 // An API process (serve) queues work and signals the workers; it runs none of it, nor the periodic jobs.
 const stopJobs = runs.jobs ? startJobs(haul.ctx, haul.app.log) : () => undefined;
 if (runs.jobs) {

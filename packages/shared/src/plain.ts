@@ -18,5 +18,6 @@ export * from './rules/platforms.js';
 export * from './rules/validate.js';
 export * from './rules/phone.js';
 export * from './rules/profile.js';
+export * from './rules/feedback.js';
 export { fillPath, pathPattern } from './contract/fill-path.js';
 export { takesBearer, type Auth } from './contract/auth.js';

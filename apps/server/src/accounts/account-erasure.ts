@@ -10,6 +10,7 @@ import type { AppContext } from '../context.js';
 import { userFilesIn } from '../files/files.repository.js';
 import { dropOfflineBytes, OFFLINE } from '../offline/offline.service.js';
 import { releaseBlobRefs } from '../storage/blobs.repository.js';
+import { eraseAccountFeedback } from '../feedback/feedback.repository.js';
 
 /** Rows erased per statement (and per transaction for files). */
 const CHUNK = 500;
@@ -102,6 +103,7 @@ const STEPS: Step[] = [
   eraseRows('verifications', 'id'),
   eraseAttempts,
   eraseAudit,
+  (ctx, userId) => eraseAccountFeedback(ctx.db, userId, CHUNK, ctx.clock.now()),
   forgetMediaJobs,
 ];
 

@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // Before buildHaul: backup must not migrate the live database, restore must find the target's untouched.
   if (command === 'backup' || command === 'restore') return backupCommand(command, args);
-  const haul = await buildHaul({ ...loadConfig(), logLevel: 'warn' }, { logger: false });
+  const haul = await buildHaul({ ...loadConfig(), logLevel: 'warn' }, { logger: false, heartbeat: false });
   const { ctx } = haul;
   try {
     const user = async (email: string | undefined) => {

@@ -46,6 +46,8 @@ import * as mediaJobOwners from './migrations/2026-12-07-0036-media-job-owners.j
 import * as davChecksums from './migrations/2026-12-08-0037-dav-checksums.js';
 import * as auditEvents from './migrations/2026-12-09-0038-audit-events.js';
 import * as shareModeration from './migrations/2026-12-09-0039-share-moderation.js';
+import * as feedback from './migrations/2026-12-10-0040-feedback.js';
+import * as processHeartbeats from './migrations/2026-12-10-0041-process-heartbeats.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -126,6 +128,8 @@ const migrations: Record<string, Migration> = {
   '2026-12-08-0037-dav-checksums': davChecksums,
   '2026-12-09-0038-audit-events': auditEvents,
   '2026-12-09-0039-share-moderation': shareModeration,
+  '2026-12-10-0040-feedback': feedback,
+  '2026-12-10-0041-process-heartbeats': processHeartbeats,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,8 @@ export type { PlanGrantsTable, RedeemCodesTable, RedeemCodeUsesTable, ProductsTa
 import type { InviteCodesTable, InvitationsTable, InviteRewardCountsTable } from './schema-invitations.js';
 import type { ArchiveJobsTable } from './schema-archives.js';
 import type { AuditEventsTable, BlockedWordsTable } from './schema-audit.js';
+import type { FeedbackTable } from './schema-feedback.js';
+import type { ProcessHeartbeatsTable } from './schema-ops.js';
 import type { MediaJobsTable, MediaRenditionsTable } from './schema-media.js';
 
 export type { MediaJobsTable, MediaRenditionsTable };
@@ -306,6 +308,7 @@ export interface Database {
   users: UsersTable;
   audit_events: AuditEventsTable;
   blocked_words: BlockedWordsTable;
+  feedback: FeedbackTable;
   provider_links: ProviderLinksTable;
   provider_states: ProviderStatesTable;
   refresh_tokens: RefreshTokensTable;
@@ -351,6 +354,7 @@ export interface Database {
   dav_props: DavPropsTable;
   dav_locks: DavLocksTable;
   dav_checksums: DavChecksumsTable;
+  process_heartbeats: ProcessHeartbeatsTable;
   /** Usage statistics: see the 0022 migration. */
   stat_counts: { day: string; event: string; count: number };
   /** Settings that follow a person between browsers: see the 0023 migration. */

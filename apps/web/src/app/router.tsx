@@ -129,6 +129,9 @@ export const createDriveRouter = () =>
             { path: 'decompression/:fileId', lazy: page(() => import('../features/archives/decompression-page'), (m) => m.DecompressionPage) },
             { path: 'decompression/:fileId/result', lazy: page(() => import('../features/archives/decompression-result-page'), (m) => m.DecompressionResultPage) },
             { path: 'bookmarks', element: <BookmarksPage /> },
+            // Feedback to the operator; the seed's second route shows the same page.
+            { path: 'feedback', lazy: page(() => import('../features/feedback/feedback-page'), (m) => m.FeedbackPage) },
+            { path: 'feedback-v2', lazy: page(() => import('../features/feedback/feedback-page'), (m) => m.FeedbackPage) },
             // The operator's console: its layout sends anyone else to the 403 page.
             {
               path: 'admin',
@@ -139,6 +142,7 @@ export const createDriveRouter = () =>
                 { path: 'shares', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminSharesPage) },
                 { path: 'system', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminSystemPage) },
                 { path: 'settings', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminSettingsPage) },
+                { path: 'feedback', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminFeedbackPage) },
                 { path: 'audit', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminAuditPage) },
               ],
             },

@@ -27,6 +27,10 @@ export const AUDIT_ACTIONS = [
   'admin.blocked_words.changed',
   'admin.settings.changed',
   'admin.product.saved',
+  'admin.feedback.answered',
+  'admin.feedback.closed',
+  'admin.feedback.reopened',
+  'admin.job.retried',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

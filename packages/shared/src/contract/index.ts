@@ -3,6 +3,7 @@ import type { RouteDef } from './define.js';
 import { aboutRoutes } from './about.js';
 import { adminRoutes } from './admin.js';
 import { adminSettingsRoutes } from './admin-settings.js';
+import { adminHealthRoutes } from './admin-health.js';
 import { setupRoutes } from './setup.js';
 import { archivesRoutes } from './archives.js';
 import { activityRoutes } from './activity.js';
@@ -10,6 +11,7 @@ import { accountsRoutes } from './accounts.js';
 import { devicesRoutes } from './devices.js';
 import { twoFactorRoutes } from './two-factor.js';
 import { eventsRoutes } from './events.js';
+import { feedbackRoutes } from './feedback.js';
 import { filesRoutes } from './files.js';
 import { mediaRoutes } from './media.js';
 import { oauthRoutes } from './oauth.js';
@@ -37,6 +39,7 @@ export * from './activity.js';
 export { AUDIT_ACTIONS, AdminShareSchema, AdminUserSchema, AuditEventSchema, type AuditAction } from './admin.js';
 export * from './archives.js';
 export * from './admin-settings.js';
+export * from './feedback.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
 export { DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
 export { LinkedProviderSchema, SignInProviderSchema, type LinkedProvider, type SignInProvider } from './providers.js';
@@ -68,7 +71,9 @@ export const CONTRACT = {
   ...settingsRoutes,
   ...adminRoutes,
   ...adminSettingsRoutes,
+  ...adminHealthRoutes,
   ...setupRoutes,
+  ...feedbackRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

@@ -20,6 +20,7 @@ const SECTIONS: { to: string; label: (t: TFunction) => string }[] = [
   { to: '/admin/shares', label: (t) => t('admin.tabs.shares') },
   { to: '/admin/system', label: (t) => t('admin.tabs.system') },
   { to: '/admin/settings', label: (t) => t('admin.tabs.settings') },
+  { to: '/admin/feedback', label: (t) => t('admin.tabs.feedback') },
   { to: '/admin/audit', label: (t) => t('admin.tabs.audit') },
 ];
 

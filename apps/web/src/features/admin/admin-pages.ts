@@ -5,4 +5,5 @@ export { AdminUserPage } from './admin-user-page';
 export { AdminSharesPage } from './admin-shares-page';
 export { AdminSystemPage } from './admin-system-page';
 export { AdminSettingsPage } from './admin-settings-page';
+export { AdminFeedbackPage } from './admin-feedback-page';
 export { AdminAuditPage } from './admin-audit-page';

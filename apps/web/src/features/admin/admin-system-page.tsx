@@ -1,6 +1,7 @@
 /**
  * System (/admin/system): the Haul version, where data lives, and the last backup (when, how large, whether it holds
- * every file), with the command that makes one; backups run on the server, not from the browser.
+ * every file), with the command that makes one; backups run on the server, not from the browser. Then the system's
+ * health: storage, the background queues (with Retry), the processes alive, the configuration and usage per day.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,12 @@ import { FormError } from '../../components/form-error';
 import { formatTime } from '../files/format-time';
 import { getSystem, SYSTEM_KEY, type SystemStatus } from './admin-api';
 import { sizeText } from './storage-size';
+import { StatsChart } from './stats-chart';
+import { SystemConfig } from './system-config';
+import { SystemProcesses } from './system-processes';
+import { SystemQueues } from './system-queues';
+import { SystemStorage } from './system-storage';
+import './system-health.css';
 
 /** The command the operator runs on the server; not translated. */
 const BACKUP_COMMAND = 'npm run haul-admin -- backup DIR';
@@ -49,8 +56,8 @@ export function AdminSystemPage() {
       </div>
       {system.isPending && <p className="muted">{t('common.loading')}</p>}
       {system.isError && <FormError error={errorMessage(system.error)} />}
-      {s && (
-        <div className="admin-user-grid">
+      <div className="admin-user-grid">
+        {s && (
           <section className="admin-card" aria-labelledby="admin-backup-title">
             <h2 id="admin-backup-title">{t('admin.system.lastBackup')}</h2>
             {s.last_backup ? <LastBackup backup={s.last_backup} /> : <p className="muted">{t('admin.system.noBackup')}</p>}
@@ -60,6 +67,8 @@ export function AdminSystemPage() {
             </pre>
             <p className="admin-note muted">{t('admin.system.backupNote')}</p>
           </section>
+        )}
+        {s && (
           <section className="admin-card" aria-labelledby="admin-install-title">
             <h2 id="admin-install-title">{t('admin.system.install')}</h2>
             <dl className="admin-facts">
@@ -71,8 +80,13 @@ export function AdminSystemPage() {
               <dd>{s.blob_store === 's3' ? t('admin.system.bucket') : t('admin.system.disk')}</dd>
             </dl>
           </section>
-        </div>
-      )}
+        )}
+        <SystemStorage />
+        <SystemQueues />
+        <SystemProcesses />
+        <StatsChart />
+        <SystemConfig />
+      </div>
     </section>
   );
 }

@@ -26,6 +26,10 @@ const ACTION_TEXT: Record<AuditAction, (t: TFunction) => string> = {
   'admin.blocked_words.changed': (t) => t('audit.action.blockedWordsChanged'),
   'admin.settings.changed': (t) => t('audit.action.settingsChanged'),
   'admin.product.saved': (t) => t('audit.action.productSaved'),
+  'admin.feedback.answered': (t) => t('feedback.audit.answered'),
+  'admin.feedback.closed': (t) => t('feedback.audit.closed'),
+  'admin.feedback.reopened': (t) => t('feedback.audit.reopened'),
+  'admin.job.retried': (t) => t('adminHealth.audit.jobRetried'),
 };
 
 /** Every action, in the contract's order (the log's filter). */
@@ -51,6 +55,7 @@ const FIELD_TEXT: Record<string, (t: TFunction) => string> = {
   reason: (t) => t('audit.field.reason'),
   restore_limit: (t) => t('audit.field.restoreLimit'),
   count: (t) => t('audit.field.blockedWords'),
+  feedback_id: (t) => t('feedback.audit.feedbackId'),
   // Run-time settings, named as the console's settings page names them.
   registration: (t) => t('admin.settings.fields.registration'),
   default_storage_bytes: (t) => t('admin.settings.fields.defaultStorage'),

@@ -93,9 +93,18 @@ export function SettingField({ name, kind, value, envValue, changed, error, reso
     );
 
   return (
-    <div className={kind === 'switch' ? 'check-field admin-setting' : 'field admin-setting'} data-setting={name}>
-      {kind === 'switch' ? control : <label htmlFor={id}>{label}</label>}
-      {kind === 'switch' ? <label htmlFor={id}>{label}</label> : control}
+    <div className={kind === 'switch' ? 'admin-setting' : 'field admin-setting'} data-setting={name}>
+      {kind === 'switch' ? (
+        <label className="check-field">
+          {control}
+          {label}
+        </label>
+      ) : (
+        <>
+          <label htmlFor={id}>{label}</label>
+          {control}
+        </>
+      )}
       {hint && (
         <small id={`${id}-hint`} className="muted">
           {hint}{' '}

@@ -11,6 +11,7 @@ import { UserAvatar } from '../account/user-avatar';
 import { Icon } from '../../components/icon';
 import { useRedeemBox } from '../plans/redeem-box';
 import { useInviteDialog } from '../activity/invite-dialog';
+import { FeedbackMenuItem } from '../feedback/feedback-menu-item';
 import { getMe } from './auth-api';
 import { useSignOut } from './use-sign-out';
 
@@ -45,6 +46,7 @@ export function UserMenu() {
       <Menu.Item className="menu-item" onSelect={invite.open}>
         {t('activity.menuItem')}
       </Menu.Item>
+      <FeedbackMenuItem />
       <Menu.Item className="menu-item" onSelect={() => navigate('/account/devices')}>
         {t('devices.title')}
       </Menu.Item>

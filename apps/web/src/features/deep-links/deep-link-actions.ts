@@ -9,6 +9,7 @@ import type { Breadcrumb, DriveFile } from '@haul/shared';
 import { useDialog } from '../../app/dialogs/dialog-store';
 import { changeLocale } from '../../lib/i18n';
 import { matchLocale } from '../../lib/locale';
+import { feedbackAddress } from '../feedback/feedback-address';
 import { getAncestors, isFolder } from '../files/files-api';
 import { openMobileSidebar } from '../layout/mobile-sidebar';
 import { presetOpenWhenReady } from '../offline/open-when-ready';
@@ -101,7 +102,8 @@ export const HANDLERS: Record<Exclude<Action, 'search'>, Handler> = {
   show_popup_window: nothing,
   // Features this app does not have: the link just opens the drive.
   show_beginner_dialog: nothing,
-  open_feedback: nothing,
+  // The feedback page, about the page the link opened.
+  open_feedback: (_, c) => c.navigate(feedbackAddress(c.pathname), { replace: true }),
 };
 
 /** Switches the interface language, as the language menu does; a language this app lacks is ignored. */

@@ -15,5 +15,7 @@ export function NavProgress() {
     return () => clearTimeout(t);
   }, [location.pathname]);
   const active = navigating || fetching > 0;
+  // Seed 000 §2: no progress bar on the feedback route.
+  if (/^\/feedback(-v2)?\/?$/.test(location.pathname)) return null;
   return <div className={`nav-progress${active ? ' active' : ''}`} role="progressbar" aria-label={t('common.loading')} aria-hidden={!active} aria-busy={active} />;
 }
