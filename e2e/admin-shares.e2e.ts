@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../apps/server/src/accounts/accounts.service.js';
 import { recordLastBackup } from '../apps/server/src/backup/manifest.js';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { listView, PASSWORD, rowNames, shareAsOwner, startE2E, type E2E } from './harness.js';
+import { listView, PASSWORD, rowNames, shareAsOwner, startE2E, type E2E, signInBrowser, fitsWidth } from './harness.js';
 
 const SHOTS = process.env.HAUL_SCREENSHOT_DIR ?? '/tmp';
 const tag = Date.now().toString(36);
@@ -42,16 +42,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => e2e?.close());
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/drive/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL('**/drive/all');
-}
+const signIn = signInBrowser;
 
-/** The page is no wider than the window: nothing to scroll sideways. */
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** Picks a language in the menu, whose button is named in the language shown now. */
 async function switchLanguage(page: Page, shown: Texts, name: string, lang: string) {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../apps/server/src/accounts/accounts.service.js';
 import { createOfflineTasks } from '../apps/server/src/offline/offline.service.js';
 import { countEvents } from '../apps/server/src/stats/stat-counts.js';
-import { goneOrigin, PASSWORD, startE2E, type E2E } from './harness.js';
+import { goneOrigin, PASSWORD, startE2E, type E2E, signInBrowser, fitsWidth } from './harness.js';
 
 const SHOTS = process.env.HAUL_SCREENSHOT_DIR ?? '/tmp';
 const tag = Date.now().toString(36);
@@ -33,16 +33,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => e2e?.close());
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/drive/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL('**/drive/all');
-}
+const signIn = signInBrowser;
 
-/** The page is no wider than the window: nothing to scroll sideways. */
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** The person's storage limit as their storage page words it ("0 B of 10.0 GB used"). */
 async function storageWords(page: Page): Promise<string> {
@@ -183,7 +175,7 @@ describe('the operator’s console', () => {
     await visitor.getByText('Registration is closed on this server.').waitFor();
 
     // The audit log names the changes, sizes as sizes.
-    await ops.goto('/drive/admin/audit?action=admin.settings.changed');
+    await ops.goto('/drive/admin/audit?event=admin.settings.changed');
     await expect.poll(() => ops.locator('main').textContent()).toContain('Storage of a new account: 10 GB → 2.5 GB');
 
     await ops.goto('/drive/admin/settings');

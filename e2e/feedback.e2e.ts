@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../apps/server/src/accounts/accounts.service.js';
-import { fromAccountMenu, PASSWORD, startE2E, type E2E } from './harness.js';
+import { fromAccountMenu, PASSWORD, startE2E, type E2E, signInBrowser, fitsWidth } from './harness.js';
 
 const SHOTS = process.env.HAUL_SCREENSHOT_DIR ?? '/tmp';
 const tag = Date.now().toString(36);
@@ -27,15 +27,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => e2e?.close());
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/drive/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL('**/drive/all');
-}
+const signIn = signInBrowser;
 
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** Whether the image has loaded real pixels (a broken one has no natural width). */
 const imageShown = (page: Page, name: string) =>

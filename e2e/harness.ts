@@ -174,6 +174,18 @@ export async function disabledUntilReleased(control: Locator, release: () => voi
   await expect.poll(() => control.isEnabled()).toBe(true);
 }
 
+/** Signs in through the sign-in screen with the tests' password and waits for the drive. */
+export async function signInBrowser(page: Page, email: string): Promise<void> {
+  await page.goto('/drive/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL('**/drive/all');
+}
+
+/** The page is no wider than the window: nothing to scroll sideways. */
+export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
 /** Calls the API as the page's signed-in person (the session the web app keeps); answers the parsed JSON. */
 export const pageApi = (page: Page, method: string, path: string, body?: unknown) =>
   page.evaluate(
@@ -214,8 +226,14 @@ export async function shareAsOwner(owner: Page, fileIds: string[], passCode?: st
 export async function listView(page: Page): Promise<void> {
   const toggle = page.getByRole('button', { name: /^(List view|Grid view)$/ });
   await toggle.first().waitFor();
-  if ((await toggle.first().getAttribute('aria-label')) === 'List view') await toggle.first().click();
-  await page.getByRole('button', { name: 'Grid view' }).waitFor();
+  // The view is a setting kept on the account: a sync arriving just after the click may set it back, so ask again
+  // until the list holds.
+  await expect
+    .poll(async () => {
+      if ((await toggle.first().getAttribute('aria-label')) === 'List view') await toggle.first().click();
+      return page.getByRole('button', { name: 'Grid view' }).isVisible();
+    })
+    .toBe(true);
 }
 
 /** Names of the files the list shows, in order: its rows with an item, not the row of column titles. */

@@ -1,6 +1,6 @@
 /**
  * The audit log (/admin/audit): what operators did and every account's security events, newest first, page by page;
- * filtered by action (a select) and by account (`?user_id=`, from an account's page).
+ * filtered by action (a select, `?event=`) and by account (`?user_id=`, from an account's page).
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { AuditAction } from '@haul/shared';
@@ -18,7 +18,8 @@ export function AdminAuditPage() {
   const selectId = useId();
   const [params, setParams] = useSearchParams();
   const userId = params.get('user_id') ?? '';
-  const action = actionOf(params.get('action'));
+  // `event`, not `action`: `?action=` is the drive's deep link (features/deep-links), which takes it off the address.
+  const action = actionOf(params.get('event'));
   const account = useQuery({
     queryKey: userKey(userId),
     queryFn: ({ signal }) => getUser(userId, signal),
@@ -33,8 +34,8 @@ export function AdminAuditPage() {
     getNextPageParam: (last) => last.next_page_token || undefined,
     meta: { quiet: true },
   });
-  const filter = (next: { user_id?: string; action?: string }) => {
-    const merged = { user_id: userId, action: action as string, ...next };
+  const filter = (next: { user_id?: string; event?: string }) => {
+    const merged = { user_id: userId, event: action as string, ...next };
     setParams(Object.fromEntries(Object.entries(merged).filter(([, v]) => v)), { replace: true });
   };
 
@@ -46,7 +47,7 @@ export function AdminAuditPage() {
       <div className="admin-filters">
         <div className="field">
           <label htmlFor={selectId}>{t('admin.audit.action')}</label>
-          <select id={selectId} value={action} onChange={(e) => filter({ action: e.target.value })}>
+          <select id={selectId} value={action} onChange={(e) => filter({ event: e.target.value })}>
             <option value="">{t('admin.audit.allActions')}</option>
             {AUDIT_ACTION_LIST.map((a) => (
               <option key={a} value={a}>
