@@ -113,7 +113,9 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
     browser,
     inbox,
     newPage: async (opts) => {
-      const context = await browser.newContext({ baseURL: base, locale: 'en-US', ...opts });
+      // No service worker: each fresh context would fetch the whole app shell to keep it, hundreds of times a run, for
+      // nothing these tests look at; e2e/installed-app.e2e.ts runs the worker in a profile of its own.
+      const context = await browser.newContext({ baseURL: base, locale: 'en-US', serviceWorkers: 'block', ...opts });
       contexts.push(context);
       const page = await context.newPage();
       page.on('console', (m) => {
@@ -226,14 +228,13 @@ export async function shareAsOwner(owner: Page, fileIds: string[], passCode?: st
 export async function listView(page: Page): Promise<void> {
   const toggle = page.getByRole('button', { name: /^(List view|Grid view)$/ });
   await toggle.first().waitFor();
-  // The view is a setting kept on the account: a sync arriving just after the click may set it back, so ask again
-  // until the list holds.
-  await expect
-    .poll(async () => {
-      if ((await toggle.first().getAttribute('aria-label')) === 'List view') await toggle.first().click();
-      return page.getByRole('button', { name: 'Grid view' }).isVisible();
-    })
-    .toBe(true);
+  if ((await toggle.first().getAttribute('aria-label')) === 'List view') await toggle.first().click();
+  const list = page.getByRole('button', { name: 'Grid view' });
+  // The view is a setting kept on the account: a sync arriving just after the click may set the grid back. Once more.
+  if (!(await list.waitFor({ timeout: 5_000 }).then(() => true, () => false))) {
+    if ((await toggle.first().getAttribute('aria-label')) === 'List view') await toggle.first().click();
+    await list.waitFor();
+  }
 }
 
 /** Names of the files the list shows, in order: its rows with an item, not the row of column titles. */

@@ -37,6 +37,11 @@ describe(auditChangeLines.name, () => {
     expect(auditChangeLines(tr, e, 'en-US')).toEqual(['Disabled: no → yes', 'Operator: yes → no', 'Storage limit: 10 GB → 50 GB']);
   });
 
+  it('says a retried job in words: its kind, its ids and the state it left', () => {
+    const e = event('admin.job.retried', { kind: 'offline', job: 't1', state: 'failed', new_job: 't2' });
+    expect(auditChangeLines(tr, e, 'en-US')).toEqual(['Kind: Cloud downloads', 'Job: t1', 'State: Failed', 'New job: t2']);
+  });
+
   it('names what a bare from/to is about, and "none" for an empty side', () => {
     expect(auditChangeLines(tr, event('email.changed', { from: 'a@example.com', to: 'b@example.com' }), 'en-US')).toEqual([
       'E-mail address: a@example.com → b@example.com',

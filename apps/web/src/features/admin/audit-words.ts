@@ -56,6 +56,11 @@ const FIELD_TEXT: Record<string, (t: TFunction) => string> = {
   restore_limit: (t) => t('audit.field.restoreLimit'),
   count: (t) => t('audit.field.blockedWords'),
   feedback_id: (t) => t('feedback.audit.feedbackId'),
+  // A job an operator retried (the System page's queues).
+  kind: (t) => t('adminHealth.queues.kind'),
+  job: (t) => t('audit.field.job'),
+  new_job: (t) => t('audit.field.newJob'),
+  state: (t) => t('adminHealth.processes.state'),
   // Run-time settings, named as the console's settings page names them.
   registration: (t) => t('admin.settings.fields.registration'),
   default_storage_bytes: (t) => t('admin.settings.fields.defaultStorage'),
@@ -72,6 +77,15 @@ const FIELD_TEXT: Record<string, (t: TFunction) => string> = {
   decompression_premium_only: (t) => t('admin.settings.fields.decompressPremium'),
   invite_reward_days: (t) => t('admin.settings.fields.inviteDays'),
   invite_max_rewards: (t) => t('admin.settings.fields.inviteMax'),
+};
+
+/** A queued job's kind and the state it was retried from. */
+const JOB_TEXT: Record<string, (t: TFunction) => string> = {
+  offline: (t) => t('adminHealth.queues.offline'),
+  decompress: (t) => t('adminHealth.queues.decompress'),
+  transcode: (t) => t('adminHealth.queues.transcode'),
+  failed: (t) => t('adminHealth.queues.failedOne'),
+  stuck: (t) => t('adminHealth.queues.stuckOne'),
 };
 
 /** Who may sign up, in words. */
@@ -138,6 +152,7 @@ function valueText(t: TFunction, field: string, v: unknown, locale: string): str
   if (v === null || v === undefined || v === '') return t('audit.none');
   if ((field === 'storage_limit' || field.endsWith('_bytes')) && Number.isFinite(Number(v))) return sizeText(Number(v), locale);
   if (field === 'registration' && typeof v === 'string' && own(REGISTRATION_TEXT, v)) return REGISTRATION_TEXT[v]!(t);
+  if ((field === 'kind' || field === 'state') && typeof v === 'string' && own(JOB_TEXT, v)) return JOB_TEXT[v]!(t);
   if (field === 'device' && typeof v === 'string') return deviceText(t, v);
   if (field === 'status' && typeof v === 'string' && own(SHARE_STATUS_TEXT, v)) return SHARE_STATUS_TEXT[v]!(t);
   if (field === 'restore_limit' && Number(v) === 0) return t('audit.noLimit');
