@@ -37,6 +37,9 @@ async function seed(page: Page) {
   await page.getByRole('button', { name: 'Sort' }).click();
   await page.getByRole('menuitemradio', { name: 'Name (A to Z)' }).click();
   await expect.poll(async () => (await rowNames(page))[0]).toBe('a00.bin');
+  // Every file, not only those the open page had heard of before the reload: the rest arrive by the next sync.
+  const rows = String(FILLERS.length + PHOTOS.length + 1);
+  await expect.poll(() => page.getByRole('grid', { name: 'Holiday' }).getAttribute('aria-rowcount')).toBe(rows);
   return { folderUrl: `${e2e.base}/drive/all/${folder.id}`, ids };
 }
 
