@@ -5,7 +5,8 @@
  * page the operator closes sign-up (a visitor is refused at once) and gives each value back. Someone who is not
  * an operator has no sidebar entry and gets the 403 page. The System page shows storage, the queues (a failed cloud
  * download retried from the page, audited), this process, the configuration with its secrets masked, and the usage
- * chart, and fits a phone. Screenshots at 1366 and 390 px go to /tmp.
+ * chart, and fits a phone. The operator creates an account from the accounts page, grants it premium, mails it a
+ * password-reset code and deletes it. Screenshots at 1366 and 390 px go to /tmp.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -238,6 +239,54 @@ describe('the operator’s console', () => {
       ctx.config.torrentDaemonPassword = before;
       gone.close();
     }
+  });
+
+  it('creates an account, grants it premium, mails it a reset code and deletes it', async () => {
+    const NEWCOMER = `newt-${tag}@example.com`;
+    const { page: ops } = await e2e.newPage(WIDE);
+    await signIn(ops, OPERATOR);
+    await ops.goto('/drive/admin');
+    await ops.getByRole('button', { name: 'New account' }).click();
+    const form = ops.getByRole('form', { name: 'New account' });
+    await form.getByLabel('E-mail address').fill(NEWCOMER);
+    await form.getByLabel('First password').fill('short');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await form.getByRole('alert').filter({ hasText: 'The password must be 8 to' }).waitFor();
+    await form.getByLabel('First password').fill(PASSWORD);
+    await form.getByLabel('Name (optional)').fill('Newt');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await ops.getByRole('heading', { name: NEWCOMER, level: 1 }).waitFor();
+
+    // Premium for 30 days: the form's spec as sent, then the live grant and the account's premium date.
+    const grant = ops.getByRole('region', { name: 'Grant a plan' });
+    expect(await grant.getByText('Grants premium:30d').count()).toBe(1);
+    await grant.getByRole('button', { name: 'Grant', exact: true }).click();
+    await ops.getByText(`Granted premium:30d to ${NEWCOMER}.`).waitFor();
+    await grant.getByText('Premium until').waitFor();
+    await grant.getByRole('list', { name: 'Grants that count' }).getByRole('listitem').filter({ hasText: 'Premium' }).waitFor();
+    await expect.poll(async () => ops.getByRole('region', { name: 'Account', exact: true }).textContent()).not.toContain('No premium');
+    await ops.screenshot({ path: join(SHOTS, 'haul-admin-account-grant-1366.png'), fullPage: true });
+
+    // The reset code goes to the person's address (the outbox here), and the toast says where.
+    await ops.getByRole('button', { name: 'Send password reset' }).click();
+    await ops.getByRole('dialog', { name: `Send ${NEWCOMER} a password-reset code?` }).getByRole('button', { name: 'Send code' }).click();
+    await ops.getByText(`Password-reset code sent to ${NEWCOMER}.`).waitFor();
+    const outbox = () => e2e.haul.ctx.db.selectFrom('mail_outbox').select('subject').where('to_address', '=', NEWCOMER).execute();
+    await expect.poll(outbox).toEqual([{ subject: 'Reset your Haul password' }]);
+
+    // Deleting names the address and what goes, then the list no longer has it.
+    await ops.getByRole('button', { name: 'Delete account' }).click();
+    const confirm = ops.getByRole('dialog', { name: `Delete ${NEWCOMER}?` });
+    expect(await confirm.textContent()).toContain('0 files, 0 share links and 0 running tasks');
+    await confirm.getByRole('button', { name: 'Delete account' }).click();
+    await ops.waitForURL('**/drive/admin');
+    await ops.getByText(`Account ${NEWCOMER} deleted.`).waitFor();
+    await ops.getByLabel('Search by e-mail address').fill(`newt-${tag}`);
+    await ops.waitForURL(`**/drive/admin?q=newt-${tag}`);
+    await ops.getByText("No account's address starts with").waitFor();
+    expect(await ops.getByRole('link', { name: NEWCOMER }).count()).toBe(0);
+    const signin = await e2e.haul.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { username: NEWCOMER, password: PASSWORD } });
+    expect(signin.statusCode).toBe(400);
   });
 
   it('fits a phone: the accounts as cards, an account, the log', async () => {

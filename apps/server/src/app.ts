@@ -184,7 +184,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await metricsRoutes(app, ctx, metrics);
   await accountsRoutes(app, ctx, erasure);
   await auditRoutes(app, ctx);
-  await adminRoutes(app, ctx);
+  await adminRoutes(app, ctx, erasure);
   await feedbackRoutes(app, ctx);
   await providersRoutes(app, ctx);
   await devicesRoutes(app, ctx);

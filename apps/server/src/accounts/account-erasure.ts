@@ -78,9 +78,13 @@ const eraseAttempts: Step = async (ctx, userId) => {
   return Number(r.numDeletedRows);
 };
 
-/** The account's own audit log (what an operator's account did to others stays, naming an account that is gone). */
+/**
+ * The account's own audit log (what an operator's account did to others stays, naming an account that is gone); an
+ * operator's deletion of the account stays too, as the operator's record of it.
+ */
 const eraseAudit: Step = async (ctx, userId) => {
-  const r = await ctx.db.deleteFrom('audit_events').where('id', 'in', ctx.db.selectFrom('audit_events').select('id').where('subject_id', '=', userId).limit(CHUNK)).executeTakeFirst();
+  const own = ctx.db.selectFrom('audit_events').select('id').where('subject_id', '=', userId).where('action', '!=', 'admin.user.deleted');
+  const r = await ctx.db.deleteFrom('audit_events').where('id', 'in', own.limit(CHUNK)).executeTakeFirst();
   return Number(r.numDeletedRows);
 };
 

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { CONTRACT as C } from '@haul/shared';
 import type { AppContext } from '../context.js';
+import type { AccountEraser } from '../accounts/account-erasure.js';
 import { serve } from '../http/contract.js';
 import { listAudit } from '../audit/audit.repository.js';
 import { presentAudit } from '../audit/audit.presenter.js';
@@ -13,8 +14,9 @@ import { queuesStatus, retryJob } from './admin-jobs.service.js';
 import { runTimeSettings, updateRunTimeSettings } from '../ops/run-time-settings.js';
 import { saveProductAsOperator, sendTestMail } from './admin-setup.service.js';
 import { listUsers, signOutUser, updateUser, userDetail } from './admin-users.service.js';
+import { accountGrants, createAccount, deleteAccount, grantPlan, sendPasswordReset } from './admin-accounts.service.js';
 
-export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function adminRoutes(app: FastifyInstance, ctx: AppContext, eraser: AccountEraser): Promise<void> {
   await app.register(async (scope) => {
     requireAdmin(scope, ctx);
     serve(scope, C.adminListUsers, (req) => listUsers(ctx.db, { q: req.query.q, limit: req.query.limit ?? 50, pageToken: req.query.page_token }));
@@ -22,6 +24,14 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     serve(scope, C.adminUpdateUser, (req) => updateUser(ctx, { id: req.userId, ip: req.ip }, req.params.id, req.body));
     serve(scope, C.adminSignOutUser, async (req) => {
       await signOutUser(ctx, { id: req.userId, ip: req.ip }, req.params.id);
+      return {};
+    });
+    serve(scope, C.adminCreateUser, (req) => createAccount(ctx, { id: req.userId, ip: req.ip }, req.body));
+    serve(scope, C.adminResetPassword, (req) => sendPasswordReset(ctx, { id: req.userId, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') }, req.params.id));
+    serve(scope, C.adminListGrants, (req) => accountGrants(ctx, req.params.id));
+    serve(scope, C.adminGrant, (req) => grantPlan(ctx, { id: req.userId, ip: req.ip }, req.params.id, req.body.grant));
+    serve(scope, C.adminDeleteUser, async (req) => {
+      await deleteAccount(ctx, { id: req.userId, ip: req.ip }, req.params.id, (id) => eraser.kick(id));
       return {};
     });
     serve(scope, C.adminGetShare, (req) => shareDetail(ctx, req.params.id));

@@ -2,6 +2,7 @@
 import type { RouteDef } from './define.js';
 import { aboutRoutes } from './about.js';
 import { adminRoutes } from './admin.js';
+import { adminAccountsRoutes } from './admin-accounts.js';
 import { adminSettingsRoutes } from './admin-settings.js';
 import { adminHealthRoutes } from './admin-health.js';
 import { setupRoutes } from './setup.js';
@@ -70,6 +71,7 @@ export const CONTRACT = {
   ...statsRoutes,
   ...settingsRoutes,
   ...adminRoutes,
+  ...adminAccountsRoutes,
   ...adminSettingsRoutes,
   ...adminHealthRoutes,
   ...setupRoutes,

@@ -1,7 +1,8 @@
 /**
  * One account (/admin/users/:userId): who it is, what it uses (storage, files, shares, running tasks, devices, this
  * month's transfer), its storage limit, and the operator's actions: make or remove an operator, disable or enable,
- * sign out everywhere. The operator's own account offers none that would lock them out (the server refuses them too).
+ * sign out everywhere; grant a plan, mail a password-reset code, delete (grant-form, account-danger). The operator's
+ * own account offers none that would lock them out (the server refuses them too).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +16,8 @@ import { getUser, userKey, type AdminUser } from './admin-api';
 import { useAccountChange } from './account-change';
 import { useMe } from './admin-layout';
 import { StorageLimitForm } from './storage-limit-form';
+import { GrantForm } from './grant-form';
+import { AccountDanger } from './account-danger';
 import { sizeText } from './storage-size';
 
 /** The role and state badges of an account. */
@@ -198,6 +201,14 @@ export function AdminUserPage() {
         <section className="admin-card" aria-labelledby="admin-actions-title">
           <h2 id="admin-actions-title">{t('admin.user.actions')}</h2>
           <UserActions user={user} self={self} />
+        </section>
+        <section className="admin-card" aria-labelledby="admin-grant-title">
+          <h2 id="admin-grant-title">{t('adminAccounts.grant.title')}</h2>
+          <GrantForm user={user} />
+        </section>
+        <section className="admin-card" aria-labelledby="admin-danger-title">
+          <h2 id="admin-danger-title">{t('adminAccounts.danger')}</h2>
+          <AccountDanger user={user} usage={usage} self={self} />
         </section>
       </div>
     </section>

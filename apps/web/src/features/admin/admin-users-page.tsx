@@ -1,6 +1,7 @@
 /**
  * Accounts (/admin): newest first, or those whose address starts with what is typed (kept in the address as `q`),
- * fifty at a time with "Load more". A table on a wide screen, a card per account on a phone; each opens the account.
+ * fifty at a time with "Load more"; "New account" opens the form that makes one. A table on a wide screen, a card per
+ * account on a phone; each opens the account.
  */
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -11,6 +12,7 @@ import { FormError } from '../../components/form-error';
 import { formatDate } from '../files/format-time';
 import { listUsers, usersKey } from './admin-api';
 import { sizeText } from './storage-size';
+import { NewAccountForm } from './new-account-form';
 
 /** How long typing may pause before the list follows it. */
 const TYPING_MS = 250;
@@ -20,6 +22,7 @@ export function AdminUsersPage() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const [typed, setTyped] = useState(q);
+  const [creating, setCreating] = useState(false);
   // The address changed without typing (back, the section's link): the box shows what is searched.
   const [shown, setShown] = useState(q);
   if (q !== shown) {
@@ -49,7 +52,13 @@ export function AdminUsersPage() {
         <h1 id="admin-users-title" className="crumb current">
           {t('admin.tabs.users')}
         </h1>
+        {!creating && (
+          <button className="btn primary" type="button" onClick={() => setCreating(true)}>
+            {t('adminAccounts.create.open')}
+          </button>
+        )}
       </div>
+      {creating && <NewAccountForm onClose={() => setCreating(false)} />}
       <form className="admin-search" role="search" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor="admin-q">{t('admin.users.search')}</label>

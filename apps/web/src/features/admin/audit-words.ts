@@ -22,6 +22,10 @@ const ACTION_TEXT: Record<AuditAction, (t: TFunction) => string> = {
   'account.deletion_requested': (t) => t('audit.action.deletionRequested'),
   'admin.user.updated': (t) => t('audit.action.adminUpdated'),
   'admin.user.signed_out': (t) => t('audit.action.adminSignedOut'),
+  'admin.user.created': (t) => t('adminAccounts.audit.created'),
+  'admin.user.password_reset_sent': (t) => t('adminAccounts.audit.resetSent'),
+  'admin.user.granted': (t) => t('adminAccounts.audit.granted'),
+  'admin.user.deleted': (t) => t('adminAccounts.audit.deleted'),
   'admin.share.moderated': (t) => t('audit.action.shareModerated'),
   'admin.blocked_words.changed': (t) => t('audit.action.blockedWordsChanged'),
   'admin.settings.changed': (t) => t('audit.action.settingsChanged'),
@@ -56,6 +60,9 @@ const FIELD_TEXT: Record<string, (t: TFunction) => string> = {
   restore_limit: (t) => t('audit.field.restoreLimit'),
   count: (t) => t('audit.field.blockedWords'),
   feedback_id: (t) => t('feedback.audit.feedbackId'),
+  // The operator's account work: the address made, mailed or deleted, and the plan granted.
+  email: (t) => t('audit.field.email'),
+  grant: (t) => t('adminAccounts.audit.grant'),
   // A job an operator retried (the System page's queues).
   kind: (t) => t('adminHealth.queues.kind'),
   job: (t) => t('audit.field.job'),
