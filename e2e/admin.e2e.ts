@@ -271,8 +271,21 @@ describe('the operator’s console', () => {
     await ops.getByRole('button', { name: 'Send password reset' }).click();
     await ops.getByRole('dialog', { name: `Send ${NEWCOMER} a password-reset code?` }).getByRole('button', { name: 'Send code' }).click();
     await ops.getByText(`Password-reset code sent to ${NEWCOMER}.`).waitFor();
-    const outbox = () => e2e.haul.ctx.db.selectFrom('mail_outbox').select('subject').where('to_address', '=', NEWCOMER).execute();
-    await expect.poll(outbox).toEqual([{ subject: 'Reset your Haul password' }]);
+    const outbox = () => e2e.haul.ctx.db.selectFrom('mail_outbox').select(['subject', 'text_body']).where('to_address', '=', NEWCOMER).execute();
+    await expect.poll(async () => (await outbox()).map((m) => m.subject)).toEqual(['Reset your Haul password']);
+
+    // The person, signed out in a browser of their own, opens the mail's link: only the code and a new password.
+    const mail = (await outbox())[0]!.text_body;
+    const link = /^http\S+\/drive\/forget-password\?\S+$/m.exec(mail)![0];
+    const { page: person } = await e2e.newPage(PHONE);
+    await person.goto(link);
+    await person.getByText(`Type the code from the e-mail sent to ${NEWCOMER}`).waitFor();
+    await person.getByLabel('6-digit code').fill(/^ {4}(\d{6})$/m.exec(mail)![1]!);
+    await person.getByLabel('New password').fill('a new password 2');
+    await person.getByRole('button', { name: 'Set password and sign in' }).click();
+    await person.waitForURL('**/drive/**');
+    await person.getByRole('button', { name: /^(List view|Grid view)$/ }).first().waitFor();
+    await person.close();
 
     // Deleting names the address and what goes, then the list no longer has it.
     await ops.getByRole('button', { name: 'Delete account' }).click();

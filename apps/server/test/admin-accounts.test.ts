@@ -91,9 +91,15 @@ describe('operator account work', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.subject).toBe('Reset your Haul password');
     const code = codeIn({ text: rows[0]!.text_body });
-    // The code's verification (its id is the person's "Forgot password" page's to keep; here read from its row).
+    // The mail links to the reset page with the code's id (never the code), at the console's own address.
+    const link = new URL(/^http\S+forget-password\S+$/m.exec(rows[0]!.text_body)![0]);
+    expect(link.pathname).toBe('/drive/forget-password');
+    expect(link.searchParams.get('address')).toBe('person@example.com');
+    expect(rows[0]!.html_body).toContain(`<a href="${link.href.replace(/&/g, '&amp;')}">`);
+    expect(link.href).not.toContain(code);
     const v = await h.ctx.db.selectFrom('verifications').select('id').where('email', '=', 'person@example.com').where('usage', '=', 'PASSWORD_RESET').executeTakeFirstOrThrow();
-    const checked = await h.api('POST', '/v1/auth/verification/verify', undefined, { verification_id: v.id, verification_code: code });
+    expect(link.searchParams.get('reset')).toBe(v.id);
+    const checked = await h.api('POST', '/v1/auth/verification/verify', undefined, { verification_id: link.searchParams.get('reset'), verification_code: code });
     expect(checked.status, JSON.stringify(checked.body)).toBe(200);
     const reset = await h.api('POST', '/v1/auth/reset', undefined, { verification_token: checked.body.verification_token, new_password: 'a new password', email: 'person@example.com' });
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);

@@ -94,6 +94,24 @@ describe('verification codes by mail', () => {
     expect((await signIn(ann.email, 'a brand new password')).status).toBe(200);
   });
 
+  it("links a reset mail to the pinned address's reset page, never to one an anonymous request's Host names", async () => {
+    const dee = await account('Dee');
+    const forged = { headers: { host: 'evil.example' } };
+    const pinned = await codeFor(dee.email, { usage: 'PASSWORD_RESET', email: dee.email }, forged);
+    expect(pinned.mail.text).toContain(`http://haul.test/drive/forget-password?reset=${pinned.id}&address=${encodeURIComponent(dee.email)}`);
+    expect(pinned.mail.text).not.toContain('evil.example');
+    // Unpinned, links follow the address a request came to; a mail to someone else has none rather than a forged one.
+    h.ctx.config.publicUrlPinned = false;
+    try {
+      const { mail } = await codeFor(dee.email, { usage: 'PASSWORD_RESET', email: dee.email }, forged);
+      expect(mail.text).not.toContain('evil.example');
+      expect(mail.text).not.toContain('forget-password');
+      expect(mail.html).not.toContain('<a ');
+    } finally {
+      h.ctx.config.publicUrlPinned = true;
+    }
+  });
+
   it('refuses a wrong code, an expired code, a code used before and a token used before', async () => {
     const bo = await account();
     const first = await codeFor(bo.email, { usage: 'PASSWORD_RESET', email: bo.email });

@@ -122,7 +122,7 @@ export function sendTakenNotice(ctx: AppContext, usage: VerificationUsage, dest:
 }
 
 /** Sends the code the chosen way; rejects when the mail server or the gateway did not take it. */
-export function sendCode(ctx: AppContext, usage: VerificationUsage, dest: CodeDestination, user: UserRow | undefined, code: string, minutes: number, locale: Locale): Promise<void> {
+export function sendCode(ctx: AppContext, usage: VerificationUsage, dest: CodeDestination, user: UserRow | undefined, code: string, minutes: number, locale: Locale, link?: string): Promise<void> {
   if (dest.channel === 'sms') return ctx.sms.send(codeText({ to: dest.to, code, purpose: SMS_PURPOSE[usage]!, minutes, locale }));
-  return ctx.mailer.send(codeMessage({ to: dest.to, name: user?.name ?? '', code, purpose: MAIL_PURPOSE[usage]!, minutes, locale }));
+  return ctx.mailer.send(codeMessage({ to: dest.to, name: user?.name ?? '', code, purpose: MAIL_PURPOSE[usage]!, minutes, locale, link }));
 }

@@ -50,7 +50,7 @@ export async function requestVerification(
   ctx: AppContext,
   input: VerificationRequest,
   callerId: string | undefined,
-  client: ClientInfo & { acceptLanguage?: string },
+  client: ClientInfo & { acceptLanguage?: string; linkBase?: string },
 ): Promise<{ verification_id: string; expires_in: number }> {
   const dest = await destinationOf(ctx, input, callerId);
 
@@ -74,7 +74,8 @@ export async function requestVerification(
   const blind = input.usage === 'PASSWORD_RESET';
   if (blind && (!user || user.disabled_at !== null)) return { verification_id: id, expires_in: CODE_TTL_SECONDS };
   const locale = pickLocale(input.locale, client.acceptLanguage);
-  const sending = taken ? sendTakenNotice(ctx, input.usage, dest, locale) : sendCode(ctx, input.usage, dest, user, code, CODE_TTL_SECONDS / 60, locale);
+  const link = blind ? resetLink(ctx, client.linkBase, id, dest.to) : undefined;
+  const sending = taken ? sendTakenNotice(ctx, input.usage, dest, locale) : sendCode(ctx, input.usage, dest, user, code, CODE_TTL_SECONDS / 60, locale, link);
   if (blind) {
     // The sender logged the failure; the answer must not differ from an unknown address's.
     sending.catch(() => undefined);
@@ -84,6 +85,18 @@ export async function requestVerification(
     });
   }
   return { verification_id: id, expires_in: CODE_TTL_SECONDS };
+}
+
+/**
+ * The reset page a reset mail links to, holding the code's id (never the code): with it, a person who did not ask on
+ * this device (or whose reset the operator sent) types only the code and a new password. Its base is the caller's
+ * (the console's own signed-in request) or the pinned HAUL_PUBLIC_URL; never the Host of an anonymous request, which
+ * anyone could forge to send the owner a link to their own page. Unpinned and anonymous, the mail has no link.
+ */
+function resetLink(ctx: AppContext, base: string | undefined, id: string, to: string): string | undefined {
+  const origin = base ?? (ctx.config.publicUrlPinned ? ctx.config.publicUrl : undefined);
+  if (!origin) return undefined;
+  return `${origin.replace(/\/+$/, '')}/drive/forget-password?${new URLSearchParams({ reset: id, address: to })}`;
 }
 
 /**

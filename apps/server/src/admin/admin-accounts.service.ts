@@ -10,6 +10,7 @@ import type { Db } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
 import { HttpError, badInput, notFound } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
+import { publicUrl } from '../http/public-url.js';
 import { createUser } from '../accounts/accounts.service.js';
 import { markAccountDeleted } from '../accounts/account-deletion.service.js';
 import { requestVerification } from '../accounts/verification.service.js';
@@ -47,7 +48,8 @@ export async function sendPasswordReset(ctx: AppContext, actor: Actor & { userAg
   const user = await liveUser(ctx.db, id);
   if (!isEmail(user.email)) throw new HttpError(409, 'failed_precondition', 'This account has no e-mail address to send a reset code to.');
   if (user.disabled_at !== null) throw new HttpError(409, 'failed_precondition', 'This account is disabled: enable it first, then send the reset code.');
-  await requestVerification(ctx, { usage: 'PASSWORD_RESET', email: user.email }, undefined, { ip: actor.ip, userAgent: actor.userAgent });
+  // The link in the mail has the console's address: the operator's own signed-in request, not a stranger's Host.
+  await requestVerification(ctx, { usage: 'PASSWORD_RESET', email: user.email }, undefined, { ip: actor.ip, userAgent: actor.userAgent, linkBase: publicUrl(ctx) });
   // After the request was accepted (a refused one, e.g. too many codes, sent nothing); the code itself is never recorded.
   await recordAudit(ctx.db, { action: 'admin.user.password_reset_sent', subjectId: id, actorId: actor.id, ip: actor.ip, details: { email: user.email } }, ctx.clock.now());
   return { email: user.email };

@@ -16,6 +16,8 @@ interface Words {
   lead: Record<CodePurpose, string>;
   hello: (name: string) => string;
   expiry: (minutes: number) => string;
+  /** Before a link to the page that takes the code (a reset's). */
+  openPage: string;
   ignore: string;
 }
 
@@ -37,6 +39,7 @@ const CATALOGUE: Record<Locale, Words> = {
     },
     hello: (name) => (name ? `Hello ${name},` : 'Hello,'),
     expiry: (minutes) => `It expires in ${minutes} minutes and works once.`,
+    openPage: 'Type it on this page, with your new password:',
     ignore: 'If you did not ask for it, ignore this message: nothing changes without the code.',
   },
   'zh-CN': {
@@ -56,6 +59,7 @@ const CATALOGUE: Record<Locale, Words> = {
     },
     hello: (name) => (name ? `${name}，你好：` : '你好：'),
     expiry: (minutes) => `验证码 ${minutes} 分钟内有效，只能使用一次。`,
+    openPage: '请在此页面输入验证码并设置新密码：',
     ignore: '如果这不是你本人的操作，请忽略此邮件：没有验证码，什么都不会改变。',
   },
 };
@@ -92,19 +96,21 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 /** Text made safe to put into HTML, as element content or a quoted attribute. */
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-/** The message carrying a verification code, in plain text and HTML. */
-export function codeMessage(input: { to: string; name: string; code: string; purpose: CodePurpose; minutes: number; locale: Locale }): MailMessage {
+/** The message carrying a verification code, in plain text and HTML; with `link`, the page to type it on. */
+export function codeMessage(input: { to: string; name: string; code: string; purpose: CodePurpose; minutes: number; locale: Locale; link?: string }): MailMessage {
   const w = CATALOGUE[input.locale];
   const lines = [w.hello(input.name), w.lead[input.purpose], w.expiry(input.minutes), w.ignore];
-  const text = `${lines[0]}\n\n${lines[1]}\n\n    ${input.code}\n\n${lines[2]}\n${lines[3]}\n`;
+  const page = input.link ? `${w.openPage}\n${input.link}\n\n` : '';
+  const text = `${lines[0]}\n\n${lines[1]}\n\n    ${input.code}\n\n${page}${lines[2]}\n${lines[3]}\n`;
   const e = escapeHtml;
+  const pageHtml = input.link ? `<p>${e(w.openPage)}<br><a href="${e(input.link)}">${e(input.link)}</a></p>\n` : '';
   const html = `<!doctype html>
 <html lang="${e(input.locale)}"><head><meta charset="utf-8"><title>${e(w.subject[input.purpose])}</title></head>
 <body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #222">
 <p>${e(lines[0]!)}</p>
 <p>${e(lines[1]!)}</p>
 <p style="font-size: 28px; font-weight: 600; letter-spacing: 4px; font-family: ui-monospace, monospace">${e(input.code)}</p>
-<p>${e(lines[2]!)}<br>${e(lines[3]!)}</p>
+${pageHtml}<p>${e(lines[2]!)}<br>${e(lines[3]!)}</p>
 </body></html>
 `;
   return { to: input.to, subject: w.subject[input.purpose], text, html };

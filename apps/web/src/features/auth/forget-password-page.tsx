@@ -1,11 +1,11 @@
 /**
  * A forgotten password (/forget-password): the address or phone number, then the code mailed or texted there with a
  * new password, which signs in. The page never says whether an account has the address or number: the server answers
- * alike, and so do we.
+ * alike, and so do we. The reset mail's link (`?reset=<code's id>&address=`) opens straight at the code step.
  */
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
@@ -19,13 +19,20 @@ import { AuthShell, signInNameProblem, useSignedInRedirect } from './login-page'
 import { passwordFits, passwordRule } from './password-rule';
 import { useCodeStep, type SentCode } from './use-code-step';
 
+/** How long a mailed code lasts (the server's CODE_TTL_SECONDS): a link's code was sent at most this long ago. */
+const CODE_TTL_SECONDS = 600;
+
 export function ForgetPasswordPage() {
   const { t } = useTranslation();
   const location = useLocation();
-  const [email, setEmail] = useState(() => (location.state as { email?: string } | null)?.email ?? '');
+  const [params] = useSearchParams();
+  // From the mail: the code's id and the address it went to (the code itself only ever in the mail).
+  const mailed = params.get('reset') && params.get('address') ? { id: params.get('reset')!, address: params.get('address')! } : null;
+  const [email, setEmail] = useState(() => mailed?.address ?? (location.state as { email?: string } | null)?.email ?? '');
   const [emailError, setEmailError] = useState('');
   const { busy, error: formError, setError: setFormError, submit: send } = useSubmit();
-  const [sent, setSent] = useState<SentCode | null>(null);
+  const [sent, setSent] = useState<SentCode | null>(() => (mailed ? { verification_id: mailed.id, expires_in: CODE_TTL_SECONDS } : null));
+  const [fromMail, setFromMail] = useState(mailed !== null);
   const emailRef = useRef<HTMLInputElement>(null);
   const leave = useSignedInRedirect();
   if (leave) return leave;
@@ -41,7 +48,15 @@ export function ForgetPasswordPage() {
   if (sent) {
     return (
       <AuthShell>
-        <ResetStep email={email.trim()} first={sent} onOtherAddress={() => setSent(null)}>
+        <ResetStep
+          email={email.trim()}
+          first={sent}
+          fromMail={fromMail}
+          onOtherAddress={() => {
+            setSent(null);
+            setFromMail(false);
+          }}
+        >
           {signInLink}
         </ResetStep>
       </AuthShell>
@@ -100,12 +115,14 @@ export function ForgetPasswordPage() {
 interface ResetStepProps {
   email: string;
   first: SentCode;
+  /** Opened from the mail's link: the code was sent some time ago, by whoever asked. */
+  fromMail: boolean;
   onOtherAddress: () => void;
   children: ReactNode;
 }
 
 /** The mailed code and the new password; success signs in, and the page leaves for the drive. */
-function ResetStep({ email, first, onOtherAddress, children }: ResetStepProps) {
+function ResetStep({ email, first, fromMail, onOtherAddress, children }: ResetStepProps) {
   const { t } = useTranslation();
   const step = useCodeStep('PASSWORD_RESET', email, first);
   const [password, setPassword] = useState('');
@@ -142,7 +159,13 @@ function ResetStep({ email, first, onOtherAddress, children }: ResetStepProps) {
       <Logo />
       <h1 id="reset-title">{t('auth.forgotTitle')}</h1>
       <p id={noticeId} className="login-notice" role="status">
-        {t(step.resent ? 'auth.codeResentIfAccount' : 'auth.codeSentIfAccount', { email })} {t('auth.codeLasts', { count: step.minutes })}
+        {step.resent || !fromMail ? (
+          <>
+            {t(step.resent ? 'auth.codeResentIfAccount' : 'auth.codeSentIfAccount', { email })} {t('auth.codeLasts', { count: step.minutes })}
+          </>
+        ) : (
+          t('auth.codeFromMail', { email })
+        )}
       </p>
       <CodeField value={step.code} onChange={step.setCode} error={step.codeError} describedBy={noticeId} inputRef={step.codeRef} />
       <TextField
