@@ -1,7 +1,8 @@
 /**
  * Holding a share from the operator's console: the operator pastes a person's share link, takes the share down with a
  * reason (a reason is asked for first), a signed-out visitor opening the link is told it is not available, and the
- * owner's Shared page says what was done and why; a save limit is set, then the share is released and opens again.
+ * owner's Shared page says what was done and why; a save limit is set, then the share is released and opens again,
+ * and it is among the links used most.
  * Blocked words refuse a title in the owner's share dialog: in English with the server's words, in Español with the
  * app's text for SENSITIVE_WORD. The System page shows the last backup and how to make one. Screenshots go to /tmp.
  */
@@ -148,6 +149,19 @@ describe('holding shares from the operator’s console', () => {
     await owner.reload();
     await owner.getByRole('row', { name: 'Concert' }).waitFor();
     expect(await owner.getByText('Taken down by an operator').count()).toBe(0);
+
+    // The links used most: Concert among the viewed (the visitor's visit), none saved; its title opens its page.
+    await ops.goto('/drive/admin/shares');
+    const top = ops.getByRole('region', { name: 'Most used links' });
+    const concert = top.getByTestId('top-share').filter({ hasText: 'Concert' });
+    await concert.waitFor();
+    expect(Number(await concert.locator('td').nth(2).textContent())).toBeGreaterThanOrEqual(1);
+    await top.getByRole('button', { name: 'Most saved' }).click();
+    await top.getByText('No share has been saved to a drive yet.').waitFor();
+    await top.getByRole('button', { name: 'Most viewed' }).click();
+    await concert.getByRole('link', { name: 'Concert' }).click();
+    await ops.waitForURL(`**/drive/admin/shares?id=${shareId}`);
+    await ops.getByRole('region', { name: 'The share' }).getByText(OWNER).waitFor();
 
     // The owner's security log names the operator's change.
     await owner.goto('/drive/account/security-log');

@@ -157,6 +157,12 @@ describe('the operator’s console', () => {
     const who = ops.getByLabel('Who may create an account');
     expect(await who.inputValue()).toBe('open');
     await who.selectOption('closed');
+    // The site's name: required, then the sign-in page, the logo and the browser tab say it.
+    await ops.getByLabel('Site name').fill('  ');
+    await ops.getByRole('button', { name: 'Save settings' }).click();
+    await ops.getByRole('alert').filter({ hasText: 'Write a name' }).waitFor();
+    expect(e2e.haul.ctx.config.registration).toBe('open');
+    await ops.getByLabel('Site name').fill('Family drive');
     await ops.getByLabel('Storage of a new account').fill('2.5');
     await ops.getByLabel('Days the trash keeps files').fill('0');
     await ops.getByRole('button', { name: 'Save settings' }).click();
@@ -174,17 +180,22 @@ describe('the operator’s console', () => {
     await visitor.getByLabel('Password').fill(PASSWORD);
     await visitor.getByRole('button', { name: 'Create account' }).click();
     await visitor.getByText('Registration is closed on this server.').waitFor();
+    await visitor.goto('/drive/login');
+    await visitor.getByRole('heading', { name: 'Sign in to Family drive', level: 1 }).waitFor();
+    await expect.poll(() => visitor.title()).toBe('Family drive');
+    expect(await visitor.locator('.logo').first().textContent()).toBe('Family drive');
 
     // The audit log names the changes, sizes as sizes.
     await ops.goto('/drive/admin/audit?event=admin.settings.changed');
     await expect.poll(() => ops.locator('main').textContent()).toContain('Storage of a new account: 10 GB → 2.5 GB');
 
     await ops.goto('/drive/admin/settings');
-    for (const name of ['Who may create an account', 'Storage of a new account', 'Days the trash keeps files']) {
+    for (const name of ['Site name', 'Who may create an account', 'Storage of a new account', 'Days the trash keeps files']) {
       await ops.locator('.admin-setting', { has: ops.getByLabel(name, { exact: true }) }).getByRole('button', { name: "Use the server's value" }).click();
       await expect.poll(() => ops.locator('.admin-setting', { has: ops.getByLabel(name, { exact: true }) }).getByRole('button').count()).toBe(0);
     }
     expect(e2e.haul.ctx.config.registration).toBe('open');
+    expect(e2e.haul.ctx.config.siteName).toBe('Haul');
     expect(e2e.haul.ctx.config.defaultQuotaBytes).toBe(10 * 1024 ** 3);
   });
 

@@ -28,6 +28,8 @@ describe('first-run setup', () => {
     await page.getByRole('heading', { name: 'A few choices' }).waitFor();
     const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 392).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 12));
     expect(await page.evaluate(() => document.documentElement.scrollWidth), wide.join('\n')).toBeLessThanOrEqual(390);
+    expect(await page.getByLabel('Site name').inputValue()).toBe('Haul');
+    await page.getByLabel('Site name').fill('Club drive');
     await page.getByLabel('Who may create an account').selectOption('invite');
     await page.getByLabel('Storage of a new account (GB)').fill('5');
     await page.getByRole('button', { name: 'Send a test message' }).click();
@@ -42,6 +44,8 @@ describe('first-run setup', () => {
     await page.getByText('Haul is ready.').waitFor();
 
     expect(e2e.haul.ctx.config.registration).toBe('invite');
+    expect(e2e.haul.ctx.config.siteName).toBe('Club drive');
+    await expect.poll(() => page.title()).toBe('Club drive');
     expect(e2e.haul.ctx.config.defaultQuotaBytes).toBe(5 * 1024 ** 3);
     const products = await e2e.haul.ctx.db.selectFrom('products').select(['id', 'price_minor', 'currency']).orderBy('id').execute();
     expect(products).toEqual([
@@ -55,6 +59,7 @@ describe('first-run setup', () => {
     await stranger.goto('/drive/setup');
     await stranger.waitForURL('**/drive/login');
     await stranger.goto('/drive/login?mode=signup');
+    await stranger.getByRole('heading', { name: 'Create your Club drive account' }).waitFor();
     await stranger.getByLabel('Email').fill('stranger@example.com');
     await stranger.getByLabel('Password').fill(PASSWORD);
     await stranger.getByRole('button', { name: 'Create account' }).click();

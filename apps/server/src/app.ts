@@ -28,6 +28,7 @@ import { sharesRoutes } from './shares/shares.routes.js';
 import { requireAuth } from './http/auth.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { feedbackRoutes } from './feedback/feedback.routes.js';
+import { shareReportRoutes } from './shares/share-reports.routes.js';
 import { refreshRunTimeSettings } from './ops/run-time-settings.js';
 import { startHeartbeat } from './ops/heartbeat.js';
 import type { Role } from './roles.js';
@@ -186,6 +187,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await auditRoutes(app, ctx);
   await adminRoutes(app, ctx, erasure);
   await feedbackRoutes(app, ctx);
+  await shareReportRoutes(app, ctx);
   await providersRoutes(app, ctx);
   await devicesRoutes(app, ctx);
   await twoFactorRoutes(app, ctx);

@@ -26,6 +26,8 @@ export interface Config {
   registration: RegistrationMode;
   /** A fresh install waits for its operator's account, made from the browser, before anyone may sign up (HAUL_FIRST_RUN_SETUP). */
   firstRunSetup: boolean;
+  /** What the web app calls this install in titles and on its first screens (HAUL_SITE_NAME, default Haul). */
+  siteName: string;
   // --- mail ---
   /** `smtp://user:pass@host:587` (or smtps://); null keeps every message in the outbox table instead. */
   smtpUrl: string | null;
@@ -170,6 +172,9 @@ export interface Config {
 type Env = Record<string, string | undefined>;
 
 /** Unset: open. Any value but `open` or `invite` closes sign-up, as any value but `open` always did. */
+/** Characters a site name may have (the run-time setting's limit too). */
+export const SITE_NAME_MAX = 60;
+
 const registrationMode = (v: string | undefined): RegistrationMode => (!v || v === 'open' ? 'open' : v === 'invite' ? 'invite' : 'closed');
 
 const GiB = 1024 ** 3;
@@ -273,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrlPinned: !!get('HAUL_PUBLIC_URL'),
     registration: registrationMode(get('HAUL_REGISTRATION')),
     firstRunSetup: bool(get('HAUL_FIRST_RUN_SETUP'), true),
+    siteName: (get('HAUL_SITE_NAME') ?? '').trim().slice(0, SITE_NAME_MAX) || 'Haul',
     ...mailConfig(get, publicUrl),
     ...smsConfig(get),
     defaultQuotaBytes: int(get('HAUL_DEFAULT_QUOTA_BYTES'), 10 * GiB, 'HAUL_DEFAULT_QUOTA_BYTES'),

@@ -109,7 +109,10 @@ describe('deleting an account', () => {
     expect((await h.api('POST', '/drive/v1/files:batchTrash', tok, { ids: [old.id] })).status).toBe(200);
     expect((await h.api('POST', '/drive/v1/events', tok, { event: { type: 'TYPE_PLAY', file_id: common.id } })).status).toBe(200);
     const share = (await h.api('POST', '/drive/v1/share', tok, { file_ids: [docs], share_to: 'publiclink', expiration_days: -1 })).body.share_id as string;
-    expect((await h.api('POST', '/drive/v1/share', bob.access_token, { file_ids: [bobCommon.id], share_to: 'publiclink', expiration_days: -1 })).status).toBe(200);
+    const bobShare = (await h.api('POST', '/drive/v1/share', bob.access_token, { file_ids: [bobCommon.id], share_to: 'publiclink', expiration_days: -1 })).body.share_id as string;
+    // Reports: Bob's of Ann's share (it goes with her share), Ann's of Bob's (it stays, no longer naming her).
+    expect((await h.api('POST', '/drive/v1/share/report', bob.access_token, { share_id: share, reason: 'spam' })).status).toBe(200);
+    const annReport = (await h.api('POST', '/drive/v1/share/report', tok, { share_id: bobShare, reason: 'other', message: 'odd' })).body.id as string;
 
     // An unfinished upload with bytes on disk.
     const up = await h.api('POST', '/drive/v1/files', tok, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_RESUMABLE', name: 'half.bin', size: 100_000, parent_id: '' });
@@ -199,6 +202,7 @@ describe('deleting an account', () => {
     const mentions = await rowsMentioning(h.ctx, [ann.sub, annEmail]);
     expect(mentions.filter((r) => !/^attempt_limits: .*"key":"signin\|[^"]*e:/.test(r))).toEqual([]);
     expect((await h.api('GET', `/drive/v1/share?share_id=${share}`)).body.share_status).toBe('NOT_FOUND');
+    expect(await h.ctx.db.selectFrom('share_reports').select(['id', 'share_id', 'reporter_id']).execute()).toEqual([{ id: annReport, share_id: bobShare, reporter_id: '' }]);
 
     // Bytes no one else stores leave the disk at the purge after the grace period; Bob's stay, byte for byte.
     const store = h.ctx.blobs as LocalBlobStore;

@@ -54,7 +54,7 @@ describe('run-time settings', () => {
   });
 
   it('refuses unknown settings and values out of range, changing nothing', async () => {
-    for (const bad of [{ registration: 'sometimes' }, { trash_retention_days: 0 }, { default_storage_bytes: -1 }, { colour: 'red' }, {}]) {
+    for (const bad of [{ site_name: '' }, { site_name: ' padded ' }, { site_name: 'x'.repeat(61) }, { registration: 'sometimes' }, { trash_retention_days: 0 }, { default_storage_bytes: -1 }, { colour: 'red' }, {}]) {
       const res = await settings(bad);
       expect([res.status, res.body.error], JSON.stringify(bad)).toEqual([400, 'invalid_argument']);
     }
@@ -74,6 +74,15 @@ describe('run-time settings', () => {
     const reopened = await settings({ registration: null });
     expect(reopened.body.changed).toEqual([]);
     expect((await signUpThere('later@example.com')).statusCode).toBe(200);
+  });
+
+  it("names the install for every visitor of either process, and gives the default back with null", async () => {
+    const site = async (app: Haul['app']) => JSON.parse((await app.inject({ method: 'GET', url: '/v1/site' })).body).name;
+    expect([await site(h.app), await site(other.app)]).toEqual(['Haul', 'Haul']);
+    expect((await settings({ site_name: 'Family drive' })).status).toBe(200);
+    expect([await site(h.app), await site(other.app)]).toEqual(['Family drive', 'Family drive']);
+    expect((await settings({ site_name: null })).body.settings.site_name).toBe('Haul');
+    expect(await site(other.app)).toBe('Haul');
   });
 
   it('takes new accounts by invitation only: none without a code, one with a real code', async () => {

@@ -14,6 +14,7 @@ import { installLeaveGuard } from './lib/pending-work';
 import { activeUploads } from './features/uploads/upload-store';
 import { shareIdOfCode } from './features/share-page/share-code';
 import { SecondFactorDialog } from './features/two-factor/second-factor';
+import { SiteTitle } from './features/site/site-name';
 import { registerServiceWorker } from './features/pwa/register-service-worker';
 import './app/styles.css';
 
@@ -54,6 +55,7 @@ function Root() {
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
+      <SiteTitle />
       <SecondFactorDialog />
       <Toaster position="bottom-center" theme={theme} richColors closeButton />
     </QueryClientProvider>

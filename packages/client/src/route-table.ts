@@ -144,6 +144,7 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   adminModerateShare: { method: 'PATCH', path: '/admin/v1/shares/:id', auth: 'admin', raw: false },
   adminGetBlockedWords: { method: 'GET', path: '/admin/v1/blocked-words', auth: 'admin', raw: false },
   adminSetBlockedWords: { method: 'PUT', path: '/admin/v1/blocked-words', auth: 'admin', raw: false },
+  adminTopShares: { method: 'GET', path: '/admin/v1/shares', auth: 'admin', raw: false },
   adminGetShare: { method: 'GET', path: '/admin/v1/shares/:id', auth: 'admin', raw: false },
   adminSystem: { method: 'GET', path: '/admin/v1/system', auth: 'admin', raw: false },
   listAccountAudit: { method: 'GET', path: '/v1/user/audit', auth: 'user', raw: false },
@@ -161,6 +162,7 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   adminConfig: { method: 'GET', path: '/admin/v1/system/config', auth: 'admin', raw: false },
   adminStats: { method: 'GET', path: '/admin/v1/system/stats', auth: 'admin', raw: false },
   getSetup: { method: 'GET', path: '/v1/setup', auth: 'public', raw: false },
+  getSite: { method: 'GET', path: '/v1/site', auth: 'public', raw: false },
   completeSetup: { method: 'POST', path: '/v1/setup', auth: 'public', raw: false },
   adminTestMail: { method: 'POST', path: '/admin/v1/mail/test', auth: 'admin', raw: false },
   adminSaveProduct: { method: 'POST', path: '/admin/v1/products', auth: 'admin', raw: false },
@@ -171,4 +173,7 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   adminGetFeedback: { method: 'GET', path: '/admin/v1/feedback/:id', auth: 'admin', raw: false },
   adminUpdateFeedback: { method: 'PATCH', path: '/admin/v1/feedback/:id', auth: 'admin', raw: false },
   adminGetFeedbackScreenshot: { method: 'GET', path: '/admin/v1/feedback/:id/screenshot', auth: 'admin', raw: true },
+  reportShare: { method: 'POST', path: '/drive/v1/share/report', auth: 'public', raw: false },
+  adminListReports: { method: 'GET', path: '/admin/v1/reports', auth: 'admin', raw: false },
+  adminHandleReport: { method: 'POST', path: '/admin/v1/reports/:id', auth: 'admin', raw: false },
 };

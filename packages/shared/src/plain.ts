@@ -19,5 +19,6 @@ export * from './rules/validate.js';
 export * from './rules/phone.js';
 export * from './rules/profile.js';
 export * from './rules/feedback.js';
+export * from './rules/share-reports.js';
 export { fillPath, pathPattern } from './contract/fill-path.js';
 export { takesBearer, type Auth } from './contract/auth.js';

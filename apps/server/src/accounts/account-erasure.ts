@@ -94,6 +94,14 @@ const forgetMediaJobs: Step = async (ctx, userId) => {
   return Number(r.numUpdatedRows);
 };
 
+/** Reports of the account's shares go with them; reports the account made stay, the operator's, without its name. */
+const eraseReports: Step = async (ctx, userId) => {
+  const own = ctx.db.selectFrom('share_reports').select('id').where('owner_id', '=', userId);
+  const gone = await ctx.db.deleteFrom('share_reports').where('id', 'in', own.limit(CHUNK)).executeTakeFirst();
+  const made = await ctx.db.updateTable('share_reports').set({ reporter_id: '' }).where('reporter_id', '=', userId).executeTakeFirst();
+  return Number(gone.numDeletedRows) + Number(made.numUpdatedRows);
+};
+
 /** In order: what could still change the drive first (uploads finishing, downloads placing), then the drive itself. */
 const STEPS: Step[] = [
   eraseUploads,
@@ -109,6 +117,7 @@ const STEPS: Step[] = [
   eraseAudit,
   (ctx, userId) => eraseAccountFeedback(ctx.db, userId, CHUNK, ctx.clock.now()),
   forgetMediaJobs,
+  eraseReports,
 ];
 
 /**

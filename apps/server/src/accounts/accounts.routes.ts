@@ -30,6 +30,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eras
   // Sign-up and sign-in limits live in the database (accounts.service), so they hold across processes.
   serve(app, C.signUp, async (req) => signUp(ctx, req.body, clientOf(req)));
   serve(app, C.getSetup, async () => ({ required: await setupRequired(ctx) }));
+  serve(app, C.getSite, async () => ({ name: ctx.config.siteName.trim() || 'Haul' }));
   serve(app, C.completeSetup, async (req) => completeSetup(ctx, req.body, clientOf(req)));
 
   serve(app, C.signIn, async (req) => signIn(ctx, req.body, clientOf(req)));

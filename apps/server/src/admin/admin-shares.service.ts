@@ -4,6 +4,7 @@
  */
 import { SHARE_STATUS, type AdminShareSchema, type Static } from '@haul/shared';
 import type { AppContext } from '../context.js';
+import type { ShareRow } from '../db/schema.js';
 import { HttpError, badInput } from '../http/errors.js';
 import { toRfc3339 } from '../lib/time.js';
 import { recordAudit } from '../audit/audit.repository.js';
@@ -12,17 +13,18 @@ import { blockedWords, setBlockedWords } from '../shares/share-moderation.js';
 
 const shareNotFound = () => new HttpError(404, 'share_not_found', 'No share has that id (or it was cancelled).');
 
-/** A share as the console shows it (never its pass code): its owner's address, how it is held, what visitors did. */
-export async function shareDetail(ctx: AppContext, shareId: string): Promise<Static<typeof AdminShareSchema>> {
-  const row = await ctx.db
+type AdminShare = Static<typeof AdminShareSchema>;
+
+/** Live shares with their owner's address (the console never reads a pass code). */
+const sharesWithOwner = (ctx: AppContext) =>
+  ctx.db
     .selectFrom('shares')
     .leftJoin('users', (j) => j.onRef('users.id', '=', 'shares.user_id').on('users.deleted_at', 'is', null))
     .selectAll('shares')
     .select('users.email as owner_email')
-    .where('shares.id', '=', shareId.toLowerCase())
-    .where('shares.status', '!=', SHARE_STATUS.DELETED)
-    .executeTakeFirst();
-  if (!row) throw shareNotFound();
+    .where('shares.status', '!=', SHARE_STATUS.DELETED);
+
+function presentAdminShare(ctx: AppContext, row: ShareRow & { owner_email: string | null }): AdminShare {
   const { owner_email: email, ...share } = row;
   return {
     share_id: share.id,
@@ -40,6 +42,20 @@ export async function shareDetail(ctx: AppContext, shareId: string): Promise<Sta
     created_time: toRfc3339(share.created_time),
     expiration_at: share.expires_at === null ? '' : toRfc3339(share.expires_at),
   };
+}
+
+/** A share as the console shows it (never its pass code): its owner's address, how it is held, what visitors did. */
+export async function shareDetail(ctx: AppContext, shareId: string): Promise<AdminShare> {
+  const row = await sharesWithOwner(ctx).where('shares.id', '=', shareId.toLowerCase()).executeTakeFirst();
+  if (!row) throw shareNotFound();
+  return presentAdminShare(ctx, row);
+}
+
+/** The most viewed or most saved live shares (an index on each count: no scan of every share). */
+export async function topShares(ctx: AppContext, order: 'views' | 'saves', limit: number): Promise<AdminShare[]> {
+  const column = order === 'views' ? 'shares.view_count' : 'shares.restore_count';
+  const rows = await sharesWithOwner(ctx).where(column, '>', 0).orderBy(column, 'desc').orderBy('shares.id').limit(limit).execute();
+  return rows.map((r) => presentAdminShare(ctx, r));
 }
 
 export interface ShareHold {

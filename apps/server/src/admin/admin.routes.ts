@@ -7,7 +7,7 @@ import { serve } from '../http/contract.js';
 import { listAudit } from '../audit/audit.repository.js';
 import { presentAudit } from '../audit/audit.presenter.js';
 import { requireAdmin } from './admin-policy.js';
-import { getBlockedWords, moderateShare, replaceBlockedWords, shareDetail } from './admin-shares.service.js';
+import { getBlockedWords, moderateShare, replaceBlockedWords, shareDetail, topShares } from './admin-shares.service.js';
 import { systemStatus } from './admin-system.service.js';
 import { configStatus, processesStatus, statsStatus, storageStatus } from './admin-health.service.js';
 import { queuesStatus, retryJob } from './admin-jobs.service.js';
@@ -35,6 +35,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext, eraser:
       return {};
     });
     serve(scope, C.adminGetShare, (req) => shareDetail(ctx, req.params.id));
+    serve(scope, C.adminTopShares, async (req) => ({ shares: await topShares(ctx, req.query.order, req.query.limit ?? 20) }));
     serve(scope, C.adminModerateShare, (req) => moderateShare(ctx, { id: req.userId, ip: req.ip }, req.params.id, req.body));
     serve(scope, C.adminGetBlockedWords, () => getBlockedWords(ctx));
     serve(scope, C.adminSetBlockedWords, (req) => replaceBlockedWords(ctx, { id: req.userId, ip: req.ip }, req.body.words));

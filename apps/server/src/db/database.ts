@@ -48,6 +48,7 @@ import * as auditEvents from './migrations/2026-12-09-0038-audit-events.js';
 import * as shareModeration from './migrations/2026-12-09-0039-share-moderation.js';
 import * as feedback from './migrations/2026-12-10-0040-feedback.js';
 import * as processHeartbeats from './migrations/2026-12-10-0041-process-heartbeats.js';
+import * as shareReports from './migrations/2026-12-11-0042-share-reports.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -130,6 +131,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-09-0039-share-moderation': shareModeration,
   '2026-12-10-0040-feedback': feedback,
   '2026-12-10-0041-process-heartbeats': processHeartbeats,
+  '2026-12-11-0042-share-reports': shareReports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

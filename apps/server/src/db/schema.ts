@@ -10,6 +10,7 @@ import type { InviteCodesTable, InvitationsTable, InviteRewardCountsTable } from
 import type { ArchiveJobsTable } from './schema-archives.js';
 import type { AuditEventsTable, BlockedWordsTable } from './schema-audit.js';
 import type { FeedbackTable } from './schema-feedback.js';
+import type { ShareReportsTable } from './schema-reports.js';
 import type { ProcessHeartbeatsTable } from './schema-ops.js';
 import type { MediaJobsTable, MediaRenditionsTable } from './schema-media.js';
 
@@ -309,6 +310,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   blocked_words: BlockedWordsTable;
   feedback: FeedbackTable;
+  share_reports: ShareReportsTable;
   provider_links: ProviderLinksTable;
   provider_states: ProviderStatesTable;
   refresh_tokens: RefreshTokensTable;

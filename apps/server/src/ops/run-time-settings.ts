@@ -17,6 +17,7 @@ const KEY = 'run_time_settings';
 
 /** Each setting's field in the server's configuration. */
 const FIELDS = {
+  site_name: 'siteName',
   registration: 'registration',
   default_storage_bytes: 'defaultQuotaBytes',
   trash_retention_days: 'trashRetentionDays',

@@ -76,7 +76,7 @@ export async function openShare(
 }
 
 /** An open share, or the reason it is not, as an error (for calls that act rather than show). */
-async function requireOpen(
+export async function requireOpen(
   ctx: AppContext,
   guard: PassCodeGuard,
   a: ShareAccess,

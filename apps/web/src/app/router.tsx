@@ -143,6 +143,7 @@ export const createDriveRouter = () =>
                 { path: 'system', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminSystemPage) },
                 { path: 'settings', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminSettingsPage) },
                 { path: 'feedback', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminFeedbackPage) },
+                { path: 'reports', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminReportsPage) },
                 { path: 'audit', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminAuditPage) },
               ],
             },

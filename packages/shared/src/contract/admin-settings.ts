@@ -17,6 +17,7 @@ const Bytes = (description: string) => Type.Integer({ minimum: 0, maximum: 2 ** 
 
 /** Every run-time setting and its value. */
 export const RunTimeSettingsSchema = Type.Object({
+  site_name: Type.String({ minLength: 1, maxLength: 60, pattern: '^\\S(.*\\S)?$', description: 'What the web app calls this install: in page titles and on its sign-in and welcome pages.' }),
   registration: StringEnum(REGISTRATION_MODES, { description: 'Who may create an account: anyone, only people with an invitation code, or no one.' }),
   default_storage_bytes: Bytes("A new account's own storage (plans add to it)."),
   trash_retention_days: Type.Integer({ minimum: 1, maximum: 3650, description: 'Days a trashed file is kept before it is deleted for good.' }),
@@ -68,6 +69,6 @@ export const adminSettingsRoutes = {
     body: nullable(RunTimeSettingsSchema.properties),
     response: SettingsAnswer,
     errors: { invalid_argument: 'An unknown setting, or a value out of its range.' },
-    example: { registration: 'invite', default_storage_bytes: 10737418240 },
+    example: { site_name: 'Family drive', registration: 'invite', default_storage_bytes: 10737418240 },
   }),
 };

@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'admin.feedback.closed',
   'admin.feedback.reopened',
   'admin.job.retried',
+  'admin.report.handled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -211,6 +212,17 @@ export const adminRoutes = {
     response: Type.Object({ words: Type.Array(Type.String()) }),
     errors: { invalid_argument: 'A word is longer than 64 characters.' },
     example: { words: ['casino'] },
+  }),
+  adminTopShares: route({
+    method: 'GET',
+    path: '/admin/v1/shares',
+    tag,
+    summary: 'Most viewed or saved shares',
+    description: 'The live shares visitors opened (order views) or saved to their drives (order saves) most, most first; shares never opened or saved are left out.',
+    auth: 'admin',
+    query: Type.Object({ order: StringEnum(['views', 'saves'] as const), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
+    response: Type.Object({ shares: Type.Array(AdminShareSchema) }),
+    errors: {},
   }),
   adminGetShare: route({
     method: 'GET',

@@ -13,6 +13,7 @@ import { devicesRoutes } from './devices.js';
 import { twoFactorRoutes } from './two-factor.js';
 import { eventsRoutes } from './events.js';
 import { feedbackRoutes } from './feedback.js';
+import { shareReportRoutes } from './share-reports.js';
 import { filesRoutes } from './files.js';
 import { mediaRoutes } from './media.js';
 import { oauthRoutes } from './oauth.js';
@@ -41,6 +42,7 @@ export { AUDIT_ACTIONS, AdminShareSchema, AdminUserSchema, AuditEventSchema, typ
 export * from './archives.js';
 export * from './admin-settings.js';
 export * from './feedback.js';
+export * from './share-reports.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
 export { DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
 export { LinkedProviderSchema, SignInProviderSchema, type LinkedProvider, type SignInProvider } from './providers.js';
@@ -76,6 +78,7 @@ export const CONTRACT = {
   ...adminHealthRoutes,
   ...setupRoutes,
   ...feedbackRoutes,
+  ...shareReportRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

@@ -21,6 +21,16 @@ export const setupRoutes = {
     response: Type.Object({ required: Type.Boolean() }),
     errors: {},
   }),
+  getSite: route({
+    method: 'GET',
+    path: '/v1/site',
+    tag: 'Accounts',
+    summary: "This install's name",
+    description: 'What the operator calls this install (the run-time setting site_name, HAUL_SITE_NAME at first; Haul unless set): the web app shows it in page titles and on its sign-in and welcome pages.',
+    auth: 'public',
+    response: Type.Object({ name: Type.String() }),
+    errors: {},
+  }),
   completeSetup: route({
     method: 'POST',
     path: '/v1/setup',

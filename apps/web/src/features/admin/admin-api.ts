@@ -75,3 +75,8 @@ export const getSettings = (signal?: AbortSignal) => haul.call('adminGetSettings
 /** Changes the given settings (null: back to the environment's value); answers them all as they now are. */
 export const updateSettings = (change: Partial<{ [K in keyof RunTimeSettings]: RunTimeSettings[K] | null }>) =>
   haul.call('adminUpdateSettings', { body: change });
+
+/** The live shares opened or saved most (`order` views or saves). */
+export type TopOrder = 'views' | 'saves';
+export const topSharesKey = (order: TopOrder) => [...ADMIN_KEY, 'top-shares', order] as const;
+export const getTopShares = (order: TopOrder, signal?: AbortSignal) => haul.call('adminTopShares', { query: { order, limit: 20 }, signal });

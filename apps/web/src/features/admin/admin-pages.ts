@@ -6,4 +6,5 @@ export { AdminSharesPage } from './admin-shares-page';
 export { AdminSystemPage } from './admin-system-page';
 export { AdminSettingsPage } from './admin-settings-page';
 export { AdminFeedbackPage } from './admin-feedback-page';
+export { AdminReportsPage } from './admin-reports-page';
 export { AdminAuditPage } from './admin-audit-page';

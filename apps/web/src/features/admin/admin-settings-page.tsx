@@ -43,7 +43,7 @@ function SettingsForm({ answer }: { answer: RunTimeSettingsAnswer }) {
     const wrong: typeof errors = {};
     for (const [n, kind] of KINDS) {
       const parsed = fromText(kind, draft[n] ?? '');
-      if ('error' in parsed) wrong[n] = parsed.error === 'tooBig' ? t('admin.settings.tooBig') : t('admin.settings.invalid');
+      if ('error' in parsed) wrong[n] = parsed.error === 'tooBig' ? t('admin.settings.tooBig') : parsed.error === 'empty' ? t('admin.settings.nameEmpty') : t('admin.settings.invalid');
       else if (parsed.value !== answer.settings[n]) change[n] = parsed.value;
     }
     setErrors(wrong);

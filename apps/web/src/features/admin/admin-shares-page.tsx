@@ -1,7 +1,7 @@
 /**
  * Shares (/admin/shares): the operator pastes a share's link or id (kept in the address as `id`) and sees the share:
  * its title, owner, status, save limit and counts; then holds it with a reason, releases it or sets its save limit.
- * Below, the blocked words, which hold for every new share and change.
+ * Below, the links visitors open and save most, and the blocked words, which hold for every new share and change.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
@@ -16,6 +16,7 @@ import { isHeld, shareStatusText } from './share-hold';
 import { SaveLimitForm, ShareHoldForm } from './share-hold-form';
 import { shareIdOf } from './share-input';
 import { sizeText } from './storage-size';
+import { TopShares } from './top-shares';
 
 /** What the share is and how it is held, as facts. */
 function ShareFacts({ share }: { share: AdminShare }) {
@@ -155,6 +156,7 @@ export function AdminSharesPage() {
       </form>
       <div className="admin-shares">
         {id ? <ShareView key={id} id={id} /> : <p className="muted">{t('admin.share.none')}</p>}
+        <TopShares />
         <BlockedWords />
       </div>
     </section>

@@ -34,6 +34,7 @@ const ACTION_TEXT: Record<AuditAction, (t: TFunction) => string> = {
   'admin.feedback.closed': (t) => t('feedback.audit.closed'),
   'admin.feedback.reopened': (t) => t('feedback.audit.reopened'),
   'admin.job.retried': (t) => t('adminHealth.audit.jobRetried'),
+  'admin.report.handled': (t) => t('adminReports.audit.handled'),
 };
 
 /** Every action, in the contract's order (the log's filter). */
@@ -84,6 +85,11 @@ const FIELD_TEXT: Record<string, (t: TFunction) => string> = {
   decompression_premium_only: (t) => t('admin.settings.fields.decompressPremium'),
   invite_reward_days: (t) => t('admin.settings.fields.inviteDays'),
   invite_max_rewards: (t) => t('admin.settings.fields.inviteMax'),
+  site_name: (t) => t('admin.settings.fields.siteName'),
+  // A report handled from the queue: which, the hold it put on the share, how many it closed.
+  report_id: (t) => t('adminReports.audit.reportId'),
+  hold: (t) => t('adminReports.audit.hold'),
+  closed: (t) => t('adminReports.audit.closed'),
 };
 
 /** A queued job's kind and the state it was retried from. */

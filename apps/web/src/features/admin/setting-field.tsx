@@ -6,6 +6,7 @@ import type { RunTimeSettingName } from '@haul/shared';
 import type { FieldKind } from './setting-fields';
 
 const labels = (t: TFunction): Record<RunTimeSettingName, string> => ({
+  site_name: t('admin.settings.fields.siteName'),
   registration: t('admin.settings.fields.registration'),
   default_storage_bytes: t('admin.settings.fields.defaultStorage'),
   trash_retention_days: t('admin.settings.fields.trashDays'),
@@ -82,7 +83,8 @@ export function SettingField({ name, kind, value, envValue, changed, error, reso
         <input
           id={id}
           value={value as string}
-          inputMode={kind === 'gb' ? 'decimal' : 'numeric'}
+          inputMode={kind === 'gb' ? 'decimal' : kind === 'text' ? 'text' : 'numeric'}
+          maxLength={kind === 'text' ? 60 : undefined}
           autoComplete="off"
           aria-invalid={error ? true : undefined}
           aria-describedby={described}

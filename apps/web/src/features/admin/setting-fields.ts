@@ -1,17 +1,17 @@
 /**
- * How each run-time setting is shown and typed in the console: sizes in GB, counts and days as whole numbers, the
- * registration as a choice, premium gates as switches. Parsing answers the value to send or a key of the words that
+ * How each run-time setting is shown and typed in the console: the site's name as text, sizes in GB, counts and days
+ * as whole numbers, the registration as a choice, premium gates as switches. Parsing answers the value to send or a key of the words that
  * say what is wrong.
  */
 import type { RunTimeSettingName, RunTimeSettings } from '@haul/shared';
 import { gbValue, parseGb } from './storage-size';
 
 /** `retention`: days, at least one; `days`: days, zero allowed (none). */
-export type FieldKind = 'registration' | 'gb' | 'count' | 'days' | 'retention' | 'resolution' | 'switch';
+export type FieldKind = 'text' | 'registration' | 'gb' | 'count' | 'days' | 'retention' | 'resolution' | 'switch';
 
 /** The console's groups of settings, in order, each setting with how it is typed. */
 export const SETTING_GROUPS: { key: string; fields: [RunTimeSettingName, FieldKind][] }[] = [
-  { key: 'accounts', fields: [['registration', 'registration'], ['default_storage_bytes', 'gb'], ['trash_retention_days', 'retention']] },
+  { key: 'accounts', fields: [['site_name', 'text'], ['registration', 'registration'], ['default_storage_bytes', 'gb'], ['trash_retention_days', 'retention']] },
   {
     key: 'free',
     fields: [
@@ -31,6 +31,9 @@ export const SETTING_GROUPS: { key: string; fields: [RunTimeSettingName, FieldKi
   { key: 'invitations', fields: [['invite_reward_days', 'days'], ['invite_max_rewards', 'count']] },
 ];
 
+/** The server's limit on a site name (the contract's maxLength). */
+const SITE_NAME_MAX = 60;
+
 export const RESOLUTIONS = [0, 480, 720, 1080, 1440, 2160];
 
 /** A setting's value as the form holds it. */
@@ -41,9 +44,10 @@ export function toText(kind: FieldKind, value: RunTimeSettings[RunTimeSettingNam
 }
 
 /** What the form holds, as the value to send, or why it cannot be. */
-export function fromText(kind: FieldKind, text: string | boolean): { value: RunTimeSettings[RunTimeSettingName] } | { error: 'invalid' | 'tooBig' } {
+export function fromText(kind: FieldKind, text: string | boolean): { value: RunTimeSettings[RunTimeSettingName] } | { error: 'invalid' | 'tooBig' | 'empty' } {
   if (kind === 'switch') return { value: text as boolean };
   const s = String(text).trim();
+  if (kind === 'text') return !s ? { error: 'empty' } : s.length > SITE_NAME_MAX ? { error: 'tooBig' } : { value: s };
   if (kind === 'registration') return { value: s as RunTimeSettings['registration'] };
   if (kind === 'gb') {
     const parsed = parseGb(s);

@@ -10,6 +10,7 @@ import { isEmail, looksLikePhoneNumber } from '@haul/shared/plain';
 import { errorMessage } from '../../lib/error-message';
 import { isApiError } from '../../lib/api-error';
 import { Logo } from '../layout/logo';
+import { useSiteName } from '../site/site-name';
 import { SettingsMenu } from '../layout/settings-menu';
 import { needsVerification, sendCode, signIn, signUp } from './auth-api';
 import { passwordFits, passwordRule } from './password-rule';
@@ -59,6 +60,7 @@ export function useSignedInRedirect(): ReactNode {
 
 export function LoginPage() {
   const { t } = useTranslation();
+  const site = useSiteName();
   const [params] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -148,7 +150,7 @@ export function LoginPage() {
     <AuthShell>
       <form className="login-card" onSubmit={submit} noValidate aria-labelledby="login-title">
         <Logo />
-        <h1 id="login-title">{mode === 'signin' ? t('auth.signInTitle') : t('auth.signUpTitle')}</h1>
+        <h1 id="login-title">{mode === 'signin' ? t('auth.signInTitle', { site }) : t('auth.signUpTitle', { site })}</h1>
         {invited && (
           <p className="login-invited" role="status">
             {t('activity.invitedNotice')}

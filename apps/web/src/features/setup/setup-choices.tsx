@@ -1,8 +1,8 @@
 /**
- * Setup's second step, as the new operator: who may sign up, a new account's storage, a test message, and a starter
- * catalogue when a payment provider (or the sandbox) is configured. "Finish" saves what was chosen and opens the drive.
+ * Setup's second step, as the new operator: the site's name, who may sign up, a new account's storage, a test
+ * message, and a starter catalogue when a payment provider (or the sandbox) is configured. "Finish" saves what was chosen and opens the drive.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -15,6 +15,7 @@ import { errorMessage } from '../../lib/error-message';
 import { paySettings } from '../plans/plans-api';
 import { getSettings, updateSettings } from '../admin/admin-api';
 import { gbValue, parseGb } from '../admin/storage-size';
+import { SITE_KEY } from '../site/site-name';
 import { saveProduct, sendTestMail } from './setup-api';
 import { starterCatalogue, type StarterItem } from './starter-catalogue';
 
@@ -66,8 +67,11 @@ function Catalogue({ items, currency, onItems, onCurrency }: { items: StarterIte
 export function SetupChoices() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: ['setup', 'settings'], queryFn: () => getSettings() });
   const pay = useQuery({ queryKey: ['pay-settings'], queryFn: paySettings, staleTime: 60_000 });
+  const [siteName, setSiteName] = useState<string | null>(null);
+  const [nameError, setNameError] = useState('');
   const [registration, setRegistration] = useState<RegistrationMode | null>(null);
   const [storage, setStorage] = useState<string | null>(null);
   const [items, setItems] = useState(() => starterCatalogue(t));
@@ -82,8 +86,11 @@ export function SetupChoices() {
     if (!current) return;
     const parsed = parseGb(storage ?? gbValue(current.default_storage_bytes));
     if ('error' in parsed) return setStorageError(t('admin.settings.invalid'));
+    const name = (siteName ?? current.site_name).trim();
+    if (!name) return setNameError(t('admin.settings.nameEmpty'));
     await submit(async () => {
-      await updateSettings({ registration: registration ?? current.registration, default_storage_bytes: parsed.bytes });
+      await updateSettings({ site_name: name, registration: registration ?? current.registration, default_storage_bytes: parsed.bytes });
+      await queryClient.invalidateQueries({ queryKey: SITE_KEY });
       if (selling) for (const i of items.filter((x) => x.on)) await saveProduct({ id: i.id, title: i.title, grant: i.grant, price: i.price, currency, interval: i.interval });
       toast.success(t('setup.ready'));
       await navigate('/all', { replace: true });
@@ -98,6 +105,16 @@ export function SetupChoices() {
         {settings.isError && <FormError error={errorMessage(settings.error)} />}
         {current && (
           <>
+            <TextField
+              label={t('admin.settings.fields.siteName')}
+              value={siteName ?? current.site_name}
+              maxLength={60}
+              error={nameError}
+              onChange={(e) => {
+                setSiteName(e.target.value);
+                setNameError('');
+              }}
+            />
             <div className="field">
               <label htmlFor="setup-registration">{t('admin.settings.fields.registration')}</label>
               <select id="setup-registration" value={registration ?? current.registration} onChange={(e) => setRegistration(e.target.value as RegistrationMode)}>

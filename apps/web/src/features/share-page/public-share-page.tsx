@@ -23,6 +23,7 @@ import { toast } from 'sonner';
 import { shareFileInfo, viewShare } from '../shares/shares-api';
 import { openInViewer } from '../viewer/viewer-store';
 import { ViewerHost } from '../viewer/viewer-host';
+import { ReportDialog } from './report-dialog';
 import { SaveDialog } from './save-dialog';
 import { SingleShareItem } from './single-share-item';
 import { keepPicks, takePicks } from './share-picks';
@@ -41,6 +42,8 @@ export function PublicSharePage() {
   const [token, setToken] = useState(() => loadShareToken(shareId));
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [saving, setSaving] = useState(false);
+  // The report dialog: about the share as a whole, or about the one item shown.
+  const [reporting, setReporting] = useState<{ file?: { id: string; name: string } } | null>(null);
   const folderParam = params.get('folder') || undefined;
   // The share's front page; inside a folder only as far as it is already loaded (it tells whether one folder is shared).
   const top = usePublicShare(shareId, token, undefined, i18n.language, !folderParam);
@@ -119,6 +122,7 @@ export function PublicSharePage() {
           onOpen={() => open(only)}
           onDownload={() => void download(only)}
           onSave={startSave}
+          onReport={() => setReporting({ file: { id: only.id, name: only.name } })}
         />
         {saving && <SaveDialog access={access} fileIds={[]} onClose={() => setSaving(false)} />}
       </>
@@ -228,6 +232,16 @@ export function PublicSharePage() {
         </div>
       </header>
       <main className={single ? 'public-main single' : 'public-main'}>{body}</main>
+      {/* Only a share the visitor can open can be reported: the server asks for what opened it. */}
+      {!loading && view?.share_status === 'OK' && (
+        <footer className="public-foot">
+          <button type="button" className="link report-link" onClick={() => setReporting({})}>
+            <Icon name="alert" size={14} />
+            {t('shareReport.open')}
+          </button>
+        </footer>
+      )}
+      {reporting && <ReportDialog shareId={shareId} token={token} file={reporting.file} onClose={() => setReporting(null)} />}
       <ViewerHost />
     </div>
   );

@@ -19,10 +19,12 @@ export interface SingleShareItemProps {
   onOpen: () => void;
   onDownload: () => void;
   onSave: () => void;
+  /** Opens the report dialog about this file. */
+  onReport: () => void;
 }
 
 /** The one file of a share: a preview stage for media, a card for the rest. */
-export function SingleShareItem({ view, file, source, onOpen, onDownload, onSave }: SingleShareItemProps) {
+export function SingleShareItem({ view, file, source, onOpen, onDownload, onSave, onReport }: SingleShareItemProps) {
   const { t, i18n } = useTranslation();
   const media = mediaTypeOf(file.name, file.mime_type);
   const shared = `${t('publicShare.sharedBy', { name: view.user_info.nickname })} · ${
@@ -42,6 +44,11 @@ export function SingleShareItem({ view, file, source, onOpen, onDownload, onSave
       </button>
     </div>
   );
+  const report = (
+    <button type="button" className="link report-link single-report" onClick={onReport}>
+      {t('shareReport.openItem')}
+    </button>
+  );
 
   if (!media) {
     return (
@@ -56,6 +63,7 @@ export function SingleShareItem({ view, file, source, onOpen, onDownload, onSave
         </p>
         <p className="muted single-shared">{shared}</p>
         {actions}
+        {report}
       </section>
     );
   }
@@ -76,6 +84,7 @@ export function SingleShareItem({ view, file, source, onOpen, onDownload, onSave
         </div>
         {actions}
       </div>
+      {report}
     </section>
   );
 }

@@ -1,0 +1,98 @@
+/**
+ * Reports of shares: anyone who can open a share tells the operator what is wrong with it (10 an hour per network,
+ * counted in the database); the operator lists the queue and handles a report, which holds the share when asked and
+ * closes every open report of that share at once. Each handling is recorded in the audit log.
+ */
+import { SHARE_STATUS, type ReportReason, type ReportStatus } from '@haul/shared';
+import type { AppContext } from '../context.js';
+import type { ShareReportsTable } from '../db/schema-reports.js';
+import { recordAudit } from '../audit/audit.repository.js';
+import { HttpError, badInput } from '../http/errors.js';
+import { newId } from '../lib/ids.js';
+import { clientKey, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
+import { moderateShare, type ShareHold } from '../admin/admin-shares.service.js';
+import type { PassCodeGuard } from './pass-code-guard.js';
+import { requireInShare } from './share-scope.js';
+import { requireOpen, type ShareAccess } from './share-visits.service.js';
+
+export type ShareReportRow = ShareReportsTable;
+
+/** Ten reports at once from one network, then one every six minutes: ten an hour. */
+const REPORT_POLICY: AttemptPolicy = { free: 9, baseDelayMs: 6 * 60_000, maxDelayMs: 6 * 60_000, fixed: true, forgetMs: 3_600_000 };
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** POST share/report: the share must be open to the caller, as to look at it; the item, when named, must be in it. */
+export async function reportShare(
+  ctx: AppContext,
+  guard: PassCodeGuard,
+  a: ShareAccess,
+  input: { reason: ReportReason; file_id?: string; message?: string },
+): Promise<{ id: string }> {
+  const { share, rootIds } = await requireOpen(ctx, guard, a, { items: true });
+  const fileId = input.file_id?.trim() ?? '';
+  if (fileId) await requireInShare(ctx.db, share, fileId, rootIds);
+  const now = ctx.clock.now();
+  const wait = await takeAttempt(ctx.db, now, [[`report|${clientKey(a.address)}`, REPORT_POLICY]]);
+  if (wait > 0) throw tooManyAttempts(wait, 'Too many reports from this network.');
+  const row: ShareReportRow = {
+    id: newId(),
+    share_id: share.id,
+    owner_id: share.user_id,
+    file_id: fileId,
+    reason: input.reason,
+    message: (input.message ?? '').replace(CONTROL, '').trim(),
+    reporter_id: a.callerId ?? '',
+    status: 'open',
+    note: '',
+    handled_by: '',
+    handled_at: null,
+    created_at: now,
+  };
+  await ctx.db.insertInto('share_reports').values(row).execute();
+  return { id: row.id };
+}
+
+export const reportNotFound = () => new HttpError(404, 'not_found', 'No report has that id.');
+
+export interface ReportHandling {
+  status: ReportStatus;
+  hold?: NonNullable<ShareHold['status']>;
+  reason?: string;
+  note?: string;
+}
+
+/**
+ * Handles a report. Resolving or dismissing closes every open report of its share (they are about the same thing);
+ * a hold is the share's own moderation call, made first so a share that is gone refuses before anything closes.
+ * Reopening touches this report only. Answers the report and how many were closed.
+ */
+export async function handleReport(ctx: AppContext, actor: { id: string; ip: string }, id: string, h: ReportHandling): Promise<{ row: ShareReportRow; closed: number }> {
+  const report = await ctx.db.selectFrom('share_reports').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!report) throw reportNotFound();
+  if (h.hold && h.status !== 'resolved') throw badInput('A share is held only when resolving a report: give status resolved with hold.');
+  if (h.hold) {
+    const share = await ctx.db.selectFrom('shares').select('status').where('id', '=', report.share_id).executeTakeFirst();
+    if (!share || share.status === SHARE_STATUS.DELETED) throw badInput('The share is gone: dismiss or resolve the report without a hold.');
+    await moderateShare(ctx, actor, report.share_id, { status: h.hold, reason: h.reason ?? '' });
+  }
+  const now = ctx.clock.now();
+  const note = (h.note ?? '').trim();
+  return ctx.db.transaction().execute(async (trx) => {
+    let closed = 0;
+    if (h.status === 'open') {
+      await trx.updateTable('share_reports').set({ status: 'open', note, handled_by: '', handled_at: null }).where('id', '=', id).execute();
+    } else {
+      const set = { status: h.status, note, handled_by: actor.id, handled_at: now };
+      const open = await trx.updateTable('share_reports').set(set).where('share_id', '=', report.share_id).where('status', '=', 'open').executeTakeFirst();
+      closed = Number(open.numUpdatedRows);
+      // A handled report handled again (a note changed, resolved after dismissed) keeps its place in the log.
+      if (report.status !== 'open') await trx.updateTable('share_reports').set(set).where('id', '=', id).execute();
+    }
+    const details = { report_id: id, share_id: report.share_id, status: { from: report.status, to: h.status }, ...(h.hold ? { hold: h.hold } : {}), ...(closed ? { closed } : {}) };
+    await recordAudit(trx, { action: 'admin.report.handled', subjectId: report.owner_id, actorId: actor.id, ip: actor.ip, details }, now);
+    const row = await trx.selectFrom('share_reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    return { row, closed };
+  });
+}

@@ -1,0 +1,23 @@
+/** The console's report calls, with query keys under ['admin'] (handling one refreshes the console at once). */
+import type { ReportStatus, ShareReportSchema, Static } from '@haul/shared';
+import { haul } from '../../lib/api-client';
+import { ADMIN_KEY, PAGE_SIZE, type HoldStatus } from './admin-api';
+
+export type ShareReport = Static<typeof ShareReportSchema>;
+/** What the operator does with a report: close it (holding its share or not), dismiss it, or reopen it. */
+export type ReportHandling = { status: ReportStatus; hold?: Exclude<HoldStatus, 'OK'>; reason?: string; note?: string };
+
+export const reportsKey = (status: ReportStatus) => [...ADMIN_KEY, 'reports', status] as const;
+/** The open count for the console's tab: its own key, still under ['admin'], so a handled report updates it. */
+export const OPEN_REPORTS_KEY = [...ADMIN_KEY, 'reports-open-count'] as const;
+
+/** A page of reports of one status, newest first. */
+export const listReports = (status: ReportStatus, pageToken: string, signal?: AbortSignal) =>
+  haul.call('adminListReports', { query: { status, limit: PAGE_SIZE, page_token: pageToken || undefined }, signal });
+
+/** How many reports wait: the list's count, asked with the smallest page. */
+export const openReportCount = async (signal?: AbortSignal): Promise<number> =>
+  Number((await haul.call('adminListReports', { query: { status: 'open', limit: 1 }, signal })).open_count);
+
+/** Handles a report; answers it as it now is and how many open reports that closed. */
+export const handleReport = (id: string, handling: ReportHandling) => haul.call('adminHandleReport', { params: { id }, body: handling });
