@@ -3,7 +3,9 @@
  * link with a pass code and reports the share; a signed-in visitor reports its one file; the operator finds both in
  * the console (the share has two open reports), takes the share down with a reason, which closes both; a report sent
  * after that is refused in the dialog (what was typed stays), the visitor's reload says the share is not available,
- * and the reports are under Resolved. Screenshots at 1366 and 390 px go to /tmp.
+ * and the reports are under Resolved. A report of one file may mark only that file not shareable: the visitor no
+ * longer sees it, the owner's security log says why, and the operator gives it back from the Resolved tab.
+ * Screenshots at 1366 and 390 px go to /tmp.
  */
 import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
@@ -186,5 +188,52 @@ describe('reporting a share', () => {
     const handled = ops.getByRole('list', { name: 'Audit log' }).getByRole('listitem').filter({ hasText: 'Report handled' });
     await handled.first().waitFor();
     expect(await handled.first().getByRole('link', { name: OWNER }).count()).toBe(1);
+  });
+
+  it('marks only the reported file not shareable, then lets it be shared again', async () => {
+    const NAME = `poster-${tag}.txt`;
+    const posterId = (await e2e.seedFile(ownerId, '', NAME, 'a poster')).id;
+    const { page: owner } = await e2e.newPage(WIDE);
+    await signInBrowser(owner, OWNER);
+    const shareId = await shareAsOwner(owner, [posterId]);
+
+    const { page: visitor } = await e2e.newPage(PHONE);
+    await visitor.goto(`/s/${shareId}`);
+    await visitor.getByRole('heading', { name: NAME }).waitFor();
+    await visitor.getByRole('button', { name: 'Report this file' }).click();
+    const dialog = visitor.getByRole('dialog', { name: `Report “${NAME}”` });
+    await dialog.getByRole('radio', { name: 'Copyright infringement' }).check();
+    await dialog.getByRole('button', { name: 'Send report' }).click();
+    await toastWith(visitor, 'The operator will look at it').waitFor();
+
+    const { page: ops } = await e2e.newPage(WIDE);
+    await signInBrowser(ops, OPERATOR);
+    await ops.goto('/drive/admin/reports');
+    const card = ops.getByRole('list', { name: 'Reports: Open' }).getByRole('article').filter({ hasText: NAME });
+    await card.waitFor();
+    const handle = card.getByRole('form', { name: `Handle the report of “${NAME}”` });
+    await handle.getByRole('button', { name: 'Hold share…' }).click();
+    await handle.getByRole('radio', { name: `Only the file “${NAME}”: not shareable` }).check();
+    await handle.getByLabel('Reason', { exact: true }).fill(REASON);
+    await handle.getByRole('button', { name: 'Hold and resolve' }).click();
+    await toastWith(ops, '1 report closed').waitFor();
+
+    // The share itself is not held, but its only file is: the visitor is told it cannot be shown; the owner's log says why.
+    await visitor.reload();
+    await expect.poll(() => visitor.getByRole('heading', { name: NAME }).count()).toBe(0);
+    expect(await visitor.getByRole('button', { name: 'Report this file' }).count()).toBe(0);
+    await owner.goto('/drive/account/security-log');
+    await owner.getByRole('list', { name: 'Security log' }).getByText('File marked by an operator').first().waitFor();
+    expect(await owner.getByRole('list', { name: 'Security log' }).textContent()).toContain(REASON);
+
+    // Under Resolved the file is marked; one click gives it back, and the visitor sees it again.
+    await ops.goto('/drive/admin/reports?status=resolved');
+    const done = ops.getByRole('list', { name: 'Reports: Resolved' }).getByRole('article').filter({ hasText: NAME });
+    await done.getByText('Not shareable', { exact: true }).waitFor();
+    await done.getByRole('button', { name: `Let “${NAME}” be shared again` }).click();
+    await toastWith(ops, `“${NAME}” can be shared again.`).waitFor();
+    await expect.poll(() => done.getByText('Not shareable', { exact: true }).count()).toBe(0);
+    await visitor.reload();
+    await visitor.getByRole('heading', { name: NAME }).waitFor();
   });
 });

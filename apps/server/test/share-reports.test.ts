@@ -119,6 +119,41 @@ describe('share reports', () => {
     expect((await queue()).reports.find((r: { id: string }) => r.id === lone).status).toBe('open');
   });
 
+  it('marks a reported file not shareable: hidden in its shared folder, refused when shared again, then given back', async () => {
+    const album = await share([folder]);
+    const seen = async () => (await h.api('GET', `/drive/v1/share?share_id=${album.share_id}&parent_id=${folder}`)).body.files.map((f: { name: string }) => f.name);
+    expect(await seen()).toContain('song.mp3');
+    const id = (await report({ share_id: album.share_id, reason: 'copyright', file_id: inside })).body.id as string;
+    expect((await queue()).reports.find((r: { id: string }) => r.id === id)).toMatchObject({ file_name: 'song.mp3', file_sensitive: false });
+
+    // Refused, changing nothing: no reason, a report naming no file, a file mark without resolving.
+    expect((await h.api('POST', `/admin/v1/reports/${id}`, admin.access_token, { status: 'resolved', mark_file: true })).status).toBe(400);
+    expect((await h.api('POST', `/admin/v1/reports/${id}`, admin.access_token, { status: 'dismissed', mark_file: true, reason: 'x' })).status).toBe(400);
+    const whole = (await report({ share_id: album.share_id, reason: 'spam' })).body.id as string;
+    expect((await h.api('POST', `/admin/v1/reports/${whole}`, admin.access_token, { status: 'resolved', mark_file: true, reason: 'x' })).status).toBe(400);
+    expect(await seen()).toContain('song.mp3');
+
+    const marked = await h.api('POST', `/admin/v1/reports/${id}`, admin.access_token, { status: 'resolved', mark_file: true, reason: 'Not theirs to share.' });
+    expect(marked.status, JSON.stringify(marked.body)).toBe(200);
+    expect(marked.body.report).toMatchObject({ status: 'resolved', file_sensitive: true, share_status: 'OK' });
+    expect(await seen()).not.toContain('song.mp3');
+    expect((await h.api('GET', `/drive/v1/share/file_info?share_id=${album.share_id}&file_id=${inside}`)).status).toBe(404);
+    expect((await h.api('POST', '/drive/v1/share', owner.access_token, { file_ids: [inside], share_to: 'publiclink', expiration_days: -1 })).body.error).toBe('sensitive_resource');
+    // The owner's own drive still has it, flagged, and their log says why.
+    const mine = (await h.api('GET', `/drive/v1/files/${inside}`, owner.access_token)).body;
+    expect([mine.sensitive, mine.audit?.status]).toEqual([1, 'STATUS_SENSITIVE_RESOURCE']);
+    const log = (await h.api('GET', '/v1/user/audit', owner.access_token)).body.events.find((e: { action: string }) => e.action === 'admin.file.marked');
+    expect(log.details).toMatchObject({ file_id: inside, name: 'song.mp3', sensitive: { from: false, to: true }, reason: 'Not theirs to share.' });
+
+    // Given back from the console: shown again. Refused: no reason, no such file, a person's token.
+    expect((await h.api('PATCH', `/admin/v1/files/${inside}`, admin.access_token, { sensitive: true })).status).toBe(400);
+    expect((await h.api('PATCH', '/admin/v1/files/nosuchfile', admin.access_token, { sensitive: false })).status).toBe(404);
+    expect((await h.api('PATCH', `/admin/v1/files/${inside}`, owner.access_token, { sensitive: false })).status).toBe(403);
+    const back = await h.api('PATCH', `/admin/v1/files/${inside}`, admin.access_token, { sensitive: false });
+    expect(back.body).toEqual({ file_id: inside, name: 'song.mp3', user_id: owner.sub, sensitive: false });
+    expect(await seen()).toContain('song.mp3');
+  });
+
   it('lists the most viewed and the most saved shares, most first', async () => {
     const [busy, quiet] = [await share([film]), await share([film])];
     for (let i = 0; i < 3; i++) await view(busy.share_id);

@@ -15,6 +15,7 @@ import { runTimeSettings, updateRunTimeSettings } from '../ops/run-time-settings
 import { saveProductAsOperator, sendTestMail } from './admin-setup.service.js';
 import { listUsers, signOutUser, updateUser, userDetail } from './admin-users.service.js';
 import { accountGrants, createAccount, deleteAccount, grantPlan, sendPasswordReset } from './admin-accounts.service.js';
+import { createCodesAsOperator, listCodes, listOrders, listProducts, refundAsOperator, retireProductAsOperator, revokeCode } from './admin-money.service.js';
 
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext, eraser: AccountEraser): Promise<void> {
   await app.register(async (scope) => {
@@ -49,6 +50,13 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext, eraser:
     serve(scope, C.adminGetSettings, () => runTimeSettings(ctx));
     serve(scope, C.adminTestMail, (req) => sendTestMail(ctx, req.userId));
     serve(scope, C.adminSaveProduct, (req) => saveProductAsOperator(ctx, { id: req.userId, ip: req.ip }, req.body));
+    serve(scope, C.adminListProducts, () => listProducts(ctx));
+    serve(scope, C.adminRetireProduct, (req) => retireProductAsOperator(ctx, { id: req.userId, ip: req.ip }, req.params.id));
+    serve(scope, C.adminListOrders, (req) => listOrders(ctx, { email: req.query.email, status: req.query.status, limit: req.query.limit ?? 50, pageToken: req.query.page_token }));
+    serve(scope, C.adminRefundOrder, (req) => refundAsOperator(ctx, { id: req.userId, ip: req.ip }, req.params.id));
+    serve(scope, C.adminListCodes, (req) => listCodes(ctx, { limit: req.query.limit ?? 50, pageToken: req.query.page_token }));
+    serve(scope, C.adminCreateCodes, (req) => createCodesAsOperator(ctx, { id: req.userId, ip: req.ip }, req.body));
+    serve(scope, C.adminRevokeCode, (req) => revokeCode(ctx, { id: req.userId, ip: req.ip }, req.params.id));
     serve(scope, C.adminUpdateSettings, (req) => updateRunTimeSettings(ctx, { id: req.userId, ip: req.ip }, req.body));
     serve(scope, C.adminListAudit, async (req) => {
       const page = await listAudit(ctx.db, { subjectId: req.query.user_id, action: req.query.action, limit: req.query.limit ?? 50, pageToken: req.query.page_token });

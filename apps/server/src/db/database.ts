@@ -49,6 +49,7 @@ import * as shareModeration from './migrations/2026-12-09-0039-share-moderation.
 import * as feedback from './migrations/2026-12-10-0040-feedback.js';
 import * as processHeartbeats from './migrations/2026-12-10-0041-process-heartbeats.js';
 import * as shareReports from './migrations/2026-12-11-0042-share-reports.js';
+import * as codeRevocation from './migrations/2026-12-11-0043-code-revocation.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -132,6 +133,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-10-0040-feedback': feedback,
   '2026-12-10-0041-process-heartbeats': processHeartbeats,
   '2026-12-11-0042-share-reports': shareReports,
+  '2026-12-11-0043-code-revocation': codeRevocation,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -26,6 +26,8 @@ export interface RedeemCodesTable {
   used_count: number;
   expires_at: number | null;
   created_at: number;
+  /** When an operator revoked it (null while it stands): it then redeems no more, as if expired. */
+  revoked_at: number | null;
 }
 
 export interface RedeemCodeUsesTable {

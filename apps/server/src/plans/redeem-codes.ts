@@ -45,14 +45,20 @@ export interface NewCodes {
 
 /** Makes `count` codes granting `spec`; answers them, the only time they are seen. */
 export async function createCodes(db: Db, input: NewCodes, now: number): Promise<string[]> {
+  return (await createCodeRows(db, input, now)).codes;
+}
+
+/** As createCodes, with the rows' ids and the spec as kept; inside the caller's transaction when `db` is one. */
+export async function createCodeRows(db: Db, input: NewCodes, now: number): Promise<{ codes: string[]; ids: string[]; spec: string }> {
   const spec = formatGrantSpec(parseGrantSpec(input.spec));
   const codes = Array.from({ length: input.count }, newCode);
-  await db.transaction().execute(async (trx) => {
-    for (const code of codes) {
+  const ids = codes.map(() => newId());
+  const insert = async (trx: Db) => {
+    for (const [i, code] of codes.entries()) {
       await trx
         .insertInto('redeem_codes')
         .values({
-          id: newId(),
+          id: ids[i]!,
           code_hash: sha256Hex(normalCode(code)),
           grant_spec: spec,
           note: input.note ?? '',
@@ -60,11 +66,14 @@ export async function createCodes(db: Db, input: NewCodes, now: number): Promise
           used_count: 0,
           expires_at: input.expiresAt ?? null,
           created_at: now,
+          revoked_at: null,
         })
         .execute();
     }
-  });
-  return codes;
+  };
+  if (db.isTransaction) await insert(db);
+  else await db.transaction().execute(insert);
+  return { codes, ids, spec };
 }
 
 export async function redeemCode(ctx: AppContext, userId: string, input: string, ip: string): Promise<GrantItem[]> {
@@ -78,7 +87,8 @@ export async function redeemCode(ctx: AppContext, userId: string, input: string,
   const wait = await takeAttempt(ctx.db, now, keys);
   if (wait > 0) throw tooManyAttempts(wait, 'Too many codes tried.');
   const row = await ctx.db.selectFrom('redeem_codes').selectAll().where('code_hash', '=', sha256Hex(code)).executeTakeFirst();
-  if (!row || (row.expires_at !== null && row.expires_at <= now)) throw new HttpError(404, 'not_found', 'This code does not exist or has expired. Check it and try again.');
+  // A revoked code answers as an expired one: to the person both simply no longer work.
+  if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) throw new HttpError(404, 'not_found', 'This code does not exist or has expired. Check it and try again.');
   // A real code is no guess, whatever comes of it: only wrong codes count.
   for (const [key, policy] of keys) await refundAttempt(ctx.db, key, policy);
   await ctx.db.transaction().execute(async (trx) => {
@@ -89,6 +99,8 @@ export async function redeemCode(ctx: AppContext, userId: string, input: string,
       .set((eb) => ({ used_count: eb('used_count', '+', 1) }))
       .where('id', '=', row.id)
       .where('used_count', '<', row.max_uses)
+      // Revoked since it was read: the revocation wins the race.
+      .where('revoked_at', 'is', null)
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) === 0) throw new HttpError(409, 'failed_precondition', 'This code has been used up.');
     try {

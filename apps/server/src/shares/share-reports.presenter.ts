@@ -18,7 +18,7 @@ export async function presentReports(ctx: AppContext, rows: ShareReportRow[]): P
   const [shares, users, files, open] = await Promise.all([
     db.selectFrom('shares').selectAll().where('id', 'in', shareIds).execute(),
     db.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds.length ? userIds : ['']).where('deleted_at', 'is', null).execute(),
-    db.selectFrom('files').select(['id', 'user_id', 'name']).where('id', 'in', fileIds.length ? fileIds : ['']).execute(),
+    db.selectFrom('files').select(['id', 'user_id', 'name', 'sensitive']).where('id', 'in', fileIds.length ? fileIds : ['']).execute(),
     db.selectFrom('share_reports').select('share_id').select((eb) => eb.fn.countAll<string>().as('n')).where('share_id', 'in', shareIds).where('status', '=', 'open').groupBy('share_id').execute(),
   ]);
   const shareOf = byId(shares);
@@ -38,6 +38,7 @@ export async function presentReports(ctx: AppContext, rows: ShareReportRow[]): P
       owner_email: emailOf.get(r.owner_id) ?? '',
       file_id: r.file_id,
       file_name: file?.name ?? '',
+      file_sensitive: file?.sensitive === 1,
       reason: r.reason as ReportReason,
       message: r.message,
       reporter_email: r.reporter_id ? (emailOf.get(r.reporter_id) ?? '') : '',

@@ -12,6 +12,7 @@ import { newestFirstPage } from '../db/newest-first.js';
 import { PassCodeGuard } from './pass-code-guard.js';
 import { presentReports } from './share-reports.presenter.js';
 import { handleReport, reportShare } from './share-reports.service.js';
+import { markFile } from '../admin/admin-files.service.js';
 
 export async function shareReportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const guard = new PassCodeGuard(ctx);
@@ -30,6 +31,7 @@ export async function shareReportRoutes(app: FastifyInstance, ctx: AppContext): 
       ]);
       return { reports: await presentReports(ctx, page.rows), next_page_token: page.nextPageToken, open_count: String(open.n) };
     });
+    serve(scope, C.adminMarkFile, (req) => markFile(ctx, { id: req.userId, ip: req.ip }, req.params.id, req.body));
     serve(scope, C.adminHandleReport, async (req) => {
       const { row, closed } = await handleReport(ctx, { id: req.userId, ip: req.ip }, req.params.id, req.body);
       return { report: (await presentReports(ctx, [row]))[0]!, closed: String(closed) };

@@ -11,6 +11,7 @@ import { HttpError, badInput } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { clientKey, takeAttempt, tooManyAttempts, type AttemptPolicy } from '../limits/attempt-limiter.js';
 import { moderateShare, type ShareHold } from '../admin/admin-shares.service.js';
+import { markFileIn } from '../admin/admin-files.service.js';
 import type { PassCodeGuard } from './pass-code-guard.js';
 import { requireInShare } from './share-scope.js';
 import { requireOpen, type ShareAccess } from './share-visits.service.js';
@@ -61,6 +62,8 @@ export interface ReportHandling {
   hold?: NonNullable<ShareHold['status']>;
   reason?: string;
   note?: string;
+  /** With resolved, on a report naming a file: mark that file not shareable with `reason`. */
+  mark_file?: boolean;
 }
 
 /**
@@ -72,6 +75,8 @@ export async function handleReport(ctx: AppContext, actor: { id: string; ip: str
   const report = await ctx.db.selectFrom('share_reports').selectAll().where('id', '=', id).executeTakeFirst();
   if (!report) throw reportNotFound();
   if (h.hold && h.status !== 'resolved') throw badInput('A share is held only when resolving a report: give status resolved with hold.');
+  if (h.mark_file && h.status !== 'resolved') throw badInput('A file is marked only when resolving a report: give status resolved with mark_file.');
+  if (h.mark_file && !report.file_id) throw badInput('This report names no file: hold the share instead.');
   if (h.hold) {
     const share = await ctx.db.selectFrom('shares').select('status').where('id', '=', report.share_id).executeTakeFirst();
     if (!share || share.status === SHARE_STATUS.DELETED) throw badInput('The share is gone: dismiss or resolve the report without a hold.');
@@ -80,6 +85,8 @@ export async function handleReport(ctx: AppContext, actor: { id: string; ip: str
   const now = ctx.clock.now();
   const note = (h.note ?? '').trim();
   return ctx.db.transaction().execute(async (trx) => {
+    // The file mark in the same transaction as the closing: a file that is gone refuses, and nothing closes.
+    if (h.mark_file) await markFileIn(trx, actor, report.file_id, { sensitive: true, reason: h.reason }, now);
     let closed = 0;
     if (h.status === 'open') {
       await trx.updateTable('share_reports').set({ status: 'open', note, handled_by: '', handled_at: null }).where('id', '=', id).execute();
@@ -90,7 +97,7 @@ export async function handleReport(ctx: AppContext, actor: { id: string; ip: str
       // A handled report handled again (a note changed, resolved after dismissed) keeps its place in the log.
       if (report.status !== 'open') await trx.updateTable('share_reports').set(set).where('id', '=', id).execute();
     }
-    const details = { report_id: id, share_id: report.share_id, status: { from: report.status, to: h.status }, ...(h.hold ? { hold: h.hold } : {}), ...(closed ? { closed } : {}) };
+    const details = { report_id: id, share_id: report.share_id, status: { from: report.status, to: h.status }, ...(h.hold ? { hold: h.hold } : {}), ...(h.mark_file ? { file_id: report.file_id } : {}), ...(closed ? { closed } : {}) };
     await recordAudit(trx, { action: 'admin.report.handled', subjectId: report.owner_id, actorId: actor.id, ip: actor.ip, details }, now);
     const row = await trx.selectFrom('share_reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     return { row, closed };

@@ -144,6 +144,7 @@ export const createDriveRouter = () =>
                 { path: 'settings', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminSettingsPage) },
                 { path: 'feedback', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminFeedbackPage) },
                 { path: 'reports', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminReportsPage) },
+                { path: 'plans', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminMoneyPage) },
                 { path: 'audit', lazy: page(() => import('../features/admin/admin-pages'), (m) => m.AdminAuditPage) },
               ],
             },

@@ -31,11 +31,16 @@ export const AUDIT_ACTIONS = [
   'admin.blocked_words.changed',
   'admin.settings.changed',
   'admin.product.saved',
+  'admin.product.retired',
+  'admin.order.refunded',
+  'admin.codes.created',
+  'admin.code.revoked',
   'admin.feedback.answered',
   'admin.feedback.closed',
   'admin.feedback.reopened',
   'admin.job.retried',
   'admin.report.handled',
+  'admin.file.marked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

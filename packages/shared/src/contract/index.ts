@@ -3,6 +3,7 @@ import type { RouteDef } from './define.js';
 import { aboutRoutes } from './about.js';
 import { adminRoutes } from './admin.js';
 import { adminAccountsRoutes } from './admin-accounts.js';
+import { adminMoneyRoutes } from './admin-money.js';
 import { adminSettingsRoutes } from './admin-settings.js';
 import { adminHealthRoutes } from './admin-health.js';
 import { setupRoutes } from './setup.js';
@@ -43,6 +44,7 @@ export * from './archives.js';
 export * from './admin-settings.js';
 export * from './feedback.js';
 export * from './share-reports.js';
+export { AdminCodeSchema, AdminOrderSchema, AdminProductSchema, MAX_CODES_PER_REQUEST } from './admin-money.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
 export { DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
 export { LinkedProviderSchema, SignInProviderSchema, type LinkedProvider, type SignInProvider } from './providers.js';
@@ -74,6 +76,7 @@ export const CONTRACT = {
   ...settingsRoutes,
   ...adminRoutes,
   ...adminAccountsRoutes,
+  ...adminMoneyRoutes,
   ...adminSettingsRoutes,
   ...adminHealthRoutes,
   ...setupRoutes,

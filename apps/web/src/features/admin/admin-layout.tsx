@@ -24,6 +24,7 @@ const SECTIONS: { to: string; label: (t: TFunction) => string }[] = [
   { to: '/admin/settings', label: (t) => t('admin.tabs.settings') },
   { to: '/admin/feedback', label: (t) => t('admin.tabs.feedback') },
   { to: '/admin/reports', label: (t) => t('adminReports.title') },
+  { to: '/admin/plans', label: (t) => t('adminMoney.title') },
   { to: '/admin/audit', label: (t) => t('admin.tabs.audit') },
 ];
 

@@ -7,4 +7,5 @@ export { AdminSystemPage } from './admin-system-page';
 export { AdminSettingsPage } from './admin-settings-page';
 export { AdminFeedbackPage } from './admin-feedback-page';
 export { AdminReportsPage } from './admin-reports-page';
+export { AdminMoneyPage } from './admin-money-page';
 export { AdminAuditPage } from './admin-audit-page';

@@ -5,7 +5,7 @@ import { ADMIN_KEY, PAGE_SIZE, type HoldStatus } from './admin-api';
 
 export type ShareReport = Static<typeof ShareReportSchema>;
 /** What the operator does with a report: close it (holding its share or not), dismiss it, or reopen it. */
-export type ReportHandling = { status: ReportStatus; hold?: Exclude<HoldStatus, 'OK'>; reason?: string; note?: string };
+export type ReportHandling = { status: ReportStatus; hold?: Exclude<HoldStatus, 'OK'>; mark_file?: boolean; reason?: string; note?: string };
 
 export const reportsKey = (status: ReportStatus) => [...ADMIN_KEY, 'reports', status] as const;
 /** The open count for the console's tab: its own key, still under ['admin'], so a handled report updates it. */
@@ -21,3 +21,6 @@ export const openReportCount = async (signal?: AbortSignal): Promise<number> =>
 
 /** Handles a report; answers it as it now is and how many open reports that closed. */
 export const handleReport = (id: string, handling: ReportHandling) => haul.call('adminHandleReport', { params: { id }, body: handling });
+
+/** Marks a person's file not shareable (with the reason its owner reads), or gives it back. */
+export const markFile = (id: string, sensitive: boolean, reason?: string) => haul.call('adminMarkFile', { params: { id }, body: { sensitive, ...(reason ? { reason } : {}) } });

@@ -30,11 +30,16 @@ const ACTION_TEXT: Record<AuditAction, (t: TFunction) => string> = {
   'admin.blocked_words.changed': (t) => t('audit.action.blockedWordsChanged'),
   'admin.settings.changed': (t) => t('audit.action.settingsChanged'),
   'admin.product.saved': (t) => t('audit.action.productSaved'),
+  'admin.product.retired': (t) => t('adminMoney.audit.productRetired'),
+  'admin.order.refunded': (t) => t('adminMoney.audit.orderRefunded'),
+  'admin.codes.created': (t) => t('adminMoney.audit.codesCreated'),
+  'admin.code.revoked': (t) => t('adminMoney.audit.codeRevoked'),
   'admin.feedback.answered': (t) => t('feedback.audit.answered'),
   'admin.feedback.closed': (t) => t('feedback.audit.closed'),
   'admin.feedback.reopened': (t) => t('feedback.audit.reopened'),
   'admin.job.retried': (t) => t('adminHealth.audit.jobRetried'),
   'admin.report.handled': (t) => t('adminReports.audit.handled'),
+  'admin.file.marked': (t) => t('adminReports.audit.fileMarked'),
 };
 
 /** Every action, in the contract's order (the log's filter). */
@@ -90,6 +95,21 @@ const FIELD_TEXT: Record<string, (t: TFunction) => string> = {
   report_id: (t) => t('adminReports.audit.reportId'),
   hold: (t) => t('adminReports.audit.hold'),
   closed: (t) => t('adminReports.audit.closed'),
+  file_id: (t) => t('adminReports.audit.file'),
+  sensitive: (t) => t('adminReports.audit.notShareable'),
+  // Plans and money: the product, order and code changed, what was refunded, how many codes and their uses.
+  product: (t) => t('adminMoney.audit.product'),
+  product_title: (t) => t('adminMoney.audit.productTitle'),
+  codes: (t) => t('adminMoney.audit.codes'),
+  price: (t) => t('adminMoney.audit.price'),
+  currency: (t) => t('adminMoney.audit.currency'),
+  order_id: (t) => t('adminMoney.audit.order'),
+  amount: (t) => t('adminMoney.audit.amount'),
+  code_id: (t) => t('adminMoney.audit.code'),
+  max_uses: (t) => t('adminMoney.audit.maxUses'),
+  expires_days: (t) => t('adminMoney.audit.expiresDays'),
+  note: (t) => t('adminMoney.audit.note'),
+  used: (t) => t('adminMoney.audit.used'),
 };
 
 /** A queued job's kind and the state it was retried from. */

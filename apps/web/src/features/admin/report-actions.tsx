@@ -1,6 +1,6 @@
 /**
  * What the operator does with a report: hold its share (under review, taken down, not shareable, with a reason its
- * owner reads), resolve it with nothing held, or dismiss it; an optional note stays with the report. Closing one closes
+ * owner reads) or, when it names a file, mark only that file not shareable; resolve it with nothing held, or dismiss it; an optional note stays with the report. Closing one closes
  * every open report of the same share, and the toast says how many. A handled report can be reopened.
  */
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,16 +13,17 @@ import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
 import { useSubmit } from '../../components/use-submit';
 import { ADMIN_KEY, type HoldStatus } from './admin-api';
-import { handleReport, type ReportHandling, type ShareReport } from './admin-reports-api';
+import { handleReport, markFile, type ReportHandling, type ShareReport } from './admin-reports-api';
 import { HOLDS } from './share-hold';
 
-type Hold = Exclude<HoldStatus, 'OK'>;
+/** A hold of the share, or FILE: only the file the report names is marked not shareable. */
+type Hold = Exclude<HoldStatus, 'OK'> | 'FILE';
 
 /** The longest reason the server keeps (as the share's own hold). */
 const MAX_REASON = 500;
 
 /** A hold in the words the share's page uses for its status; every key written out so the key check finds it. */
-const HOLD_TEXT: Record<Hold, (t: TFunction) => string> = {
+const HOLD_TEXT: Record<Exclude<Hold, 'FILE'>, (t: TFunction) => string> = {
   AUDITING: (t) => t('admin.share.status.auditing'),
   PROHIBITED: (t) => t('admin.share.status.prohibited'),
   SENSITIVE_RESOURCE: (t) => t('admin.share.status.sensitiveResource'),
@@ -51,6 +52,8 @@ export function ReportActions({ report, title }: { report: ShareReport; title: s
   const [holdError, setHoldError] = useState('');
   const { busy, error, submit } = useSubmit();
   const gone = report.share_status === 'DELETED';
+  // A report about one file may hold only that file, when it is still there and not marked yet.
+  const choices: Hold[] = report.file_name && !report.file_sensitive ? [...HOLDS, 'FILE'] : [...HOLDS];
   // The hold's choices replace its button: focus goes to the first choice, and back to the button on Cancel.
   const holdButton = useRef<HTMLButtonElement>(null);
   const cancelHold = () => {
@@ -65,7 +68,8 @@ export function ReportActions({ report, title }: { report: ShareReport; title: s
     e.preventDefault();
     if (!hold) return setHoldError(t('adminReports.pickHold'));
     if (!reason.trim()) return setHoldError(t('admin.share.reasonNeeded'));
-    void submit(() => handle({ status: 'resolved', hold, reason: reason.trim(), ...noted() }), errorMessage);
+    const what = hold === 'FILE' ? { mark_file: true } : { hold };
+    void submit(() => handle({ status: 'resolved', ...what, reason: reason.trim(), ...noted() }), errorMessage);
   };
 
   return (
@@ -89,7 +93,7 @@ export function ReportActions({ report, title }: { report: ShareReport; title: s
         <fieldset className="report-hold">
           <legend>{t('adminReports.holdAs')}</legend>
           <div className="report-hold-choices">
-            {HOLDS.map((h, i) => (
+            {choices.map((h, i) => (
               <label key={h} className="report-hold-choice">
                 <input
                   autoFocus={i === 0}
@@ -102,7 +106,7 @@ export function ReportActions({ report, title }: { report: ShareReport; title: s
                     setHoldError('');
                   }}
                 />
-                {HOLD_TEXT[h](t)}
+                {h === 'FILE' ? t('adminReports.markFile', { name: report.file_name }) : HOLD_TEXT[h](t)}
               </label>
             ))}
           </div>
@@ -159,17 +163,29 @@ export function ReportActions({ report, title }: { report: ShareReport; title: s
   );
 }
 
-/** A handled report back in the queue. */
+/** A handled report back in the queue; a file it marked not shareable given back. */
 export function ReopenReport({ report }: { report: ShareReport }) {
   const { t } = useTranslation();
   const handle = useHandle(report.id);
+  const queryClient = useQueryClient();
   const { busy, error, submit } = useSubmit();
+  const release = () =>
+    void submit(async () => {
+      await markFile(report.file_id, false);
+      toast.success(t('adminReports.fileReleased', { name: report.file_name }));
+      await queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
+    }, errorMessage);
   return (
     <div className="report-actions">
       <div className="admin-actions">
         <button className="btn" type="button" disabled={busy} onClick={() => void submit(() => handle({ status: 'open' }), errorMessage)}>
           {t('adminReports.reopen')}
         </button>
+        {report.file_sensitive && (
+          <button className="btn" type="button" disabled={busy} onClick={release}>
+            {t('adminReports.releaseFile', { name: report.file_name })}
+          </button>
+        )}
       </div>
       <FormError error={error} />
     </div>

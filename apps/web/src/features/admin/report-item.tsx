@@ -53,7 +53,10 @@ export function ReportItem({ report: r }: { report: ShareReport }) {
         {r.file_id && (
           <>
             <dt>{t('adminReports.item')}</dt>
-            <dd>{r.file_name || t('adminReports.itemGone')}</dd>
+            <dd>
+              {r.file_name || t('adminReports.itemGone')}
+              {r.file_sensitive && <span className="admin-badge off report-file-mark">{t('adminReports.fileNotShareable')}</span>}
+            </dd>
           </>
         )}
         <dt>{t('admin.share.owner')}</dt>
