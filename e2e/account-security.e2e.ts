@@ -7,6 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../apps/server/src/accounts/accounts.service.js';
 import { codeIn } from '../apps/server/test/mail-inbox.js';
+import { passwordlessHash } from '../apps/server/src/providers/passwordless.js';
 import { PASSWORD, newEmail, startE2E, type E2E } from './harness.js';
 
 const NEW_PASSWORD = 'a brand new secret';
@@ -212,5 +213,60 @@ describe('account security', () => {
     expect(notice.text).toContain(next);
     const status = await page.evaluate(async (body) => (await fetch('/v1/auth/signin', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status, JSON.stringify({ username: next, password: PASSWORD }));
     expect(status).toBe(200);
+  });
+
+  it('takes a mailed code where a password is asked: an account without one changes its address, sets a password and deletes itself', async () => {
+    const email = await account();
+    const next = newEmail();
+    const { page } = await e2e.newPage();
+    await signIn(page, email, PASSWORD);
+    await page.waitForURL('**/drive/all');
+    // As a sign-in provider's account: no password of its own (the session stays).
+    await e2e.haul.ctx.db.updateTable('users').set({ password_hash: await passwordlessHash() }).where('email', '=', email).execute();
+
+    // A new address: no password field, only "E-mail a code"; a code is asked for before anything is sent.
+    await page.goto('/drive/account/bind-email');
+    await page.getByText('Your account has no password').waitFor();
+    expect(await page.getByLabel('Current password').count()).toBe(0);
+    await page.getByLabel('New e-mail address').fill(next);
+    await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Send yourself a code first' }).waitFor();
+    await page.getByRole('button', { name: `E-mail a code to ${email}` }).click();
+    await page.getByRole('status').filter({ hasText: `A code is on its way to ${email}` }).waitFor();
+    const own = codeIn(await inbox().nth(email, 1));
+    await page.getByLabel('Code from the e-mail').fill(wrong(own));
+    await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'The code is wrong' }).waitFor();
+    await page.getByLabel('Code from the e-mail').fill(own);
+    await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: `We sent a 6-digit code to ${next}` }).waitFor();
+    await page.getByLabel('6-digit code').fill(codeIn(await inbox().nth(next, 1)));
+    await page.getByRole('button', { name: 'Change e-mail' }).last().click();
+    await page.getByText(`Your account's address is ${next}.`).waitFor();
+
+    // A first password, confirmed by a code to the new address.
+    await page.goto('/drive/account/password');
+    await page.getByRole('button', { name: `E-mail a code to ${next}` }).click();
+    const second = codeIn(await inbox().nth(next, 2));
+    await page.getByLabel('Code from the e-mail').fill(second);
+    await page.getByLabel('New password', { exact: true }).fill('a first password');
+    await page.getByLabel('New password again').fill('a first password');
+    await page.getByRole('button', { name: 'Change password' }).last().click();
+    await page.getByText('Password changed').first().waitFor();
+
+    // Now with a password, the code is still offered; the deletion's code is asked for DELETION, and it goes.
+    await page.goto('/drive/account/destroy');
+    await page.getByLabel('Current password').waitFor();
+    await page.getByRole('button', { name: 'Send me a code instead' }).click();
+    await page.getByRole('button', { name: `E-mail a code to ${next}` }).click();
+    const third = codeIn(await inbox().nth(next, 3));
+    const asked = await e2e.haul.ctx.db.selectFrom('verifications').select('usage').where('email', '=', next).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    expect(asked.usage).toBe('DELETION');
+    await page.getByLabel('Code from the e-mail').fill(third);
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Delete account' }).last().click();
+    await page.waitForURL('**/drive/login');
+    const signin = await e2e.haul.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { username: next, password: 'a first password' } });
+    expect(signin.statusCode).toBe(400);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Change password (/account/password): the current password earns a sudo token, which sets the new one. Every other
- * session ends and this one stays, which the page says before the person confirms.
+ * Change password (/account/password): the current password, or a code mailed to the account (the only way for an
+ * account a sign-in provider made, which sets its first password here), earns a sudo token, which sets the new one.
+ * Every other session ends and this one stays, which the page says before the person confirms.
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -14,7 +15,7 @@ import { TextField } from '../../components/text-field';
 import { getMe, setPassword } from '../auth/auth-api';
 import { passwordFits, passwordRule } from '../auth/password-rule';
 import { useSudo } from './use-sudo';
-import { CurrentPasswordField } from './current-password-field';
+import { SudoField } from './sudo-field';
 
 type Field = 'current' | 'next' | 'again';
 type Errors = Partial<Record<Field | 'form', string>>;
@@ -52,8 +53,9 @@ export function ChangePasswordPage() {
     } catch (err) {
       if (isApiError(err, 'invalid_argument')) return refuse('next', errorMessage(err));
       if (!isApiError(err, 'invalid_grant')) throw err;
-      // The confirmation ran out: confirm again with the password still typed, once.
+      // The confirmation ran out: confirm again with the password still typed, once (a code is spent: ask anew).
       sudo.forget();
+      if (sudo.mode === 'code') throw err;
       await setPassword(await sudo.token(values.current), values.next);
     }
     sudo.forget();
@@ -64,7 +66,8 @@ export function ChangePasswordPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setErrors({});
-    if (!values.current) return refuse('current', t('account.enterCurrent'));
+    const missing = sudo.missing(values.current);
+    if (missing) return refuse('current', t(missing));
     if (!passwordFits(values.next)) return refuse('next', passwordRule());
     if (values.again !== values.next) return refuse('again', t('account.passwordsDiffer'));
     await send(change, (err) => ({ form: errorMessage(err) }));
@@ -83,7 +86,7 @@ export function ChangePasswordPage() {
         </p>
         {/* Unseen, it tells password managers which account the new password belongs to. */}
         <input type="email" autoComplete="username" value={me?.email ?? ''} readOnly hidden />
-        <CurrentPasswordField inputRef={refs.current} value={values.current} onValue={(v) => set('current', v)} error={errors.current} autoFocus />
+        <SudoField sudo={sudo} inputRef={refs.current} value={values.current} onValue={(v) => set('current', v)} error={errors.current} autoFocus />
         <TextField
           label={t('auth.newPassword')}
           inputRef={refs.next}

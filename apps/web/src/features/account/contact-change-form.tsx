@@ -1,6 +1,7 @@
 /**
  * The shape both contact pages share (/account/bind-email, /account/bind-phone): the new address or number and the
- * current password (a sudo token, checked before any code goes out, so a wrong password costs no code), then the
+ * current password or a code to the account's own address (a sudo token, checked before any code goes to the new
+ * one, so a wrong password costs no code), then the
  * 6-digit code sent there, then the account as the server made it. Each page says what differs in a `ContactKind`.
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
@@ -17,7 +18,7 @@ import { CodeField } from '../auth/code-field';
 import { CODE_LENGTH } from '../auth/code-text';
 import { useFormRun } from './use-form-run';
 import { useSudo } from './use-sudo';
-import { CurrentPasswordField } from './current-password-field';
+import { SudoField } from './sudo-field';
 
 export interface ContactKind {
   /** The page's heading, also the final button. */
@@ -50,7 +51,8 @@ export function ContactChangeForm({ kind, id }: { kind: ContactKind; id: string 
 
   /** A sudo token for the typed password; false when it was refused (said at the password). */
   const confirmed = async (): Promise<string | false> => {
-    if (!password) return (setErrors({ password: t('account.enterCurrent') }), false);
+    const missing = sudo.missing(password);
+    if (missing) return (setErrors({ password: t(missing) }), false);
     try {
       return await sudo.token(password);
     } catch (err) {
@@ -73,7 +75,8 @@ export function ContactChangeForm({ kind, id }: { kind: ContactKind; id: string 
     e.preventDefault();
     const to = kind.check(value);
     if (!to) return setErrors({ value: kind.invalid });
-    if (!password) return setErrors({ password: t('account.enterCurrent') });
+    const missing = sudo.missing(password);
+    if (missing) return setErrors({ password: t(missing) });
     void run(async () => {
       if (!(await confirmed())) return;
       try {
@@ -146,7 +149,7 @@ export function ContactChangeForm({ kind, id }: { kind: ContactKind; id: string 
             required
             autoFocus
           />
-          <CurrentPasswordField value={password} onValue={setPassword} sudo={sudo} error={errors.password} />
+          <SudoField sudo={sudo} value={password} onValue={setPassword} error={errors.password} />
           <FormError error={errors.form ?? ''} />
           <div className="dialog-actions start">
             <button className="btn primary" type="submit" disabled={busy}>

@@ -1,7 +1,7 @@
 /**
  * Delete account (/account/destroy): says what would be erased, from the server's count, then asks for the current
- * password (a sudo token) and a ticked "I understand", as Google and Dropbox do, and deletes. This browser then
- * forgets the account as a sign-out does, and the sign-in page says it is gone.
+ * password or a code mailed for DELETION (a sudo token) and a ticked "I understand", as Google and Dropbox do, and
+ * deletes. This browser then forgets the account as a sign-out does, and the sign-in page says it is gone.
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,7 +15,7 @@ import { FormError } from '../../components/form-error';
 import { useSubmit } from '../../components/use-submit';
 import { deleteAccount, deletionEligibility, getMe } from '../auth/auth-api';
 import { useSudo } from './use-sudo';
-import { CurrentPasswordField } from './current-password-field';
+import { SudoField } from './sudo-field';
 
 type Field = 'password' | 'understood';
 type Errors = Partial<Record<Field | 'form', string>>;
@@ -74,7 +74,7 @@ export function DeleteAccountPage() {
   const [password, setPassword] = useState('');
   const [understood, setUnderstood] = useState(false);
   const { busy, error: errors, setError: setErrors, submit: send } = useSubmit<Errors>({});
-  const sudo = useSudo();
+  const sudo = useSudo('DELETION');
   const refs = { password: useRef<HTMLInputElement>(null), understood: useRef<HTMLInputElement>(null) };
 
   const refuse = (field: Field | 'form', message: string) => {
@@ -96,8 +96,9 @@ export function DeleteAccountPage() {
       // Someone else's change (the other administrator went) can block it meanwhile: show the reasons anew.
       if (isApiError(err, 'failed_precondition')) void eligibility.refetch();
       if (!isApiError(err, 'invalid_grant')) throw err;
-      // The confirmation ran out: confirm again with the password still typed, once.
+      // The confirmation ran out: confirm again with the password still typed, once (a code is spent: ask anew).
       sudo.forget();
+      if (sudo.mode === 'code') throw err;
       await deleteAccount(await sudo.token(password));
     }
     queryClient.clear();
@@ -108,7 +109,8 @@ export function DeleteAccountPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setErrors({});
-    if (!password) return refuse('password', t('account.enterCurrent'));
+    const missing = sudo.missing(password);
+    if (missing) return refuse('password', t(missing));
     if (!understood) return refuse('understood', t('account.deletion.tickToConfirm'));
     await send(destroy, (err) => ({ form: errorMessage(err) }));
   };
@@ -137,14 +139,14 @@ export function DeleteAccountPage() {
           <form onSubmit={submit} noValidate aria-labelledby="delete-account-title">
             {/* Unseen, it tells password managers which account the password is for. */}
             <input type="email" autoComplete="username" value={me?.email ?? ''} readOnly hidden />
-            <CurrentPasswordField
+            <SudoField
+              sudo={sudo}
               inputRef={refs.password}
               value={password}
               onValue={(v) => {
                 setPassword(v);
                 setErrors((x) => ({ ...x, password: undefined }));
               }}
-              sudo={sudo}
               error={errors.password}
             />
             <div className="check-field">

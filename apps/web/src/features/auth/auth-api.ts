@@ -61,6 +61,13 @@ export async function resetPassword(verificationToken: string, newPassword: stri
  */
 export const grantSudo = (password: string) => withSecondFactor((code) => haul.call('grantSudo', { body: { password, verification_code: code } }));
 
+/** A code to the account's own address, for a sudo grant: DELETION before deleting the account, DEFAULT otherwise. */
+export const sendOwnCode = (usage: 'DEFAULT' | 'DELETION') => haul.call('requestVerification', { body: { usage, locale: i18n.language || 'en-US' } });
+
+/** A sudo token for the verification token a code to the account's own address earned. */
+export const grantSudoByCode = (verificationToken: string) =>
+  withSecondFactor((code) => haul.call('grantSudo', { body: { verification_token: verificationToken, verification_code: code } }));
+
 /** Makes `email` the account's address, with a sudo token and the token of a code mailed to that address. */
 export const changeEmail = (sudoToken: string, verificationToken: string, email: string) =>
   haul.call('changeContact', { body: { sudo_token: sudoToken, verification_token: verificationToken, email } });

@@ -13,9 +13,11 @@ interface CodeFieldProps {
   error?: string;
   describedBy?: string;
   inputRef?: Ref<HTMLInputElement>;
+  /** Its label when "6-digit code" alone would not say which code (a page asking for two). */
+  label?: string;
 }
 
-export function CodeField({ value, onChange, error, describedBy, inputRef }: CodeFieldProps) {
+export function CodeField({ value, onChange, error, describedBy, inputRef, label }: CodeFieldProps) {
   const { t } = useTranslation();
   // A whole mail line pasted in gives its code, whatever stands around it.
   const paste = (e: ClipboardEvent<HTMLInputElement>) => {
@@ -26,7 +28,7 @@ export function CodeField({ value, onChange, error, describedBy, inputRef }: Cod
   };
   return (
     <TextField
-      label={t('auth.code')}
+      label={label ?? t('auth.code')}
       className="code-field"
       inputRef={inputRef}
       value={value}
