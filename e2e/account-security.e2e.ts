@@ -269,4 +269,34 @@ describe('account security', () => {
     const signin = await e2e.haul.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { username: next, password: 'a first password' } });
     expect(signin.statusCode).toBe(400);
   });
+
+  it('signs in with a mailed code from the sign-in page; a new address becomes an account the same way', async () => {
+    const email = await account();
+    const { page } = await e2e.newPage();
+    await page.goto('/drive/login');
+    await page.getByLabel('Email or phone number').fill(email);
+    await page.getByRole('link', { name: 'E-mail me a sign-in code' }).click();
+    await page.waitForURL('**/drive/login/code');
+    expect(await page.getByLabel('Email').inputValue()).toBe(email);
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByRole('status').filter({ hasText: `If ${email} can sign in here, a code is on its way.` }).waitFor();
+    const code = codeIn(await inbox().nth(email, 1));
+    await page.getByLabel('6-digit code').fill(wrong(code));
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'The code is wrong' }).waitFor();
+    await page.getByLabel('6-digit code').fill(code);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL('**/drive/all');
+
+    const fresh = newEmail();
+    const { page: newcomer } = await e2e.newPage();
+    await newcomer.goto('/drive/login/code');
+    await newcomer.getByLabel('Email').fill(fresh);
+    await newcomer.getByRole('button', { name: 'Send code' }).click();
+    await newcomer.getByLabel('6-digit code').fill(codeIn(await inbox().nth(fresh, 1)));
+    await newcomer.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await newcomer.waitForURL('**/drive/all');
+    const made = await e2e.haul.ctx.db.selectFrom('users').select('email').where('email', '=', fresh).executeTakeFirst();
+    expect(made?.email).toBe(fresh);
+  });
 });

@@ -14,6 +14,7 @@ export const PUBLIC: Record<string, string> = {
   'POST /v1/auth/signup': 'creates an account',
   'GET /v1/setup': 'says whether a fresh install waits for its operator',
   'POST /v1/setup': "creates the operator's account on a fresh install, once",
+  'POST /v1/auth/signin/token': 'signs in with a mailed code (the code is the proof)',
   'POST /v1/auth/signin': 'trades a password for tokens',
   'POST /v1/auth/token': 'trades a refresh token for tokens',
   'POST /v1/auth/revoke': 'the refresh token in the body is the credential',

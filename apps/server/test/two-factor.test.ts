@@ -103,6 +103,21 @@ describe('two-factor sign-in', () => {
     expect((await h.api('POST', '/v1/auth/signin', undefined, { username: email, password: 'a new long password' })).body.error).toBe('two_factor_required');
   });
 
+  it('a sign-in by mailed code also needs the code: the mailed token waits unspent until it comes', async () => {
+    const email = 'bycode2@example.com';
+    const { at } = await enrolled(email);
+    const sent = await h.api('POST', '/v1/auth/verification', undefined, { usage: 'SIGN_IN', email });
+    const mail = await vi.waitFor(() => h.ctx.db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', email).orderBy('created_at', 'desc').executeTakeFirstOrThrow(), { timeout: 5000, interval: 20 });
+    const code = /\b(\d{6})\b/.exec(mail.text_body)![1];
+    const token = (await h.api('POST', '/v1/auth/verification/verify', undefined, { verification_id: sent.body.verification_id, verification_code: code })).body.verification_token;
+    const signInByCode = (extra: object) => h.api('POST', '/v1/auth/signin/token', undefined, { verification_token: token, email, ...extra });
+    expect((await signInByCode({})).body.error).toBe('two_factor_required');
+    clock.advance(30_000);
+    const done = await signInByCode({ verification_code: at() });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect((await signInByCode({ verification_code: at() })).body.error).toBe('invalid_grant');
+  });
+
   it('needs a confirmed set-up: a secret never confirmed asks for nothing, and a wrong first code turns nothing on', async () => {
     const tokens = await h.signUp('half@example.com', PASSWORD);
     await h.api('POST', '/v1/user/2fa/setup', tokens.access_token, { sudo_token: await sudo(tokens.access_token) });

@@ -112,6 +112,47 @@ describe('verification codes by mail', () => {
     }
   });
 
+  it('signs in with a mailed code: an account, a new address made an account, none for a stranger when closed, never twice', async () => {
+    const signInBy = (verification_token: string, email: string, extra: object = {}) => call('POST', '/v1/auth/signin/token', { verification_token, email, ...extra });
+    const eve = await account('Eve');
+    const { id, code, mail } = await codeFor(eve.email, { usage: 'SIGN_IN', email: eve.email });
+    expect(mail.subject).toBe('Your Haul sign-in code');
+    const token = (await verify(id, code)).body.verification_token as string;
+    // Another address with this token: refused, and the token is still good.
+    expect((await signInBy(token, 'someone@example.com')).body.error).toBe('invalid_grant');
+    const signed = await signInBy(token, eve.email.toUpperCase());
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    expect(signed.body.sub).toBe(eve.sub);
+    expect(await me(signed.body.access_token)).toBe(200);
+    expect((await signInBy(token, eve.email)).body.error).toBe('invalid_grant');
+
+    // A new address: REGISTER_SIGN_IN makes its account, without a password; SIGN_IN sends nothing and makes none.
+    const fresh = `fresh${++people}@example.com`;
+    const stranger = await ask({ usage: 'SIGN_IN', email: fresh });
+    expect(stranger.status).toBe(200);
+    await sleep(200);
+    expect(inbox.to(fresh)).toEqual([]);
+    const made = await codeFor(fresh, { usage: 'REGISTER_SIGN_IN', email: fresh });
+    const madeIn = await signInBy((await verify(made.id, made.code)).body.verification_token, fresh);
+    expect(madeIn.status, JSON.stringify(madeIn.body)).toBe(200);
+    const row = await h.ctx.db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', madeIn.body.sub).executeTakeFirstOrThrow();
+    expect(row.email).toBe(fresh);
+    expect((await call('GET', '/v1/user/provider', undefined, { token: madeIn.body.access_token })).body.has_password).toBe(false);
+
+    // Closed registration: a new address gets the same answer and no mail; an account still gets its code.
+    h.ctx.config.registration = 'closed';
+    try {
+      const closed = `closed${++people}@example.com`;
+      expect((await ask({ usage: 'REGISTER_SIGN_IN', email: closed })).status).toBe(200);
+      await sleep(200);
+      expect(inbox.to(closed)).toEqual([]);
+      const again = await codeFor(eve.email, { usage: 'REGISTER_SIGN_IN', email: eve.email });
+      expect((await signInBy((await verify(again.id, again.code)).body.verification_token, eve.email)).body.sub).toBe(eve.sub);
+    } finally {
+      h.ctx.config.registration = 'open';
+    }
+  });
+
   it('refuses a wrong code, an expired code, a code used before and a token used before', async () => {
     const bo = await account();
     const first = await codeFor(bo.email, { usage: 'PASSWORD_RESET', email: bo.email });
@@ -308,12 +349,12 @@ describe('verification codes by mail', () => {
     expect(en.mail.subject).toBe('Reset your Haul password');
   });
 
-  it('refuses phone usages signed out, channels a usage does not have, and sign-in codes, saying why', async () => {
+  it('refuses phone usages signed out and channels a usage does not have, saying why', async () => {
     const phone = await ask({ usage: 'PHONE_NUMBER_VERIFICATION', phone_number: '+14155552671' });
     expect(phone.body).toMatchObject({ error: 'unauthenticated' });
     expect((await ask({ usage: 'PASSWORD_RESET', email: 'a@example.com', selected_channel: 'VERIFICATION_PHONE' })).body.error_description).toMatch(/phone number/);
     expect((await ask({ usage: 'REGISTER', email: 'a@example.com', selected_channel: 'SMS' })).body.error_description).toMatch(/by e-mail/);
-    expect((await ask({ usage: 'SIGN_IN', email: 'a@example.com' })).body.error_description).toMatch(/not supported/);
+    expect((await ask({ usage: 'SIGN_IN', phone_number: '+14155552671', selected_channel: 'SMS' })).body.error_description).toMatch(/by e-mail/);
     expect((await ask({ usage: 'PASSWORD_RESET' })).body.error).toBe('invalid_argument');
   });
 });

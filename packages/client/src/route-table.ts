@@ -23,6 +23,7 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   requestVerification: { method: 'POST', path: '/v1/auth/verification', auth: 'public', raw: false },
   verifyVerification: { method: 'POST', path: '/v1/auth/verification/verify', auth: 'public', raw: false },
   resetPassword: { method: 'POST', path: '/v1/auth/reset', auth: 'public', raw: false },
+  signInWithCode: { method: 'POST', path: '/v1/auth/signin/token', auth: 'public', raw: false },
   grantSudo: { method: 'POST', path: '/v1/user/sudo', auth: 'user', raw: false },
   setPassword: { method: 'POST', path: '/v1/user/password', auth: 'user', raw: false },
   changeContact: { method: 'POST', path: '/v1/user/contact', auth: 'user', raw: false },

@@ -16,6 +16,7 @@ import { changeContact } from './contact.service.js';
 import { deleteOwnAccount, deletionEligibility } from './account-deletion.service.js';
 import type { AccountEraser } from './account-erasure.js';
 import { changePassword, refresh, resetPassword, signIn, signUp } from './accounts.service.js';
+import { signInWithCode } from './code-sign-in.js';
 import { grantSudo } from './sudo.js';
 import { endAllSessions } from './tokens.js';
 import { findUserById } from './users.repository.js';
@@ -34,6 +35,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eras
   serve(app, C.completeSetup, async (req) => completeSetup(ctx, req.body, clientOf(req)));
 
   serve(app, C.signIn, async (req) => signIn(ctx, req.body, clientOf(req)));
+  serve(app, C.signInWithCode, async (req) => signInWithCode(ctx, req.body, clientOf(req)));
 
   // The token and revoke endpoints are OAuth's: standard clients send form bodies there.
   await app.register(async (oauth) => {

@@ -24,6 +24,8 @@ const MAIL_PURPOSE: Partial<Record<VerificationUsage, CodePurpose>> = {
   DELETION: 'deletion',
   DEFAULT: 'confirm',
   EMAIL_ADDRESS_VERIFICATION: 'confirm',
+  SIGN_IN: 'signin',
+  REGISTER_SIGN_IN: 'signin',
 };
 const SMS_PURPOSE: Partial<Record<VerificationUsage, SmsPurpose>> = {
   PASSWORD_RESET: 'reset',
@@ -55,7 +57,7 @@ function channelOf(input: CodeRequest): CodeChannel {
   if (named && !asked) throw badInput('selected_channel must be VERIFICATION_EMAIL (or EMAIL) or VERIFICATION_PHONE (or SMS).');
   const mail = MAIL_PURPOSE[input.usage];
   const sms = SMS_PURPOSE[input.usage];
-  if (!mail && !sms) throw badInput('Signing in with a code is not supported. Please sign in with your password, or reset it (usage PASSWORD_RESET).');
+  if (!mail && !sms) throw badInput(`Usage ${input.usage} sends no code.`);
   const wanted = asked ?? (sms && (!mail || (input.phone_number && !input.email)) ? 'sms' : 'email');
   if (wanted === 'sms' && !sms) throw badInput(`Usage ${input.usage} sends its code by e-mail, not by text message.`);
   if (wanted === 'email' && !mail) throw badInput(`Usage ${input.usage} sends its code by text message to phone_number, not by e-mail.`);
@@ -109,6 +111,8 @@ export async function resolveAccount(ctx: AppContext, usage: VerificationUsage, 
   } else if (usage === 'PHONE_NUMBER_CHANGE' || usage === 'PHONE_NUMBER_VERIFICATION') {
     const holder = await findUserByPhone(ctx.db, dest.to);
     if (holder && holder.id !== dest.user?.id) return { user: dest.user, taken: true };
+  } else if (usage === 'SIGN_IN' || usage === 'REGISTER_SIGN_IN') {
+    return { user: await findUserByEmail(ctx.db, dest.to), taken: false };
   } else if (usage === 'PASSWORD_RESET') {
     return { user: dest.channel === 'sms' ? await findUserByPhone(ctx.db, dest.to) : await findUserByEmail(ctx.db, dest.to), taken: false };
   }

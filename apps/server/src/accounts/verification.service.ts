@@ -15,6 +15,8 @@ import { pickLocale } from '../mail/messages.js';
 import { destinationOf, resolveAccount, sendCode, sendTakenNotice, type CodeChannel, type CodeRequest } from './code-destination.js';
 import type { ClientInfo } from '../http/client-info.js';
 import { normalEmail } from './users.repository.js';
+import type { UserRow } from '../db/schema.js';
+import { setupRequired } from './setup-state.js';
 
 export const CODE_TTL_SECONDS = 600;
 export const TOKEN_TTL_SECONDS = 600;
@@ -71,10 +73,11 @@ export async function requestVerification(
     .values({ id, usage: input.usage, email: dest.to, user_id: user?.id ?? null, code_hash: codeHash(ctx, id, taken ? newSecret() : code), created_at: now, expires_at: now + CODE_TTL_SECONDS * 1000, verified_at: null, token_hash: null, token_expires_at: null, token_used_at: null })
     .execute();
 
-  const blind = input.usage === 'PASSWORD_RESET';
-  if (blind && (!user || user.disabled_at !== null)) return { verification_id: id, expires_in: CODE_TTL_SECONDS };
+  // Anyone may ask these for any address: nothing in the answer tells whether it has an account.
+  const blind = BLIND.has(input.usage);
+  if (blind && !(await mayReceive(ctx, input.usage, user))) return { verification_id: id, expires_in: CODE_TTL_SECONDS };
   const locale = pickLocale(input.locale, client.acceptLanguage);
-  const link = blind ? resetLink(ctx, client.linkBase, id, dest.to) : undefined;
+  const link = input.usage === 'PASSWORD_RESET' ? resetLink(ctx, client.linkBase, id, dest.to) : undefined;
   const sending = taken ? sendTakenNotice(ctx, input.usage, dest, locale) : sendCode(ctx, input.usage, dest, user, code, CODE_TTL_SECONDS / 60, locale, link);
   if (blind) {
     // The sender logged the failure; the answer must not differ from an unknown address's.
@@ -85,6 +88,17 @@ export async function requestVerification(
     });
   }
   return { verification_id: id, expires_in: CODE_TTL_SECONDS };
+}
+
+const BLIND: ReadonlySet<VerificationUsage> = new Set(['PASSWORD_RESET', 'SIGN_IN', 'REGISTER_SIGN_IN']);
+
+/**
+ * Whether a code asked by anyone for this address goes out: to a live account; for REGISTER_SIGN_IN also to an address
+ * without one when sign-in would make its account (registration open, setup done). Otherwise no message, same answer.
+ */
+async function mayReceive(ctx: AppContext, usage: VerificationUsage, user: UserRow | undefined): Promise<boolean> {
+  if (user) return user.disabled_at === null;
+  return usage === 'REGISTER_SIGN_IN' && ctx.config.registration === 'open' && !(await setupRequired(ctx));
 }
 
 /**
@@ -106,7 +120,7 @@ function resetLink(ctx: AppContext, base: string | undefined, id: string, to: st
  */
 const BUDGETS = ['claim', 'own', 'recovery'] as const;
 const CLAIMS: ReadonlySet<string> = new Set(['REGISTER', 'EMAIL_ADDRESS_CHANGE', 'PHONE_NUMBER_CHANGE']);
-const budgetOf = (usage: VerificationUsage) => (usage === 'PASSWORD_RESET' ? 'recovery' : CLAIMS.has(usage) ? 'claim' : 'own');
+const budgetOf = (usage: VerificationUsage) => (BLIND.has(usage) ? 'recovery' : CLAIMS.has(usage) ? 'claim' : 'own');
 
 /** The attempt-limit key of `usage`'s codes sent to one address or number. */
 export const sendKey = (channel: CodeChannel, to: string, usage: VerificationUsage) => `vsend|${budgetOf(usage)}|${channel === 'sms' ? 'p' : 'e'}:${to}`;

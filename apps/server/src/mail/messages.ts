@@ -8,7 +8,7 @@ export const LOCALES = ['en', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** What a code is for, as the mail says it. */
-export type CodePurpose = 'register' | 'reset' | 'change' | 'deletion' | 'confirm';
+export type CodePurpose = 'register' | 'reset' | 'change' | 'deletion' | 'confirm' | 'signin';
 
 interface Words {
   subject: Record<CodePurpose, string>;
@@ -29,6 +29,7 @@ const CATALOGUE: Record<Locale, Words> = {
       change: 'Confirm your new e-mail address for Haul',
       deletion: 'Confirm deleting your Haul account',
       confirm: 'Your Haul verification code',
+      signin: 'Your Haul sign-in code',
     },
     lead: {
       register: 'Your code to create your Haul account is:',
@@ -36,6 +37,7 @@ const CATALOGUE: Record<Locale, Words> = {
       change: 'Your code to make this your Haul e-mail address is:',
       deletion: 'Your code to delete your Haul account is:',
       confirm: 'Your Haul verification code is:',
+      signin: 'Your code to sign in to Haul is:',
     },
     hello: (name) => (name ? `Hello ${name},` : 'Hello,'),
     expiry: (minutes) => `It expires in ${minutes} minutes and works once.`,
@@ -49,6 +51,7 @@ const CATALOGUE: Record<Locale, Words> = {
       change: '确认你的 Haul 新邮箱地址',
       deletion: '确认注销你的 Haul 账号',
       confirm: '你的 Haul 验证码',
+      signin: '你的 Haul 登录验证码',
     },
     lead: {
       register: '你用于创建 Haul 账号的验证码是：',
@@ -56,6 +59,7 @@ const CATALOGUE: Record<Locale, Words> = {
       change: '你用于把此地址设为 Haul 邮箱的验证码是：',
       deletion: '你用于注销 Haul 账号的验证码是：',
       confirm: '你的 Haul 验证码是：',
+      signin: '你用于登录 Haul 的验证码是：',
     },
     hello: (name) => (name ? `${name}，你好：` : '你好：'),
     expiry: (minutes) => `验证码 ${minutes} 分钟内有效，只能使用一次。`,

@@ -90,6 +90,7 @@ export const createDriveRouter = () =>
     // Providers send the browser back here, signed in or not (signing in, or connecting from the account page).
     { path: 'login/callback', lazy: page(() => import('../features/providers/provider-callback-page'), (m) => m.ProviderCallbackPage) },
     { path: 'login/qr', lazy: page(() => import('../features/devices/qr-sign-in-page'), (m) => m.QrSignInPage) },
+    { path: 'login/code', lazy: page(() => import('../features/auth/code-sign-in-page'), (m) => m.CodeSignInPage) },
     { path: 'forget-password', lazy: page(() => import('../features/auth/forget-password-page'), (m) => m.ForgetPasswordPage) },
     { path: '403', element: <ForbiddenPage /> },
     // Signed-out page of seed 000 §2: how to install the extension.

@@ -14,6 +14,16 @@ export async function signIn(username: string, password: string): Promise<void> 
   await haul.signIn(tokens);
 }
 
+/** Signs in with the token a mailed sign-in code earned (a new address becomes an account where sign-ups are open). */
+export async function signInWithCode(verificationToken: string, email: string): Promise<void> {
+  const invitation = pendingInvitationCode();
+  const tokens = await withSecondFactor((code) =>
+    haul.call('signInWithCode', { body: { verification_token: verificationToken, email, verification_code: code, ...(invitation ? { invitation_code: invitation } : {}) } }),
+  );
+  dropInvitationCode();
+  await haul.signIn(tokens);
+}
+
 /**
  * Creates the account, which signs it in; `verificationToken` when the server asks for a verified address. The invite
  * code the person came with goes along (the server ignores one it does not know).
@@ -40,7 +50,7 @@ export const addressField = (address: string): { email: string } | { phone_numbe
  * Sends a code for signing up, a forgotten password, a new address or a new phone number, in the page's language: by
  * text message when `address` is a phone number, else by mail.
  */
-export const sendCode = (usage: 'REGISTER' | 'PASSWORD_RESET' | 'EMAIL_ADDRESS_CHANGE' | 'PHONE_NUMBER_CHANGE', address: string) =>
+export const sendCode = (usage: 'REGISTER' | 'PASSWORD_RESET' | 'REGISTER_SIGN_IN' | 'EMAIL_ADDRESS_CHANGE' | 'PHONE_NUMBER_CHANGE', address: string) =>
   haul.call('requestVerification', { body: { usage, ...addressField(address), locale: i18n.language || 'en-US' } });
 
 /** Trades the mailed code for a one-time verification token. */

@@ -192,6 +192,10 @@ export function LoginPage() {
         </button>
         {mode === 'signin' && (
           <p className="login-switch">
+            <Link className="link" to={{ pathname: '/login/code', search: location.search }} state={{ email }}>
+              {t('codeSignIn.link')}
+            </Link>
+            {' · '}
             <Link className="link" to={{ pathname: '/login/qr', search: location.search }}>
               {t('devices.qrLink')}
             </Link>
