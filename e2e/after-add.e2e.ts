@@ -1,11 +1,12 @@
 /**
  * After a cloud download is added (seed 000 §2): the person goes to Recent, where the new file is selected when it
  * lands, with the transfer list a toast's click away; with "Open when ready" (remembered) the file opens by itself.
+ * What arrived from elsewhere since the last visit is counted in the sidebar and marked New on Recent, once.
  */
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { addNew, signUpInBrowser, startE2E, type E2E, pageApi } from './harness.js';
+import { addNew, sessionUserId, signUpInBrowser, startE2E, type E2E, pageApi } from './harness.js';
 
 let e2e: E2E;
 // A loopback origin that answers after a pause, so the file lands after the person has arrived on Recent.
@@ -70,5 +71,34 @@ describe('after a cloud download is added', () => {
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await addNew(page, 'Cloud download');
     expect(await page.getByRole('dialog', { name: 'Cloud download' }).getByLabel('Open when ready').isChecked()).toBe(true);
+  });
+
+  it('counts what arrived since Recent was last looked at, from another device, and marks it New once', async () => {
+    const { page } = await e2e.newPage();
+    await signUpInBrowser(page);
+    const userId = await sessionUserId(page);
+    const nav = page.getByRole('navigation').getByRole('link', { name: /^Recent/ });
+    await nav.waitFor();
+    // The first look sets the mark: nothing of the account's own past counts as new.
+    await e2e.seedFile(userId, '', 'before.txt', 'seen already');
+    await page.goto('/drive/recent');
+    await page.getByRole('row', { name: 'before.txt' }).waitFor();
+    expect(await page.locator('.new-badge').count()).toBe(0);
+    await page.goto('/drive/all');
+    // Two files from another device: the sidebar counts them at its next look.
+    await new Promise((r) => setTimeout(r, 20));
+    await e2e.seedFile(userId, '', 'from-phone-1.txt', 'one');
+    await e2e.seedFile(userId, '', 'from-phone-2.txt', 'two');
+    await page.reload();
+    await expect.poll(() => nav.getByLabel('2 new events').count()).toBe(1);
+    // Recent marks them New and the sidebar's count goes; a second visit marks nothing.
+    await nav.click();
+    await page.getByRole('row', { name: 'from-phone-1.txt' }).getByText('New', { exact: true }).waitFor();
+    await page.getByRole('row', { name: 'from-phone-2.txt' }).getByText('New', { exact: true }).waitFor();
+    expect(await page.getByRole('row', { name: 'before.txt' }).getByText('New', { exact: true }).count()).toBe(0);
+    await expect.poll(() => nav.locator('.nav-badge').count()).toBe(0);
+    await page.reload();
+    await page.getByRole('row', { name: 'from-phone-1.txt' }).waitFor();
+    expect(await page.locator('.new-badge').count()).toBe(0);
   });
 });

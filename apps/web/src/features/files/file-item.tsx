@@ -39,6 +39,8 @@ export interface ItemProps {
 export interface FileActivity {
   type: EventType;
   time: string;
+  /** Arrived since Recent was last looked at: marked "New" for this visit. */
+  fresh?: boolean;
 }
 
 /** "Viewed · 10:32": the event's words (recent.event_view…) and its time. */
@@ -65,6 +67,7 @@ export const FileRow = memo(function FileRow({ file, selected, keyword, showTime
       <span className="fname" role="gridcell" title={file.name}>
         <Highlighted name={file.name} keyword={keyword} />
         {file.star === 1 && <Icon name="star" size={14} className="star-badge" />}
+        {activity?.fresh && <span className="new-badge">{i18n.t('recent.new')}</span>}
         <small className="only-mobile fsub">
           {folder ? '' : `${formatSize(file.size, 1, locale)} · `}
           {location ? <ItemLocation file={file} /> : activity ? activityText(activity, locale) : formatTime(file.modified_time, locale)}

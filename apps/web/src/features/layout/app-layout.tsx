@@ -23,6 +23,7 @@ import { AdminNavEntry } from '../admin/admin-nav-entry';
 import { startSettingsSync } from '../settings/settings-sync';
 import { MagnetHandlerOffer } from '../settings/magnet-handler-offer';
 import { OfflineBanner } from '../pwa/offline-banner';
+import { useNewEventsCount } from '../recent/recent-events';
 
 const NAV: { to: string; key: string; icon: IconName }[] = [
   { to: '/all', key: 'nav.all', icon: 'all' },
@@ -59,6 +60,18 @@ function StorageMeter() {
         {t('nav.storageUsed', { used: formatSize(usage, 1, i18n.language), total: limit > 0 ? formatSize(limit, 1, i18n.language) : '∞' })}
       </small>
     </Link>
+  );
+}
+
+/** How many events arrived since Recent was last looked at; nothing when none. */
+function NewEventsBadge() {
+  const { t } = useTranslation();
+  const count = useNewEventsCount();
+  if (!count) return null;
+  return (
+    <span className="nav-badge" aria-label={t('recent.newCount', { count })}>
+      {count > 99 ? '99+' : count}
+    </span>
   );
 }
 
@@ -118,6 +131,7 @@ export function AppLayout() {
           <NavLink key={n.to} to={n.to} className="nav-item" onClick={() => setDrawer(false)}>
             <Icon name={n.icon} />
             <span>{t(n.key)}</span>
+            {n.to === '/recent' && <NewEventsBadge />}
           </NavLink>
         ))}
         <AdminNavEntry onClick={() => setDrawer(false)} />
