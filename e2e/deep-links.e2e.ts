@@ -6,7 +6,7 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recentCounts } from '../apps/server/src/stats/stat-counts.js';
-import { goneOrigin, newEmail, PASSWORD, startE2E, type E2E } from './harness.js';
+import { goneOrigin, newEmail, pageApi, PASSWORD, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
 let gone: Awaited<ReturnType<typeof goneOrigin>>;
@@ -97,7 +97,7 @@ describe('deep links after signing in', () => {
       await consumed(page);
     });
 
-  for (const action of ['login_required', 'show_popup_window', 'show_beginner_dialog', 'format_disk'])
+  for (const action of ['login_required', 'show_popup_window', 'format_disk'])
     it(`action=${action} just opens the drive`, async () => {
       const page = await signInAt(`/drive/all?action=${action}&keep=1`);
       await page.locator('[data-item]').filter({ hasText: 'Docs' }).first().waitFor();
@@ -106,6 +106,48 @@ describe('deep links after signing in', () => {
       expect(query(page).get('keep')).toBe('1');
       expect(await page.getByRole('dialog').count()).toBe(0);
     });
+
+  it('action=show_beginner_dialog opens the beginner guide on a laptop, never on a phone', async () => {
+    const page = await signInAt('/drive/all?action=show_beginner_dialog', { viewport: { width: 1280, height: 800 } });
+    const guide = page.getByRole('dialog', { name: 'Bring things in with + New' });
+    await guide.waitFor();
+    await consumed(page);
+    expect(await page.locator('.new-btn.guide-target').count()).toBe(1);
+    await guide.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('dialog', { name: 'Follow your transfers' }).getByRole('button', { name: 'Skip the tour' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await page.locator('.guide-target').count()).toBe(0);
+    const phone = await signInAt('/drive/all?action=show_beginner_dialog&keep=1', { viewport: { width: 390, height: 800 } });
+    await consumed(phone);
+    expect(await phone.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('starts the guide by itself once for an account in its first week, where the server offers it', async () => {
+    e2e.haul.ctx.config.beginnerGuide = true;
+    try {
+      const { page } = await e2e.newPage({ viewport: { width: 1280, height: 800 } });
+      await signUpInBrowser(page);
+      const guide = page.getByRole('dialog', { name: 'Bring things in with + New' });
+      await guide.waitFor();
+      expect(await guide.textContent()).toContain('Step 1 of 3');
+      await guide.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('dialog', { name: 'Follow your transfers' }).getByRole('button', { name: 'Next' }).click();
+      const last = page.getByRole('dialog', { name: 'Send links from your browser' });
+      await last.getByRole('link', { name: 'Get the extension' }).waitFor();
+      await last.getByRole('button', { name: 'Done' }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      // Finished is kept on the account: another load does not start it again.
+      await expect
+        .poll(() => pageApi(page, 'GET', '/v1/user/settings?items=beginner_guide_done'))
+        .toMatchObject({ settings: [{ item: 'beginner_guide_done', value: true }] });
+      await page.reload();
+      await page.getByRole('button', { name: /^(List view|Grid view)$/ }).first().waitFor();
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await page.getByRole('dialog').count()).toBe(0);
+    } finally {
+      e2e.haul.ctx.config.beginnerGuide = false;
+    }
+  });
 
   it('action=search stays in the address and searches', async () => {
     const page = await signInAt('/drive/all?action=search&name=notes');

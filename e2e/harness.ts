@@ -80,6 +80,8 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       checkResponses: true,
       // Tests make accounts as they need them; first-run setup has its own test (e2e/first-run-setup.e2e.ts).
       firstRunSetup: false,
+      // Each browser test signs up new accounts: the guide would start on every one (guide.e2e.ts turns it on).
+      beginnerGuide: false,
       ...(inbox ? { smtpUrl: inbox.url, mailFrom: 'Haul <haul@haul.test>' } : {}),
       ...opts.config,
     },

@@ -28,6 +28,10 @@ export interface Config {
   firstRunSetup: boolean;
   /** What the web app calls this install in titles and on its first screens (HAUL_SITE_NAME, default Haul). */
   siteName: string;
+  /** The web app's beginner guide for accounts in their first 7 days (HAUL_BEGINNER_GUIDE, on by default). */
+  beginnerGuide: boolean;
+  /** Premium days every new account gets once per address (HAUL_TRIAL_DAYS, 0..365; 0: no trial). */
+  trialDays: number;
   // --- mail ---
   /** `smtp://user:pass@host:587` (or smtps://); null keeps every message in the outbox table instead. */
   smtpUrl: string | null;
@@ -188,6 +192,15 @@ function int(v: string | undefined, fallback: number, name: string): number {
   return n;
 }
 
+/** The most premium days a new account's trial may give (the run-time setting's limit too). */
+export const TRIAL_DAYS_MAX = 365;
+
+function trialDays(v: string | undefined): number {
+  const n = int(v, 0, 'HAUL_TRIAL_DAYS');
+  if (!Number.isInteger(n) || n > TRIAL_DAYS_MAX) throw new Error(`HAUL_TRIAL_DAYS must be a whole number of days from 0 to ${TRIAL_DAYS_MAX}, got "${v}"`);
+  return n;
+}
+
 function fraction(v: string | undefined, fallback: number, name: string): number {
   const n = int(v, fallback, name);
   if (n > 1) throw new Error(`${name} must be between 0 and 1, got "${v}"`);
@@ -279,6 +292,8 @@ export function loadConfig(env: Env = process.env): Config {
     registration: registrationMode(get('HAUL_REGISTRATION')),
     firstRunSetup: bool(get('HAUL_FIRST_RUN_SETUP'), true),
     siteName: (get('HAUL_SITE_NAME') ?? '').trim().slice(0, SITE_NAME_MAX) || 'Haul',
+    beginnerGuide: bool(get('HAUL_BEGINNER_GUIDE'), true),
+    trialDays: trialDays(get('HAUL_TRIAL_DAYS')),
     ...mailConfig(get, publicUrl),
     ...smsConfig(get),
     defaultQuotaBytes: int(get('HAUL_DEFAULT_QUOTA_BYTES'), 10 * GiB, 'HAUL_DEFAULT_QUOTA_BYTES'),

@@ -177,6 +177,7 @@ export const UserInfoSchema = Type.Object({
   ),
   has_set_password: Type.Boolean(),
   is_admin: Type.Boolean({ description: "Whether the account is the server's admin." }),
+  in_beginner_guide: Type.Boolean({ description: 'Seed 001 inBeginnerGuide: the account is in its first 7 days and the server offers the beginner guide (HAUL_BEGINNER_GUIDE); the app starts the guide once unless the account finished it (setting beginner_guide_done).' }),
 });
 export type UserInfo = Static<typeof UserInfoSchema>;
 

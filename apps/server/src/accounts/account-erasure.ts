@@ -102,6 +102,8 @@ const eraseReports: Step = async (ctx, userId) => {
   return Number(gone.numDeletedRows) + Number(made.numUpdatedRows);
 };
 
+// Not erased: `trials` (plans/trial.ts). Its rows name no account and hold no address, only the address's SHA-256,
+// and they are what keeps a deleted account's address from a second trial when it signs up again.
 /** In order: what could still change the drive first (uploads finishing, downloads placing), then the drive itself. */
 const STEPS: Step[] = [
   eraseUploads,

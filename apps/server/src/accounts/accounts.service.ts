@@ -16,6 +16,7 @@ import { type Caller } from '../http/access-tokens.js';
 import { findUserByEmail, findUserById, findUserByPhone, newUserRow, normalEmail } from './users.repository.js';
 import { findToken, spendToken } from './verification.service.js';
 import { recordInvitation } from '../invitations/invitation-rewards.js';
+import { grantTrial } from '../plans/trial.js';
 import { findInviter } from '../invitations/invite-codes.js';
 import { refuseBeforeSetup } from './setup-state.js';
 import { recordAudit } from '../audit/audit.repository.js';
@@ -89,8 +90,11 @@ export async function signUp(
   }
   const wants = { usages: ['REGISTER'] as const, email: input.email };
   if (verified) await findToken(ctx, input.verification_token!, wants);
-  // A verified sign-up has proved its address by now: an invitation is rewarded at once either way.
-  const user = await createUser(ctx, input, (trx, row) => recordInvitation(ctx, trx, row, input.invitation_code, client.ip));
+  // A verified sign-up has proved its address by now: an invitation is rewarded at once either way, as is the trial.
+  const user = await createUser(ctx, input, async (trx, row) => {
+    await grantTrial(ctx, trx, row);
+    await recordInvitation(ctx, trx, row, input.invitation_code, client.ip);
+  });
   if (verified) await spendToken(ctx, input.verification_token!, wants);
   return issueTokens(ctx, user.id, client);
 }

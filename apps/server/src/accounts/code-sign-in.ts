@@ -12,6 +12,7 @@ import { isUniqueViolation } from '../db/unique-violation.js';
 import type { ClientInfo } from '../http/client-info.js';
 import { HttpError } from '../http/errors.js';
 import { recordInvitation } from '../invitations/invitation-rewards.js';
+import { grantTrial } from '../plans/trial.js';
 import { passwordlessHash } from '../providers/passwordless.js';
 import { issueTokens, knownAddress } from './tokens.js';
 import { checkSecondFactor } from './two-factor.js';
@@ -21,12 +22,13 @@ import { setupRequired } from './setup-state.js';
 
 const gone = () => new HttpError(400, 'invalid_grant', 'The verification is not valid any more (used, expired or for something else). Please request a new code.');
 
-/** A new account for a proven address, without a password; its invitation rewarded in the same transaction. */
+/** A new account for a proven address, without a password; its trial and invitation granted in the same transaction. */
 async function createCodeAccount(ctx: AppContext, email: string, client: ClientInfo, invitationCode?: string): Promise<UserRow> {
   const user = newUserRow(ctx.config, ctx.clock.now(), { email, name: email.split('@')[0]!.slice(0, 100), passwordHash: await passwordlessHash() });
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await trx.insertInto('users').values(user).execute();
+      await grantTrial(ctx, trx, user);
       await recordInvitation(ctx, trx, user, invitationCode, client.ip);
     });
     return user;

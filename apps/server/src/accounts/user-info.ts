@@ -13,5 +13,6 @@ export async function loadUserInfo(ctx: AppContext, userId: string): Promise<Use
   if (!user) throw notFound('The account no longer exists.');
   // A provider the operator no longer offers keeps its id as its name, as the providers page shows it.
   const names = new Map(ctx.config.oidcProviders.map((p) => [p.id, p.name]));
-  return presentUser(user, ctx.clock.now(), links.map((l) => ({ id: l.provider_id, name: names.get(l.provider_id) ?? l.provider_id })));
+  const connected = links.map((l) => ({ id: l.provider_id, name: names.get(l.provider_id) ?? l.provider_id }));
+  return presentUser(user, ctx.clock.now(), connected, ctx.config.beginnerGuide);
 }

@@ -14,7 +14,11 @@ export interface ConnectedProvider {
   name: string;
 }
 
-export function presentUser(user: UserRow, now: number, providers: ConnectedProvider[]): UserInfo {
+/** Seed 001: the beginner guide is for an account's first 7 days. */
+const GUIDE_MS = 7 * 24 * 3600_000;
+
+/** `guide`: the server offers the beginner guide (HAUL_BEGINNER_GUIDE); answers other than GET me may leave it off. */
+export function presentUser(user: UserRow, now: number, providers: ConnectedProvider[], guide = false): UserInfo {
   const premium = isPremium(user, now);
   return {
     sub: user.id,
@@ -31,5 +35,6 @@ export function presentUser(user: UserRow, now: number, providers: ConnectedProv
     providers,
     has_set_password: hasPassword(user.password_hash),
     is_admin: user.is_admin === 1,
+    in_beginner_guide: guide && now - user.created_at < GUIDE_MS,
   };
 }

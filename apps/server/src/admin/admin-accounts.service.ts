@@ -16,6 +16,7 @@ import { markAccountDeleted } from '../accounts/account-deletion.service.js';
 import { requestVerification } from '../accounts/verification.service.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { applyGrant } from '../plans/grants.js';
+import { grantTrial } from '../plans/trial.js';
 import { vipInfo } from '../plans/vip-info.js';
 import { userDetail } from './admin-users.service.js';
 
@@ -30,12 +31,14 @@ async function liveUser(db: Db, id: string): Promise<UserRow> {
   return u;
 }
 
-/** POST /admin/v1/users: an account made by sign-up's rules, its creation recorded in the insert's transaction. */
+/** POST /admin/v1/users: an account made by sign-up's rules (the trial too), its creation recorded in the insert's transaction. */
 export async function createAccount(ctx: AppContext, actor: Actor, input: { email: string; password: string; name?: string; is_admin?: boolean }) {
   const isAdmin = input.is_admin === true;
-  const row = await createUser(ctx, { email: input.email, password: input.password, name: input.name, isAdmin }, (trx, user) =>
-    recordAudit(trx, { action: 'admin.user.created', subjectId: user.id, actorId: actor.id, ip: actor.ip, details: { email: user.email, is_admin: isAdmin } }, ctx.clock.now()),
-  );
+  const row = await createUser(ctx, { email: input.email, password: input.password, name: input.name, isAdmin }, async (trx, user) => {
+    // The person it is for is as new here as one who signed up: the same trial, once per address.
+    await grantTrial(ctx, trx, user);
+    await recordAudit(trx, { action: 'admin.user.created', subjectId: user.id, actorId: actor.id, ip: actor.ip, details: { email: user.email, is_admin: isAdmin } }, ctx.clock.now());
+  });
   return (await userDetail(ctx, row.id)).user;
 }
 

@@ -50,6 +50,7 @@ import * as feedback from './migrations/2026-12-10-0040-feedback.js';
 import * as processHeartbeats from './migrations/2026-12-10-0041-process-heartbeats.js';
 import * as shareReports from './migrations/2026-12-11-0042-share-reports.js';
 import * as codeRevocation from './migrations/2026-12-11-0043-code-revocation.js';
+import * as trials from './migrations/2026-12-11-0044-trials.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -134,6 +135,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-10-0041-process-heartbeats': processHeartbeats,
   '2026-12-11-0042-share-reports': shareReports,
   '2026-12-11-0043-code-revocation': codeRevocation,
+  '2026-12-11-0044-trials': trials,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

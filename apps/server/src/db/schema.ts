@@ -12,6 +12,7 @@ import type { AuditEventsTable, BlockedWordsTable } from './schema-audit.js';
 import type { FeedbackTable } from './schema-feedback.js';
 import type { ShareReportsTable } from './schema-reports.js';
 import type { ProcessHeartbeatsTable } from './schema-ops.js';
+import type { TrialsTable } from './schema-trials.js';
 import type { MediaJobsTable, MediaRenditionsTable } from './schema-media.js';
 
 export type { MediaJobsTable, MediaRenditionsTable };
@@ -351,6 +352,7 @@ export interface Database {
   invite_codes: InviteCodesTable;
   invitations: InvitationsTable;
   invite_reward_counts: InviteRewardCountsTable;
+  trials: TrialsTable;
   archive_jobs: ArchiveJobsTable;
   app_passwords: AppPasswordsTable;
   dav_props: DavPropsTable;

@@ -33,6 +33,7 @@ const FIELDS = {
   decompression_premium_only: 'decompressPremiumOnly',
   invite_reward_days: 'inviteRewardDays',
   invite_max_rewards: 'inviteMaxRewards',
+  trial_days: 'trialDays',
 } as const satisfies Record<RunTimeSettingName, keyof Config>;
 const NAMES = Object.keys(FIELDS) as RunTimeSettingName[];
 type Stored = Partial<RunTimeSettings>;

@@ -8,7 +8,7 @@ import { grantDurationMs, parseGrantSpec, type GrantKind } from '@haul/shared';
 import type { Db } from '../db/database.js';
 import { newId } from '../lib/ids.js';
 
-export type GrantSource = 'order' | 'code' | 'invite' | 'admin';
+export type GrantSource = 'order' | 'code' | 'invite' | 'admin' | 'trial';
 
 export interface GrantRef {
   source: GrantSource;

@@ -35,7 +35,7 @@ export async function plansRoutes(app: FastifyInstance, ctx: AppContext): Promis
     serve(scope, C.upgradeToPro, async (req) => {
       const [vip, premiumGoods] = await Promise.all([vipInfo(ctx, req.userId), productsOnSale(ctx.db, 'premium')]);
       const first = premiumGoods[0];
-      return { premium: vip.premium, expire: vip.expire, surplus_day: vip.surplus_day, offer: first ? presentProduct(first) : null, can_pay: paymentProviders(ctx.config).size > 0 };
+      return { premium: vip.premium, expire: vip.expire, surplus_day: vip.surplus_day, offer: first ? presentProduct(first) : null, can_pay: paymentProviders(ctx.config).size > 0, free_vip: vip.free_vip, free_days: vip.free_days };
     });
     serve(scope, C.redeemCode, async (req) => {
       const granted = await redeemCode(ctx, req.userId, req.body.activation_code, req.ip);

@@ -3,6 +3,7 @@ import { GRANT_KINDS, parseGrantSpec, type GrantItem, type GrantKind, type Subsc
 import type { AppContext } from '../context.js';
 import type { SubscriptionsTable } from '../db/schema.js';
 import { toRfc3339 } from '../lib/time.js';
+import { trialStatus } from './trial.js';
 
 const DAY_MS = 86_400_000;
 
@@ -79,5 +80,6 @@ export async function vipInfo(ctx: AppContext, userId: string): Promise<VipInfo>
       source: g.source as VipInfo['grants'][number]['source'],
     })),
     subscription: live,
+    ...trialStatus(grants, user.premium_expire, now),
   };
 }

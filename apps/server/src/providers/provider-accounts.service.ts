@@ -22,6 +22,7 @@ import type { OidcClients } from './oidc-clients.js';
 import { hasPassword, passwordlessHash } from './passwordless.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { recordInvitation } from '../invitations/invitation-rewards.js';
+import { grantTrial } from '../plans/trial.js';
 import { findLinkByIdentity, findUserLink, listUserLinks, type ProviderLinkRow } from './provider-links.repository.js';
 import { spendProviderToken, verifyProviderToken, type ProviderGrant } from './provider-token.js';
 
@@ -62,6 +63,7 @@ async function createProviderAccount(ctx: AppContext, grant: ProviderGrant, prov
     await ctx.db.transaction().execute(async (trx) => {
       await trx.insertInto('users').values(user).execute();
       await insertLink(trx, user.id, grant, now);
+      await grantTrial(ctx, trx, user);
       await recordInvitation(ctx, trx, user, invitationCode, client.ip);
     });
   } catch (err) {

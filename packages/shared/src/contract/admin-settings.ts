@@ -33,6 +33,7 @@ export const RunTimeSettingsSchema = Type.Object({
   decompression_premium_only: Type.Boolean({ description: 'Cloud decompression only for premium accounts.' }),
   invite_reward_days: Count('Premium days the inviter and the invited each get for an invitation; 0: none.'),
   invite_max_rewards: Count('Rewarded invitations per inviter per month; 0: no cap.'),
+  trial_days: Type.Integer({ minimum: 0, maximum: 365, description: 'Premium days a new account gets once (an address that had a trial gets none again); 0: no trial.' }),
 });
 export type RunTimeSettings = Static<typeof RunTimeSettingsSchema>;
 export type RunTimeSettingName = keyof RunTimeSettings;

@@ -46,7 +46,7 @@ const LiveGrant = Type.Object({
   bytes: DecimalString('Bytes of storage or transfer; 0 for premium.'),
   starts_at: TimeString(),
   ends_at: TimeString("'' when for good."),
-  source: StringEnum(['order', 'code', 'invite', 'admin'] as const),
+  source: StringEnum(['order', 'code', 'invite', 'admin', 'trial'] as const, { description: "trial: the premium days a new account gets once (the operator's trial_days)." }),
 });
 
 export const VipInfoSchema = Type.Object({
@@ -59,6 +59,8 @@ export const VipInfoSchema = Type.Object({
     { description: 'One global entry: this server has no regional premium.' },
   ),
   grants: Type.Array(LiveGrant, { description: 'Grants that count now or later (premium time chained after the current one), newest first.' }),
+  free_vip: Type.Boolean({ description: "Premium now comes from the new account's trial alone: no bought, redeemed or rewarded premium runs now or after it." }),
+  free_days: Type.Integer({ description: "Whole days left of the new account's trial (a part day counts as one); 0 without one running." }),
   subscription: NullableObject(SubscriptionSchema),
 });
 export type VipInfo = Static<typeof VipInfoSchema>;
@@ -116,6 +118,8 @@ export const plansRoutes = {
       surplus_day: Type.Integer({ description: 'Whole days of premium left.' }),
       offer: NullableObject(ProductSchema),
       can_pay: Type.Boolean({ description: 'A payment provider is set up; without one, premium comes only from redeem codes and invitations.' }),
+      free_vip: Type.Boolean({ description: "Premium now is the new account's trial alone (as in vip/info)." }),
+      free_days: Type.Integer({ description: "Whole days left of the new account's trial; 0 without one running." }),
     }),
     errors: {},
   }),

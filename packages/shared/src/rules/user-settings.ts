@@ -30,6 +30,8 @@ export const USER_SETTING_SCHEMAS = {
   preview_bar_visible: Type.Boolean(),
   /** Uploads at once (seed 000 §3 "maximum parallel uploads override"); null: the app's own number. */
   max_parallel_uploads: Type.Union([Type.Integer({ minimum: 1, maximum: 10 }), Type.Null()]),
+  /** The beginner guide was finished or skipped: it does not start again by itself (seed 001 "once"). */
+  beginner_guide_done: Type.Boolean(),
 } satisfies Record<string, TSchema>;
 
 export type UserSettingItem = keyof typeof USER_SETTING_SCHEMAS;

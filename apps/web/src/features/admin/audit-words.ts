@@ -90,6 +90,7 @@ const FIELD_TEXT: Record<string, (t: TFunction) => string> = {
   decompression_premium_only: (t) => t('admin.settings.fields.decompressPremium'),
   invite_reward_days: (t) => t('admin.settings.fields.inviteDays'),
   invite_max_rewards: (t) => t('admin.settings.fields.inviteMax'),
+  trial_days: (t) => t('trial.settingLabel'),
   site_name: (t) => t('admin.settings.fields.siteName'),
   // A report handled from the queue: which, the hold it put on the share, how many it closed.
   report_id: (t) => t('adminReports.audit.reportId'),

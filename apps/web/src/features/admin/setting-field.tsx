@@ -22,6 +22,7 @@ const labels = (t: TFunction): Record<RunTimeSettingName, string> => ({
   decompression_premium_only: t('admin.settings.fields.decompressPremium'),
   invite_reward_days: t('admin.settings.fields.inviteDays'),
   invite_max_rewards: t('admin.settings.fields.inviteMax'),
+  trial_days: t('trial.settingLabel'),
 });
 
 /** Fields whose 0 lifts the limit, and say so. */

@@ -26,7 +26,7 @@ export const SETTING_GROUPS: { key: string; fields: [RunTimeSettingName, FieldKi
   },
   {
     key: 'premium',
-    fields: [['premium_daily_cloud_downloads', 'count'], ['webdav_premium_only', 'switch'], ['decompression_premium_only', 'switch']],
+    fields: [['premium_daily_cloud_downloads', 'count'], ['webdav_premium_only', 'switch'], ['decompression_premium_only', 'switch'], ['trial_days', 'days']],
   },
   { key: 'invitations', fields: [['invite_reward_days', 'days'], ['invite_max_rewards', 'count']] },
 ];

@@ -10,6 +10,7 @@ import { useDialog } from '../../app/dialogs/dialog-store';
 import { changeLocale } from '../../lib/i18n';
 import { matchLocale } from '../../lib/locale';
 import { feedbackAddress } from '../feedback/feedback-address';
+import { useGuide } from '../guide/guide-store';
 import { getAncestors, isFolder } from '../files/files-api';
 import { openMobileSidebar } from '../layout/mobile-sidebar';
 import { presetOpenWhenReady } from '../offline/open-when-ready';
@@ -100,8 +101,11 @@ export const HANDLERS: Record<Exclude<Action, 'search'>, Handler> = {
   login_required: nothing,
   // A window of the desktop app's; the browser has the page itself.
   show_popup_window: nothing,
-  // Features this app does not have: the link just opens the drive.
-  show_beginner_dialog: nothing,
+  // The guide itself starts on the all-files screen, where what it shows is.
+  show_beginner_dialog: (_, c) => {
+    useGuide.getState().show();
+    c.navigate('/all', { replace: true });
+  },
   // The feedback page, about the page the link opened.
   open_feedback: (_, c) => c.navigate(feedbackAddress(c.pathname), { replace: true }),
 };

@@ -24,6 +24,7 @@ import { FileView } from './file-view';
 import { SelectionBar } from './selection-bar';
 import { pickSelected, useSelection } from './selection-store';
 import { useLocalListing, useSearchListing, type Listing } from './use-listing';
+import { BeginnerGuide } from '../guide/beginner-guide';
 
 export function Skeleton({ rows = 8 }: { rows?: number }) {
   return (
@@ -236,6 +237,7 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
       </div>
       {search && <SearchFilters filter={search} />}
       {body}
+      {view === 'all' && !search && <BeginnerGuide />}
     </section>
   );
 }

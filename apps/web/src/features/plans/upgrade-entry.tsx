@@ -1,6 +1,7 @@
 /**
  * The sidebar's plan entry, under the storage meter: "Get Premium" with the first offer's price for a free account,
- * the days left for a premium one (seed `activity/upgradeToPro`).
+ * the days left for a premium one (seed `activity/upgradeToPro`), and for a new account whose premium is its trial
+ * alone (`free_vip`), the trial's days left with the way to the plans, before it runs out.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +13,14 @@ export function UpgradeEntry() {
   const { t, i18n } = useTranslation();
   const { data } = useQuery({ queryKey: ['upgrade-offer'], queryFn: upgradeOffer, staleTime: 60_000 });
   if (!data) return null;
+  if (data.free_vip) {
+    return (
+      <Link className="upgrade-entry trial" to="/payment">
+        <strong>{t('trial.daysLeft', { count: data.free_days })}</strong>
+        <small>{t('trial.seePlans')}</small>
+      </Link>
+    );
+  }
   if (data.premium) {
     return (
       <Link className="upgrade-entry premium" to="/payment/management">
