@@ -14,7 +14,7 @@ import { TextField } from '../../components/text-field';
 import { useSubmit } from '../../components/use-submit';
 import { Logo } from '../layout/logo';
 import { sendCode, signInWithCode } from './auth-api';
-import { CodeField, ResendButton } from './code-field';
+import { CodeStepForm } from './code-step-form';
 import { AuthShell, useSignedInRedirect } from './login-page';
 import { useCodeStep, type SentCode } from './use-code-step';
 
@@ -90,41 +90,24 @@ export function CodeSignInPage() {
 function CodeStep({ email, first, onOtherAddress, children }: { email: string; first: SentCode; onOtherAddress: () => void; children: ReactNode }) {
   const { t } = useTranslation();
   const step = useCodeStep('REGISTER_SIGN_IN', email, first);
-  const signIn = (e: FormEvent) => {
-    e.preventDefault();
-    if (step.busy) return;
-    void step.run(async () => {
-      const token = await step.verify();
-      if (!token) return;
-      try {
-        await signInWithCode(token, email);
-      } catch (err) {
-        if (isApiError(err, 'invalid_grant')) step.tokenRefused(err);
-        else throw err;
-      }
-    });
+  const signIn = async (token: string) => {
+    try {
+      await signInWithCode(token, email);
+    } catch (err) {
+      if (isApiError(err, 'invalid_grant')) step.tokenRefused(err);
+      else throw err;
+    }
   };
   return (
-    <form className="login-card" onSubmit={signIn} noValidate aria-labelledby="code-step-title">
-      <Logo />
-      <h1 id="code-step-title">{t('codeSignIn.title')}</h1>
-      <p id="code-step-notice" className="login-notice" role="status">
-        {t(step.resent ? 'codeSignIn.resent' : 'codeSignIn.sent', { email })} {t('auth.codeLasts', { count: step.minutes })}
-      </p>
-      <CodeField value={step.code} onChange={step.setCode} error={step.codeError} describedBy="code-step-notice" inputRef={step.codeRef} />
-      <FormError error={step.formError} />
-      <button className="btn primary wide" type="submit" disabled={step.busy}>
-        {t('auth.signIn')}
-      </button>
-      <p className="login-switch">
-        <ResendButton left={step.secondsLeft} busy={step.busy} onClick={() => void step.resend()} />
-      </p>
-      <p className="login-switch">
-        <button type="button" className="link" onClick={onOtherAddress}>
-          {t('auth.otherAddress')}
-        </button>
-      </p>
+    <CodeStepForm
+      step={step}
+      title={t('codeSignIn.title')}
+      notice={`${t(step.resent ? 'codeSignIn.resent' : 'codeSignIn.sent', { email })} ${t('auth.codeLasts', { count: step.minutes })}`}
+      submitLabel={t('auth.signIn')}
+      onToken={signIn}
+      back={{ label: t('auth.otherAddress'), onClick: onOtherAddress }}
+    >
       {children}
-    </form>
+    </CodeStepForm>
   );
 }

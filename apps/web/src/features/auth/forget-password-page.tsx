@@ -3,7 +3,7 @@
  * new password, which signs in. The page never says whether an account has the address or number: the server answers
  * alike, and so do we. The reset mail's link (`?reset=<code's id>&address=`) opens straight at the code step.
  */
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -14,7 +14,7 @@ import { TextField } from '../../components/text-field';
 import { useSubmit } from '../../components/use-submit';
 import { Logo } from '../layout/logo';
 import { resetPassword, sendCode } from './auth-api';
-import { CodeField, ResendButton } from './code-field';
+import { CodeStepForm } from './code-step-form';
 import { AuthShell, signInNameProblem, useSignedInRedirect } from './login-page';
 import { passwordFits, passwordRule } from './password-rule';
 import { useCodeStep, type SentCode } from './use-code-step';
@@ -128,73 +128,56 @@ function ResetStep({ email, first, fromMail, onOtherAddress, children }: ResetSt
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState('');
   const passwordRef = useRef<HTMLInputElement>(null);
-  const noticeId = useId();
 
   const refusePassword = (message: string) => {
     setPasswordError(message);
     passwordRef.current?.focus();
   };
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (step.busy) return;
+  const ready = () => {
     setPasswordError('');
-    if (!passwordFits(password)) return refusePassword(passwordRule());
-    void step.run(async () => {
-      const token = await step.verify();
-      if (!token) return;
-      try {
-        await resetPassword(token, password, email);
-        toast.success(t('auth.passwordReset'));
-      } catch (err) {
-        if (isApiError(err, 'invalid_grant')) step.tokenRefused(err);
-        else if (isApiError(err, 'invalid_argument')) refusePassword(errorMessage(err));
-        else throw err;
-      }
-    });
+    if (passwordFits(password)) return true;
+    refusePassword(passwordRule());
+    return false;
   };
+  const reset = async (token: string) => {
+    try {
+      await resetPassword(token, password, email);
+      toast.success(t('auth.passwordReset'));
+    } catch (err) {
+      if (isApiError(err, 'invalid_grant')) step.tokenRefused(err);
+      else if (isApiError(err, 'invalid_argument')) refusePassword(errorMessage(err));
+      else throw err;
+    }
+  };
+  const sent = `${t(step.resent ? 'auth.codeResentIfAccount' : 'auth.codeSentIfAccount', { email })} ${t('auth.codeLasts', { count: step.minutes })}`;
 
   return (
-    <form className="login-card" onSubmit={submit} noValidate aria-labelledby="reset-title">
-      <Logo />
-      <h1 id="reset-title">{t('auth.forgotTitle')}</h1>
-      <p id={noticeId} className="login-notice" role="status">
-        {step.resent || !fromMail ? (
-          <>
-            {t(step.resent ? 'auth.codeResentIfAccount' : 'auth.codeSentIfAccount', { email })} {t('auth.codeLasts', { count: step.minutes })}
-          </>
-        ) : (
-          t('auth.codeFromMail', { email })
-        )}
-      </p>
-      <CodeField value={step.code} onChange={step.setCode} error={step.codeError} describedBy={noticeId} inputRef={step.codeRef} />
-      <TextField
-        label={t('auth.newPassword')}
-        inputRef={passwordRef}
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => {
-          setPassword(e.target.value);
-          setPasswordError('');
-        }}
-        hint={passwordRule()}
-        error={passwordError}
-        required
-      />
-      <FormError error={step.formError} />
-      <button className="btn primary wide" type="submit" disabled={step.busy}>
-        {t('auth.setPasswordAndSignIn')}
-      </button>
-      <p className="login-switch">
-        <ResendButton left={step.secondsLeft} busy={step.busy} onClick={() => void step.resend()} />
-      </p>
-      <p className="login-switch">
-        <button type="button" className="link" onClick={onOtherAddress}>
-          {t('auth.otherAddress')}
-        </button>
-      </p>
+    <CodeStepForm
+      step={step}
+      title={t('auth.forgotTitle')}
+      notice={step.resent || !fromMail ? sent : t('auth.codeFromMail', { email })}
+      submitLabel={t('auth.setPasswordAndSignIn')}
+      ready={ready}
+      onToken={reset}
+      back={{ label: t('auth.otherAddress'), onClick: onOtherAddress }}
+      fields={
+        <TextField
+          label={t('auth.newPassword')}
+          inputRef={passwordRef}
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setPasswordError('');
+          }}
+          hint={passwordRule()}
+          error={passwordError}
+          required
+        />
+      }
+    >
       {children}
-    </form>
+    </CodeStepForm>
   );
 }
