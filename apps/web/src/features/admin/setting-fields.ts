@@ -6,8 +6,8 @@
 import type { RunTimeSettingName, RunTimeSettings } from '@haul/shared';
 import { gbValue, parseGb } from './storage-size';
 
-/** `retention`: days, at least one; `days`: days, zero allowed (none). */
-export type FieldKind = 'text' | 'registration' | 'gb' | 'count' | 'days' | 'retention' | 'resolution' | 'switch';
+/** `retention`: days, at least one; `days`: days, zero allowed (none); `trial`: days of a trial, at most a year. */
+export type FieldKind = 'text' | 'trial' | 'registration' | 'gb' | 'count' | 'days' | 'retention' | 'resolution' | 'switch';
 
 /** The console's groups of settings, in order, each setting with how it is typed. */
 export const SETTING_GROUPS: { key: string; fields: [RunTimeSettingName, FieldKind][] }[] = [
@@ -26,7 +26,7 @@ export const SETTING_GROUPS: { key: string; fields: [RunTimeSettingName, FieldKi
   },
   {
     key: 'premium',
-    fields: [['premium_daily_cloud_downloads', 'count'], ['webdav_premium_only', 'switch'], ['decompression_premium_only', 'switch'], ['trial_days', 'days']],
+    fields: [['premium_daily_cloud_downloads', 'count'], ['webdav_premium_only', 'switch'], ['decompression_premium_only', 'switch'], ['trial_days', 'trial']],
   },
   { key: 'invitations', fields: [['invite_reward_days', 'days'], ['invite_max_rewards', 'count']] },
 ];
@@ -57,6 +57,7 @@ export function fromText(kind: FieldKind, text: string | boolean): { value: RunT
   const n = Number(s);
   if (kind === 'retention' && n < 1) return { error: 'invalid' };
   if ((kind === 'days' || kind === 'retention') && n > 3650) return { error: 'tooBig' };
+  if (kind === 'trial' && n > 365) return { error: 'tooBig' };
   if (n > 1_000_000) return { error: 'tooBig' };
   return { value: n };
 }
