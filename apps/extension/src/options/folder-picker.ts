@@ -23,13 +23,20 @@ export async function startFolderPicker(client: HaulClient, server: string): Pro
   const trail: Folder[] = [TOP_FOLDER];
   const status = byId('account-status');
   const here = () => trail[trail.length - 1]!;
+  // A level that answers after a newer one was asked for shows nothing; one that answers after the person chose a
+  // folder (or asked for another level) says nothing over what was said since.
+  let asked = 0;
+  let said = 0;
 
   const open = async () => {
+    const mine = ++asked;
+    const speak = ++said;
     byId('picker-at').textContent = folderName(here());
     byId<HTMLButtonElement>('picker-up').disabled = trail.length === 1;
     const list = byId<HTMLUListElement>('picker-folders');
     try {
       const folders = await foldersIn(client, here().id);
+      if (mine !== asked) return;
       list.replaceChildren(
         ...folders.map((f) => {
           const button = document.createElement('button');
@@ -44,10 +51,11 @@ export async function startFolderPicker(client: HaulClient, server: string): Pro
           return li;
         }),
       );
+      if (speak !== said) return;
       if (!folders.length) say(status, t('noFolders', { folder: folderName(here()) }));
       else say(status, '');
     } catch (err) {
-      say(status, describeFailure(err, server), 'error');
+      if (speak === said) say(status, describeFailure(err, server), 'error');
     }
   };
 
@@ -57,9 +65,10 @@ export async function startFolderPicker(client: HaulClient, server: string): Pro
   });
   byId('picker-use').addEventListener('click', () => {
     const chosen = here();
+    const speak = ++said;
     void writeStored({ folder: chosen }).then(() => {
       byId('folder-current').textContent = folderName(chosen);
-      say(status, t('folderChosen', { folder: folderName(chosen) }), 'ok');
+      if (speak === said) say(status, t('folderChosen', { folder: folderName(chosen) }), 'ok');
     });
   });
   byId('folder-current').textContent = folderName((await readStored('folder')) ?? TOP_FOLDER);
