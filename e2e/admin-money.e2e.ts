@@ -2,8 +2,8 @@
  * Plans and money in the console, in the browser with the sandbox provider: the operator adds a product, a person buys
  * it, the operator finds the order by the buyer's address and refunds it (the person's plan page loses the grant),
  * takes the product off sale (the person's storage page no longer offers it), makes two redeem codes (shown once),
- * the person redeems one, the operator revokes the other and redeeming it is refused. Screenshots at 1366 and 390 px
- * go to /tmp.
+ * the person redeems one (used up, its card offers no Revoke), the operator revokes the other and redeeming it is
+ * refused. Screenshots at 1366 and 390 px go to /tmp.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -123,8 +123,12 @@ describe('plans and money in the console', () => {
     await redeem(person, codes[0]!, 'Redeemed: 7 days of premium.');
     await ops.reload();
     const usable = codeList.getByRole('listitem').filter({ hasText: 'Usable' });
-    await expect.poll(() => codeList.getByRole('listitem').filter({ hasText: 'Used up' }).count()).toBe(1);
+    const usedUp = codeList.getByRole('listitem').filter({ hasText: 'Used up' });
+    await expect.poll(() => usedUp.count()).toBe(1);
     await expect.poll(() => usable.count()).toBe(1);
+    // A used-up code has nothing left to stop: no Revoke on its card, only on the usable one.
+    expect(await usedUp.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+    expect(await usable.getByRole('button', { name: 'Revoke' }).count()).toBe(1);
     await usable.getByRole('button', { name: 'Revoke' }).click();
     await ops.getByRole('dialog', { name: 'Revoke this code?' }).getByRole('button', { name: 'Revoke' }).click();
     await ops.getByText('The code is revoked.').waitFor();

@@ -2,12 +2,12 @@
  * Feedback (/admin/feedback): what people sent, newest first, page by page, filtered by status (`?status=`); one
  * opens in place (`?id=`) with its screenshot, the answer and close or reopen.
  */
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { FEEDBACK_STATUSES, type FeedbackStatus } from '@haul/shared/plain';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { formatTime } from '../files/format-time';
+import { PagedList } from '../../components/paged-list';
+import { FeedbackItem } from '../feedback/feedback-item';
 import { feedbackStatusText } from '../feedback/feedback-status';
 import { feedbackListKey, listFeedback } from './admin-feedback-api';
 import { AdminFeedbackDetail } from './admin-feedback-detail';
@@ -16,43 +16,34 @@ import '../feedback/feedback.css';
 const statusOf = (v: string | null): FeedbackStatus | '' => ((FEEDBACK_STATUSES as readonly string[]).includes(v ?? '') ? (v as FeedbackStatus) : '');
 
 function FeedbackList({ status }: { status: FeedbackStatus | '' }) {
-  const { t, i18n } = useTranslation();
-  const list = useInfiniteQuery({
-    queryKey: feedbackListKey(status),
-    queryFn: ({ pageParam, signal }) => listFeedback(status, pageParam, signal),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.next_page_token || undefined,
-    meta: { quiet: true },
-  });
-  if (list.isPending) return <p className="muted">{t('common.loading')}</p>;
-  const items = list.data?.pages.flatMap((p) => p.feedback) ?? [];
-  if (!items.length) return <p className="muted">{t('feedback.admin.none')}</p>;
+  const { t } = useTranslation();
   const open = (id: string) => `?${new URLSearchParams({ ...(status ? { status } : {}), id })}`;
   return (
-    <>
-      <ol className="admin-feedback-list" aria-label={t('feedback.title')}>
-        {items.map((f) => (
-          <li key={f.id} className="admin-feedback-row" data-status={f.status}>
-            <div className="feedback-head">
-              <span className="feedback-badge">{feedbackStatusText(t, f.status)}</span>
-              <span>{f.user_email || t('audit.deletedAccount')}</span>
-              <time dateTime={f.created_time} className="muted">
-                {formatTime(f.created_time, i18n.language)}
-              </time>
-              {f.screenshot_type && <span className="muted">{t('feedback.admin.hasScreenshot')}</span>}
-            </div>
-            <Link className="link admin-feedback-preview" to={open(f.id)}>
-              {f.message}
-            </Link>
-          </li>
-        ))}
-      </ol>
-      {list.hasNextPage && (
-        <button className="btn" type="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-          {list.isFetchingNextPage ? t('common.loading') : t('feedback.loadMore')}
-        </button>
+    <PagedList
+      queryKey={feedbackListKey(status)}
+      load={(token, signal) => listFeedback(status, token, signal)}
+      items={(p) => p.feedback}
+      itemKey={(f) => f.id}
+      empty={t('feedback.admin.none')}
+      ordered
+      className="admin-feedback-list"
+      label={t('feedback.title')}
+      moreLabel={t('feedback.loadMore')}
+    >
+      {(f) => (
+        <FeedbackItem
+          status={f.status}
+          createdTime={f.created_time}
+          className="admin-feedback-row"
+          who={<span>{f.user_email || t('audit.deletedAccount')}</span>}
+          aside={f.screenshot_type && <span className="muted">{t('feedback.admin.hasScreenshot')}</span>}
+        >
+          <Link className="link admin-feedback-preview" to={open(f.id)}>
+            {f.message}
+          </Link>
+        </FeedbackItem>
       )}
-    </>
+    </PagedList>
   );
 }
 

@@ -2,14 +2,12 @@
  * Reports (/admin/reports): what visitors reported about shares, newest first, page by page; open ones first (the
  * queue), resolved and dismissed ones in their own tabs (kept in the address as `?status=`).
  */
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { REPORT_STATUSES } from '@haul/shared/plain';
 import type { ReportStatus } from '@haul/shared';
 import { useId, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { errorMessage } from '../../lib/error-message';
-import { FormError } from '../../components/form-error';
+import { PagedList } from '../../components/paged-list';
 import { listReports, reportsKey } from './admin-reports-api';
 import { ReportItem, reportStatusText } from './report-item';
 import './reports.css';
@@ -19,38 +17,29 @@ const statusOf = (v: string | null): ReportStatus =>
 
 function ReportList({ status }: { status: ReportStatus }) {
   const { t } = useTranslation();
-  const list = useInfiniteQuery({
-    queryKey: reportsKey(status),
-    queryFn: ({ pageParam, signal }) => listReports(status, pageParam, signal),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.next_page_token || undefined,
-    meta: { quiet: true },
-  });
-  if (list.isPending) return <p className="muted">{t('common.loading')}</p>;
-  if (list.isError) return <FormError error={errorMessage(list.error)} />;
-  const items = list.data.pages.flatMap((p) => p.reports);
-  if (!items.length) {
-    return (
-      <div className="report-empty">
-        <p>{status === 'open' ? t('adminReports.noneOpen') : t('adminReports.none')}</p>
-      </div>
-    );
-  }
   return (
-    <>
-      <ol className="report-list" aria-label={t('adminReports.listOf', { status: reportStatusText(t, status) })}>
-        {items.map((r) => (
-          <li key={r.id}>
-            <ReportItem report={r} />
-          </li>
-        ))}
-      </ol>
-      {list.hasNextPage && (
-        <button className="btn report-more" type="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-          {list.isFetchingNextPage ? t('common.loading') : t('adminReports.loadMore')}
-        </button>
+    <PagedList
+      queryKey={reportsKey(status)}
+      load={(token, signal) => listReports(status, token, signal)}
+      items={(p) => p.reports}
+      itemKey={(r) => r.id}
+      empty={
+        <div className="report-empty">
+          <p>{status === 'open' ? t('adminReports.noneOpen') : t('adminReports.none')}</p>
+        </div>
+      }
+      ordered
+      className="report-list"
+      label={t('adminReports.listOf', { status: reportStatusText(t, status) })}
+      moreLabel={t('adminReports.loadMore')}
+      moreClassName="report-more"
+    >
+      {(r) => (
+        <li>
+          <ReportItem report={r} />
+        </li>
       )}
-    </>
+    </PagedList>
   );
 }
 

@@ -1,9 +1,9 @@
 /**
  * Redeem codes (console's Plans and money): the codes made, never the codes themselves (only hashes are kept), with
  * what each grants, its uses, expiry and state; making codes, which shows them once in a box with "Copy all"; and
- * revoking one (confirmed), after which it redeems no more.
+ * revoking one that has uses left (confirmed), after which it redeems no more.
  */
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { GrantSpecError, parseGrantSpec } from '@haul/shared/plain';
 import type { MAX_CODES_PER_REQUEST } from '@haul/shared';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
+import { PagedList } from '../../components/paged-list';
 import { TextField } from '../../components/text-field';
 import { useSubmit } from '../../components/use-submit';
 import { useDialog } from '../../app/dialogs/dialog-store';
@@ -160,7 +161,8 @@ function CodeCard({ c }: { c: AdminCode }) {
         <dt>{t('adminMoney.codes.created')}</dt>
         <dd>{formatTime(c.created_time, i18n.language)}</dd>
       </dl>
-      {state !== 'revoked' && (
+      {/* Only a code that still works can be stopped: uses only count up and time only passes (the server still takes it). */}
+      {state === 'live' && (
         <div className="admin-actions">
           <button className="btn" type="button" onClick={revoke}>
             {t('adminMoney.codes.revoke')}
@@ -176,14 +178,6 @@ export function CodesPanel() {
   const headingId = useId();
   const [making, setMaking] = useState(false);
   const [made, setMade] = useState<string[] | null>(null);
-  const list = useInfiniteQuery({
-    queryKey: CODES_KEY,
-    queryFn: ({ pageParam, signal }) => listCodes(pageParam, signal),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.next_page_token || undefined,
-    meta: { quiet: true },
-  });
-  const items = list.data?.pages.flatMap((p) => p.codes) ?? [];
   return (
     <section className="admin-card money-panel" aria-labelledby={headingId}>
       <div className="money-panel-head">
@@ -204,24 +198,19 @@ export function CodesPanel() {
         />
       )}
       {made && <NewCodes codes={made} onDone={() => setMade(null)} />}
-      {list.isPending ? (
-        <p className="muted">{t('common.loading')}</p>
-      ) : list.isError ? (
-        <FormError error={errorMessage(list.error)} />
-      ) : items.length === 0 ? (
-        <p className="muted">{t('adminMoney.codes.none')}</p>
-      ) : (
-        <ul className="money-list" aria-label={t('adminMoney.codes.heading')}>
-          {items.map((c) => (
-            <CodeCard key={c.id} c={c} />
-          ))}
-        </ul>
-      )}
-      {list.hasNextPage && (
-        <button className="btn money-more" type="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-          {list.isFetchingNextPage ? t('common.loading') : t('adminMoney.loadMore')}
-        </button>
-      )}
+      <PagedList
+        queryKey={CODES_KEY}
+        load={listCodes}
+        items={(p) => p.codes}
+        itemKey={(c) => c.id}
+        empty={t('adminMoney.codes.none')}
+        className="money-list"
+        label={t('adminMoney.codes.heading')}
+        moreLabel={t('adminMoney.loadMore')}
+        moreClassName="money-more"
+      >
+        {(c) => <CodeCard c={c} />}
+      </PagedList>
     </section>
   );
 }

@@ -3,13 +3,13 @@
  * status, a page at a time; a paid one refunded after a confirmation naming the buyer, the amount and what is taken
  * back. Refunded orders say so.
  */
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { OrderStatus } from '@haul/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { errorMessage } from '../../lib/error-message';
-import { FormError } from '../../components/form-error';
+import { PagedList } from '../../components/paged-list';
 import { useDialog } from '../../app/dialogs/dialog-store';
 import { formatTime } from '../files/format-time';
 import { formatPrice } from '../plans/plan-format';
@@ -82,18 +82,10 @@ export function OrdersPanel() {
   const [draft, setDraft] = useState('');
   const [email, setEmail] = useState('');
   const [status, setStatus] = useState<OrderStatus | ''>('');
-  const list = useInfiniteQuery({
-    queryKey: ordersKey(email, status),
-    queryFn: ({ pageParam, signal }) => listOrders(email, status, pageParam, signal),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.next_page_token || undefined,
-    meta: { quiet: true },
-  });
   const search = (e: FormEvent) => {
     e.preventDefault();
     setEmail(draft.trim());
   };
-  const items = list.data?.pages.flatMap((p) => p.orders) ?? [];
   return (
     <section className="admin-card money-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{t('adminMoney.orders.heading')}</h2>
@@ -117,24 +109,19 @@ export function OrdersPanel() {
           {t('adminMoney.orders.search')}
         </button>
       </form>
-      {list.isPending ? (
-        <p className="muted">{t('common.loading')}</p>
-      ) : list.isError ? (
-        <FormError error={errorMessage(list.error)} />
-      ) : items.length === 0 ? (
-        <p className="muted">{email || status ? t('adminMoney.orders.noneFound') : t('adminMoney.orders.none')}</p>
-      ) : (
-        <ul className="money-list" aria-label={t('adminMoney.orders.heading')}>
-          {items.map((o) => (
-            <OrderCard key={o.id} o={o} />
-          ))}
-        </ul>
-      )}
-      {list.hasNextPage && (
-        <button className="btn money-more" type="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-          {list.isFetchingNextPage ? t('common.loading') : t('adminMoney.loadMore')}
-        </button>
-      )}
+      <PagedList
+        queryKey={ordersKey(email, status)}
+        load={(token, signal) => listOrders(email, status, token, signal)}
+        items={(p) => p.orders}
+        itemKey={(o) => o.id}
+        empty={email || status ? t('adminMoney.orders.noneFound') : t('adminMoney.orders.none')}
+        className="money-list"
+        label={t('adminMoney.orders.heading')}
+        moreLabel={t('adminMoney.loadMore')}
+        moreClassName="money-more"
+      >
+        {(o) => <OrderCard o={o} />}
+      </PagedList>
     </section>
   );
 }

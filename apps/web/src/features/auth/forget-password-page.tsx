@@ -3,16 +3,14 @@
  * new password, which signs in. The page never says whether an account has the address or number: the server answers
  * alike, and so do we. The reset mail's link (`?reset=<code's id>&address=`) opens straight at the code step.
  */
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { isApiError } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
-import { FormError } from '../../components/form-error';
 import { TextField } from '../../components/text-field';
-import { useSubmit } from '../../components/use-submit';
-import { Logo } from '../layout/logo';
+import { AddressStep, BackToSignIn } from './address-step';
 import { resetPassword, sendCode } from './auth-api';
 import { CodeStepForm } from './code-step-form';
 import { AuthShell, signInNameProblem, useSignedInRedirect } from './login-page';
@@ -29,25 +27,14 @@ export function ForgetPasswordPage() {
   // From the mail: the code's id and the address it went to (the code itself only ever in the mail).
   const mailed = params.get('reset') && params.get('address') ? { id: params.get('reset')!, address: params.get('address')! } : null;
   const [email, setEmail] = useState(() => mailed?.address ?? (location.state as { email?: string } | null)?.email ?? '');
-  const [emailError, setEmailError] = useState('');
-  const { busy, error: formError, setError: setFormError, submit: send } = useSubmit();
   const [sent, setSent] = useState<SentCode | null>(() => (mailed ? { verification_id: mailed.id, expires_in: CODE_TTL_SECONDS } : null));
   const [fromMail, setFromMail] = useState(mailed !== null);
-  const emailRef = useRef<HTMLInputElement>(null);
   const leave = useSignedInRedirect();
   if (leave) return leave;
 
-  const signInLink = (
-    <p className="login-switch">
-      <Link className="link" to={{ pathname: '/login', search: location.search }}>
-        {t('auth.backToSignIn')}
-      </Link>
-    </p>
-  );
-
-  if (sent) {
-    return (
-      <AuthShell>
+  return (
+    <AuthShell>
+      {sent ? (
         <ResetStep
           email={email.trim()}
           first={sent}
@@ -56,58 +43,24 @@ export function ForgetPasswordPage() {
             setSent(null);
             setFromMail(false);
           }}
-        >
-          {signInLink}
-        </ResetStep>
-      </AuthShell>
-    );
-  }
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setEmailError('');
-    setFormError('');
-    const problem = await signInNameProblem(email.trim());
-    if (problem) {
-      setEmailError(t(problem));
-      emailRef.current?.focus();
-      return;
-    }
-    await send(
-      async () => setSent(await sendCode('PASSWORD_RESET', email.trim())),
-      (err) => {
-        if (!isApiError(err, 'invalid_argument')) return errorMessage(err);
-        setEmailError(errorMessage(err));
-        emailRef.current?.focus();
-      },
-    );
-  };
-
-  return (
-    <AuthShell>
-      <form className="login-card" onSubmit={submit} noValidate aria-labelledby="forgot-title" aria-describedby="forgot-intro">
-        <Logo />
-        <h1 id="forgot-title">{t('auth.forgotTitle')}</h1>
-        <p id="forgot-intro" className="login-notice">
-          {t('phone.forgotIntro')}
-        </p>
-        <TextField
-          label={t('phone.emailOrPhone')}
-          inputRef={emailRef}
-          type="text"
-          autoComplete="username"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={emailError}
-          required
-          autoFocus
         />
-        <FormError error={formError} />
-        <button className="btn primary wide" type="submit" disabled={busy}>
-          {t('auth.sendCode')}
-        </button>
-        {signInLink}
-      </form>
+      ) : (
+        <AddressStep
+          title={t('auth.forgotTitle')}
+          intro={t('phone.forgotIntro')}
+          label={t('phone.emailOrPhone')}
+          type="text"
+          value={email}
+          onChange={setEmail}
+          check={async (address) => {
+            const problem = await signInNameProblem(address);
+            return problem && t(problem);
+          }}
+          send={(address) => sendCode('PASSWORD_RESET', address)}
+          onSent={setSent}
+          refusedAtField={(err) => isApiError(err, 'invalid_argument')}
+        />
+      )}
     </AuthShell>
   );
 }
@@ -118,11 +71,10 @@ interface ResetStepProps {
   /** Opened from the mail's link: the code was sent some time ago, by whoever asked. */
   fromMail: boolean;
   onOtherAddress: () => void;
-  children: ReactNode;
 }
 
 /** The mailed code and the new password; success signs in, and the page leaves for the drive. */
-function ResetStep({ email, first, fromMail, onOtherAddress, children }: ResetStepProps) {
+function ResetStep({ email, first, fromMail, onOtherAddress }: ResetStepProps) {
   const { t } = useTranslation();
   const step = useCodeStep('PASSWORD_RESET', email, first);
   const [password, setPassword] = useState('');
@@ -177,7 +129,7 @@ function ResetStep({ email, first, fromMail, onOtherAddress, children }: ResetSt
         />
       }
     >
-      {children}
+      <BackToSignIn />
     </CodeStepForm>
   );
 }

@@ -7,10 +7,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import extension from '../../../../extension/package.json';
-import { Icon, type IconName } from '../../components/icon';
-import { AuthShell } from '../auth/login-page';
+import type { IconName } from '../../components/icon';
 import { useSessionStore } from '../auth/session-store';
-import { Logo } from '../layout/logo';
+import { IntroCard } from '../landing/intro-card';
 import './extension-page.css';
 
 /** Where the server offers each browser's zip (apps/server/src/web/extension-download.ts). */
@@ -31,46 +30,39 @@ export function ExtensionPage() {
   const { t } = useTranslation();
   const signedIn = useSessionStore((s) => !!s.session);
   return (
-    <AuthShell>
-      <article className="extension-page" aria-labelledby="extension-title">
-        <Logo />
-        <h1 id="extension-title">{t('extensionPage.title')}</h1>
-        <p className="extension-lead">{t('extensionPage.lead')}</p>
-        <ul className="extension-points">
-          {POINTS.map((p) => (
-            <li key={p.key}>
-              <Icon name={p.icon} size={20} />
-              <span>{t(`extensionPage.${p.key}`)}</span>
-            </li>
-          ))}
-        </ul>
-        <p className="extension-version">{t('extensionPage.version', { version: extension.version })}</p>
-        <div className="extension-downloads">
-          <a className="btn primary" href={EXTENSION_ZIP.chromium} download>
-            {t('extensionPage.downloadChromium')}
-          </a>
-          <a className="btn" href={EXTENSION_ZIP.firefox} download>
-            {t('extensionPage.downloadFirefox')}
-          </a>
-        </div>
-        <h2>{t('extensionPage.installTitle')}</h2>
-        {(['chromium', 'firefox'] as const).map((browser) => (
-          <section key={browser} className="extension-steps" aria-labelledby={`steps-${browser}`}>
-            <h3 id={`steps-${browser}`}>{t(`extensionPage.${browser}Title`)}</h3>
-            <ol>
-              {STEPS[browser].map((step) => (
-                <li key={step}>{t(`extensionPage.${step}`)}</li>
-              ))}
-            </ol>
-          </section>
-        ))}
-        <p className="extension-then">{t('extensionPage.then', { address: window.location.origin })}</p>
-        <p className="extension-more">
-          <Link className="link" to={signedIn ? '/all' : '/landing'}>
-            {signedIn ? t('extensionPage.openDrive') : t('extensionPage.aboutHaul')}
-          </Link>
-        </p>
-      </article>
-    </AuthShell>
+    <IntroCard
+      id="extension-title"
+      title={t('extensionPage.title')}
+      lead={t('extensionPage.lead')}
+      points={POINTS.map((p) => ({ icon: p.icon, body: t(`extensionPage.${p.key}`) }))}
+      className="extension-page"
+    >
+      <p className="extension-version">{t('extensionPage.version', { version: extension.version })}</p>
+      <div className="extension-downloads">
+        <a className="btn primary" href={EXTENSION_ZIP.chromium} download>
+          {t('extensionPage.downloadChromium')}
+        </a>
+        <a className="btn" href={EXTENSION_ZIP.firefox} download>
+          {t('extensionPage.downloadFirefox')}
+        </a>
+      </div>
+      <h2>{t('extensionPage.installTitle')}</h2>
+      {(['chromium', 'firefox'] as const).map((browser) => (
+        <section key={browser} className="extension-steps" aria-labelledby={`steps-${browser}`}>
+          <h3 id={`steps-${browser}`}>{t(`extensionPage.${browser}Title`)}</h3>
+          <ol>
+            {STEPS[browser].map((step) => (
+              <li key={step}>{t(`extensionPage.${step}`)}</li>
+            ))}
+          </ol>
+        </section>
+      ))}
+      <p className="extension-then">{t('extensionPage.then', { address: window.location.origin })}</p>
+      <p className="extension-more">
+        <Link className="link" to={signedIn ? '/all' : '/landing'}>
+          {signedIn ? t('extensionPage.openDrive') : t('extensionPage.aboutHaul')}
+        </Link>
+      </p>
+    </IntroCard>
   );
 }

@@ -5,10 +5,8 @@
  */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Icon, type IconName } from '../../components/icon';
-import { AuthShell } from '../auth/login-page';
 import { useSessionStore } from '../auth/session-store';
-import { Logo } from '../layout/logo';
+import { IntroCard, type IntroPoint } from './intro-card';
 import './landing.css';
 
 /** In a frame (the extension's welcome page) a link opens a tab; on its own the page navigates as usual. */
@@ -37,51 +35,35 @@ function Go({ to, className, children }: { to: string; className: string; childr
 export function LandingPage() {
   const { t } = useTranslation();
   const signedIn = useSessionStore((s) => !!s.session);
-  const points: [IconName, string, string][] = [
-    ['link', t('landing.fetchTitle'), t('landing.fetchBody')],
-    ['play', t('landing.watchTitle'), t('landing.watchBody')],
-    ['shared', t('landing.shareTitle'), t('landing.shareBody')],
-    ['lock', t('landing.ownTitle'), t('landing.ownBody')],
+  const points: IntroPoint[] = [
+    { icon: 'link', title: t('landing.fetchTitle'), body: t('landing.fetchBody') },
+    { icon: 'play', title: t('landing.watchTitle'), body: t('landing.watchBody') },
+    { icon: 'shared', title: t('landing.shareTitle'), body: t('landing.shareBody') },
+    { icon: 'lock', title: t('landing.ownTitle'), body: t('landing.ownBody') },
   ];
   return (
-    <AuthShell>
-      <article className="landing" aria-labelledby="landing-title">
-        <Logo />
-        <h1 id="landing-title">{t('landing.title')}</h1>
-        <p className="landing-lead">{t('landing.lead')}</p>
-        <ul className="landing-points">
-          {points.map(([icon, title, body]) => (
-            <li key={icon}>
-              <Icon name={icon} size={22} />
-              <div>
-                <strong>{title}</strong>
-                <span>{body}</span>
-              </div>
-            </li>
-          ))}
-        </ul>
-        <div className="landing-actions">
-          {signedIn ? (
-            <Go className="btn primary" to="/all">
-              {t('landing.open')}
-            </Go>
-          ) : (
-            <>
-              <Go className="btn primary" to="/login?mode=signup">
-                {t('auth.signUp')}
-              </Go>
-              <Go className="btn" to="/login">
-                {t('auth.signIn')}
-              </Go>
-            </>
-          )}
-        </div>
-        <p className="landing-more">
-          <Go className="link" to="/extension">
-            {t('landing.extension')}
+    <IntroCard id="landing-title" title={t('landing.title')} lead={t('landing.lead')} points={points} className="landing">
+      <div className="landing-actions">
+        {signedIn ? (
+          <Go className="btn primary" to="/all">
+            {t('landing.open')}
           </Go>
-        </p>
-      </article>
-    </AuthShell>
+        ) : (
+          <>
+            <Go className="btn primary" to="/login?mode=signup">
+              {t('auth.signUp')}
+            </Go>
+            <Go className="btn" to="/login">
+              {t('auth.signIn')}
+            </Go>
+          </>
+        )}
+      </div>
+      <p className="landing-more">
+        <Go className="link" to="/extension">
+          {t('landing.extension')}
+        </Go>
+      </p>
+    </IntroCard>
   );
 }
