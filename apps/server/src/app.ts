@@ -20,6 +20,7 @@ import { statsRoutes } from './stats/stats.routes.js';
 import { invitationsRoutes } from './invitations/invitations.routes.js';
 import { OfflineWorker } from './offline/offline.worker.js';
 import { offlineRoutes } from './offline/offline.routes.js';
+import { urlCheckRoutes } from './offline/url-check.routes.js';
 import { contentRoutes } from './downloads/content.routes.js';
 import { eventsRoutes } from './events/events.routes.js';
 import { filesRoutes } from './files/files.routes.js';
@@ -188,6 +189,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await adminRoutes(app, ctx, erasure);
   await feedbackRoutes(app, ctx);
   await shareReportRoutes(app, ctx);
+  await urlCheckRoutes(app, ctx, offline);
   await providersRoutes(app, ctx);
   await devicesRoutes(app, ctx);
   await twoFactorRoutes(app, ctx);

@@ -41,6 +41,7 @@ export const PUBLIC: Record<string, string> = {
   'GET /drive/v1/share/code': 'resolves a typed share code for the public share page',
   'GET /v1/site': "the install's name, for the sign-in and welcome pages",
   'POST /drive/v1/share/report': 'a share visitor reports the share to the operator (as open to them as the share itself)',
+  'POST /drive/v1/url::check': 'the URL checker is a public page: a visitor checks a link within a per-network limit',
   // tus does its own auth, after its protocol checks (412, 400, 404 before the token): every method is listed, and
   // the isolation walk (route-walk-isolation.test.ts) still calls these routes as another user with the owner's upload id.
   '* /drive/v1/uploads': 'tus: protocol errors come before its own token check',

@@ -68,6 +68,7 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   deleteTasks: { method: 'DELETE', path: '/drive/v1/tasks', auth: 'user', raw: false },
   clearTasks: { method: 'POST', path: '/drive/v1/tasks::clear', auth: 'user', raw: false },
   inspectTorrent: { method: 'POST', path: '/drive/v1/torrent::inspect', auth: 'user', raw: false },
+  checkUrl: { method: 'POST', path: '/drive/v1/url::check', auth: 'public', raw: false },
   listEvents: { method: 'GET', path: '/drive/v1/events', auth: 'user', raw: false },
   recordEvent: { method: 'POST', path: '/drive/v1/events', auth: 'user', raw: false },
   deleteEvents: { method: 'POST', path: '/drive/v1/events::delete', auth: 'user', raw: false },

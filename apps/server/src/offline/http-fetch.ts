@@ -46,17 +46,13 @@ export interface RemoteMeta {
   validator: string;
 }
 
-export interface FetchOptions {
+export interface FetchOptions extends RequestOptions {
   url: string;
   /** Where the bytes go (appended to when it already holds some). */
   partPath: string;
-  allowPrivateNetwork: boolean;
-  /** An origin silent this long (connecting, or mid-body) is given up on, worth a retry. Default 30 s. */
-  timeoutMs?: number;
   /** Refuse content larger than this many bytes, saying why. */
   maxBytes: number;
   tooLarge?: string;
-  signal?: AbortSignal;
   /** Called once the headers are in; return false to stop without reading the body (already stored). */
   onMeta?: (meta: RemoteMeta) => Promise<boolean> | boolean;
   onProgress?: (received: number, total: number | null) => void;
@@ -67,13 +63,23 @@ export interface FetchResult extends RemoteMeta {
   size: number;
 }
 
-function open(url: URL, headers: Record<string, string>, opts: FetchOptions): Promise<IncomingMessage> {
+/** How a request to an origin goes: through the network guard, given up when silent this long. */
+export interface RequestOptions {
+  allowPrivateNetwork: boolean;
+  /** An origin silent this long (connecting, or mid-body) is given up on, worth a retry. Default 30 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  method?: 'GET' | 'HEAD';
+}
+
+function open(url: URL, headers: Record<string, string>, opts: RequestOptions): Promise<IncomingMessage> {
   // Node skips `lookup` for address literals, so those are checked here.
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(literal) && !opts.allowPrivateNetwork && !isPublicAddress(literal)) return Promise.reject(new BlockedAddressError(literal));
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers, lookup: guardedLookup(opts.allowPrivateNetwork), signal: opts.signal, timeout: opts.timeoutMs ?? 30_000 }, resolve);
+    const options = { method: opts.method ?? 'GET', headers, lookup: guardedLookup(opts.allowPrivateNetwork), signal: opts.signal, timeout: opts.timeoutMs ?? 30_000 };
+    const req = request(url, options, resolve);
     req.on('timeout', () => req.destroy(new FetchError('The server did not answer in time.', true)));
     req.on('error', (err) => reject(err instanceof FetchError ? err : Object.assign(err, { retryable: !('address' in err) })));
     req.end();
@@ -115,28 +121,30 @@ async function sizeOnDisk(path: string): Promise<number> {
   }
 }
 
-export async function fetchToFile(opts: FetchOptions): Promise<FetchResult | null> {
-  let url = parseHttpLink(opts.url);
+/**
+ * Requests a link, following redirects (each hop through the network guard): the final answer, still unread, and
+ * its address.
+ */
+export async function requestFollowing(link: string, headers: Record<string, string>, opts: RequestOptions): Promise<{ res: IncomingMessage; url: URL }> {
+  let url = parseHttpLink(link);
   if (!url) throw new FetchError('Only http and https links can be fetched.', false);
-  let offset = await sizeOnDisk(opts.partPath);
-  let res: IncomingMessage | null = null;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const headers: Record<string, string> = { 'user-agent': 'Haul', accept: '*/*' };
-    if (offset > 0) headers.range = `bytes=${offset}-`;
-    res = await open(url, headers, opts);
+    const res = await open(url, { 'user-agent': 'Haul', accept: '*/*', ...headers }, opts);
     const status = res.statusCode ?? 0;
-    if (status >= 300 && status < 400 && res.headers.location) {
-      res.resume();
-      const next = parseHttpLink(new URL(res.headers.location, url).toString());
-      if (!next) throw new FetchError('The link redirects to something that is not http or https.', false);
-      url = next;
-      continue;
-    }
-    break;
+    if (!(status >= 300 && status < 400 && res.headers.location)) return { res, url };
+    res.resume();
+    const next = parseHttpLink(new URL(res.headers.location, url).toString());
+    if (!next) throw new FetchError('The link redirects to something that is not http or https.', false);
+    url = next;
   }
-  if (!res) throw new FetchError('No answer.', true);
+  throw new FetchError(`Too many redirects (more than ${MAX_REDIRECTS}).`, false);
+}
+
+export async function fetchToFile(opts: FetchOptions): Promise<FetchResult | null> {
+  let offset = await sizeOnDisk(opts.partPath);
+  const { res, url } = await requestFollowing(opts.url, offset > 0 ? { range: `bytes=${offset}-` } : {}, opts);
   const status = res.statusCode ?? 0;
-  if (status >= 300 && status < 400) throw new FetchError(`Too many redirects (more than ${MAX_REDIRECTS}).`, false);
+  if (status >= 300 && status < 400) throw new FetchError(`The server answered ${status} without saying where to.`, false);
   if (status === 416 && offset > 0) {
     // Everything was already received before the interruption.
     res.resume();

@@ -6,6 +6,7 @@ import { serve } from '../http/contract.js';
 import { badInput } from '../http/errors.js';
 import type { OfflineWorker } from './offline.worker.js';
 import { TORRENT_MAX_BYTES } from './offline.service.js';
+import { presentTorrent } from './torrent-listing.js';
 
 export async function offlineRoutes(app: FastifyInstance, ctx: AppContext, worker: OfflineWorker): Promise<void> {
   serve(
@@ -17,13 +18,7 @@ export async function offlineRoutes(app: FastifyInstance, ctx: AppContext, worke
       if (url && !/^magnet:\?/i.test(url.trim())) throw badInput('url must be a magnet link.');
       const bytes = torrent ? Buffer.from(torrent, 'base64') : null;
       if (bytes && (bytes.length === 0 || bytes.length > TORRENT_MAX_BYTES)) throw badInput('The torrent file is empty or too large.');
-      const info = await worker.inspectTorrent(bytes ?? url!.trim());
-      return {
-        name: info.name,
-        info_hash: info.infoHash,
-        size: String(info.files.reduce((n, f) => n + f.size, 0)),
-        files: info.files.map((f) => ({ index: f.index, path: f.path.join('/'), size: String(f.size) })),
-      };
+      return presentTorrent(await worker.inspectTorrent(bytes ?? url!.trim()));
     },
     // Room for a .torrent file in the body.
     { bodyLimit: 8 * 1024 * 1024 },

@@ -18,6 +18,7 @@ import { FetchError, fetchToFile, TooLargeError } from './http-fetch.js';
 import { offlineRoom, offlineTooLarge, type OfflineRoom } from './offline-room.js';
 import { OFFLINE_REASONS, offlineReason } from './offline-reasons.js';
 import { completeOfflineTask, completeTorrentTask, dropOfflineBytes, OFFLINE, offlinePartPath, torrentDir } from './offline.service.js';
+import { httpSourceKey, knownSource, rememberSource, torrentSourceKey } from './offline-sources.js';
 import { TorrentError, type TorrentEngine, type TorrentInfo } from './torrent-types.js';
 import { createTorrentEngine } from './torrent-engines.js';
 import { StallWatch } from './stall-watch.js';
@@ -71,7 +72,7 @@ export class OfflineWorker {
   async inspectTorrent(source: Buffer | string): Promise<TorrentInfo> {
     const hash = typeof source === 'string' ? (await parseTorrent(source).catch(() => null))?.infoHash : undefined;
     if (typeof source === 'string' && !hash) throw badInput('The magnet link has no BitTorrent info hash (xt=urn:btih:…).');
-    const seen = hash ? await this.knownSource(`bt:${hash}:torrent`) : null;
+    const seen = hash ? await knownSource(this.ctx, torrentSourceKey(hash, 'torrent')) : null;
     const scratch = join(this.ctx.config.dataDir, 'offline', `inspect-${newId()}`);
     try {
       return await this.torrents.inspect(seen ? await readAll(this.ctx.blobs.read(seen.hash)) : source, scratch, AbortSignal.timeout(35_000), 30_000);
@@ -255,7 +256,7 @@ export class OfflineWorker {
       onMeta: async (meta) => {
         // Content this server already fetched (same final URL and validator) completes without a transfer.
         if (!meta.validator) return true;
-        const known = await this.knownSource(`${meta.finalUrl}\n${meta.validator}`);
+        const known = await knownSource(this.ctx, httpSourceKey(meta.finalUrl, meta.validator));
         if (!known) return true;
         instant = { hash: known.hash, size: known.size, name: meta.name, mimeType: known.mime_type };
         return false;
@@ -266,7 +267,7 @@ export class OfflineWorker {
     if (!done) throw new FetchError('Nothing was received.', true);
     if (!instant && result) {
       await this.ctx.blobs.adopt(partPath, result.hash);
-      if (result.validator) await this.rememberSource(`${result.finalUrl}\n${result.validator}`, result);
+      if (result.validator) await rememberSource(this.ctx, httpSourceKey(result.finalUrl, result.validator), result);
     }
     await completeOfflineTask(this.ctx, task, done);
     await rm(partPath, { force: true });
@@ -281,10 +282,9 @@ export class OfflineWorker {
     // A magnet link whose torrent this server has seen needs no peer for the file list.
     let source: Buffer | string = params.torrent ? Buffer.from(params.torrent, 'base64') : (params.url ?? '');
     const magnetHash = typeof source === 'string' ? (await parseTorrent(source).catch(() => null))?.infoHash : undefined;
-    const seen = magnetHash ? await this.knownSource(`bt:${magnetHash}:torrent`) : null;
+    const seen = magnetHash ? await knownSource(this.ctx, torrentSourceKey(magnetHash, 'torrent')) : null;
     if (seen) source = await readAll(this.ctx.blobs.read(seen.hash));
     const fileIds = params.file_ids ? params.file_ids.split(',').map(Number) : [];
-    const keyOf = (infoHash: string, index: number) => `bt:${infoHash}:${index}`;
     // Set from the metadata callback (TypeScript cannot see that assignment, hence the cast).
     let known = null as { info: TorrentInfo; files: { path: string[]; hash: string; size: number }[] } | null;
     const result = await this.torrents.download({
@@ -297,9 +297,9 @@ export class OfflineWorker {
         if (total > room.maxBytes) throw await offlineTooLarge(this.ctx, task.user_id, room, total);
         if (!seen) {
           const blob = await this.ctx.blobs.put(Readable.from([info.torrentFile]));
-          await this.rememberSource(`bt:${info.infoHash}:torrent`, { ...blob, name: `${info.name}.torrent`, mimeType: 'application/x-bittorrent' });
+          await rememberSource(this.ctx, torrentSourceKey(info.infoHash, 'torrent'), { ...blob, name: `${info.name}.torrent`, mimeType: 'application/x-bittorrent' });
         }
-        const stored = await Promise.all(chosen.map((f) => this.knownSource(keyOf(info.infoHash, f.index))));
+        const stored = await Promise.all(chosen.map((f) => knownSource(this.ctx, torrentSourceKey(info.infoHash, f.index))));
         if (stored.every(Boolean)) {
           known = { info, files: chosen.map((f, i) => ({ path: f.path, hash: stored[i]!.hash, size: stored[i]!.size })) };
           return false;
@@ -317,27 +317,13 @@ export class OfflineWorker {
       for (const f of result!.files) {
         const hash = f.hash ?? (await hashFile(f.diskPath));
         await this.ctx.blobs.adopt(f.diskPath, hash);
-        await this.rememberSource(keyOf(result!.info.infoHash, f.index), { hash, size: f.size, name: f.path.at(-1)!, mimeType: '' });
+        await rememberSource(this.ctx, torrentSourceKey(result!.info.infoHash, f.index), { hash, size: f.size, name: f.path.at(-1)!, mimeType: '' });
         files.push({ path: f.path, hash, size: f.size });
       }
     }
     const info = known?.info ?? result!.info;
     await completeTorrentTask(this.ctx, task, { name: info.name, multiFile: info.multiFile, files });
     await rm(dir, { recursive: true, force: true });
-  }
-
-  /** A source fetched before whose blob is still stored. */
-  private async knownSource(key: string) {
-    const row = await this.ctx.db.selectFrom('offline_sources').selectAll().where('source_key', '=', key).executeTakeFirst();
-    return row && (await this.ctx.blobs.has(row.hash)) ? row : null;
-  }
-
-  private async rememberSource(key: string, c: { hash: string; size: number; name: string; mimeType: string }): Promise<void> {
-    await this.ctx.db
-      .insertInto('offline_sources')
-      .values({ source_key: key, hash: c.hash, size: c.size, name: c.name, mime_type: c.mimeType, created_at: this.ctx.clock.now() })
-      .onConflict((oc) => oc.column('source_key').doUpdateSet({ hash: c.hash, size: c.size }))
-      .execute();
   }
 }
 

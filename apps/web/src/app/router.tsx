@@ -95,6 +95,8 @@ export const createDriveRouter = () =>
     { path: '403', element: <ForbiddenPage /> },
     // Signed-out page of seed 000 §2: how to install the extension.
     { path: 'extension', lazy: page(() => import('../features/extension-page/extension-page'), (m) => m.ExtensionPage) },
+    // Seed 000 §2: the URL checker needs no sign-in (adding does).
+    { path: 'url-checker', lazy: page(() => import('../features/url-checker/url-checker-page'), (m) => m.UrlCheckerPage) },
     {
       element: <RequireAuth />,
       children: [

@@ -28,6 +28,7 @@ import { statsRoutes } from './stats.js';
 import { settingsRoutes } from './settings.js';
 import { tasksRoutes } from './tasks.js';
 import { uploadsRoutes } from './uploads.js';
+import { urlCheckRoutes } from './url-check.js';
 import { webdavRoutes } from './webdav.js';
 
 export * from './define.js';
@@ -35,6 +36,7 @@ export * from './schema-kit.js';
 export * from './files.js';
 export { EventListSchema } from './events.js';
 export * from './tasks.js';
+export { URL_KINDS, UrlCheckSchema, type UrlCheck } from './url-check.js';
 export * from './plans.js';
 export * from './payments.js';
 export { STORAGE_KINDS, type StorageKind } from './about.js';
@@ -59,6 +61,7 @@ export const CONTRACT = {
   ...filesRoutes,
   ...uploadsRoutes,
   ...tasksRoutes,
+  ...urlCheckRoutes,
   ...eventsRoutes,
   ...mediaRoutes,
   ...sharesRoutes,

@@ -3,7 +3,7 @@
  * action and its parameters have left the address. Anything that adds, moves or changes waits for the person's click:
  * a link only ever opens a dialog or a screen.
  */
-import type { TFunction } from 'i18next';
+import i18next, { type TFunction } from 'i18next';
 import { toast } from 'sonner';
 import type { Breadcrumb, DriveFile } from '@haul/shared';
 import { useDialog } from '../../app/dialogs/dialog-store';
@@ -13,6 +13,7 @@ import { feedbackAddress } from '../feedback/feedback-address';
 import { useGuide } from '../guide/guide-store';
 import { getAncestors, isFolder } from '../files/files-api';
 import { openMobileSidebar } from '../layout/mobile-sidebar';
+import { checkUrl, torrentFileOf } from '../offline/offline-api';
 import { presetOpenWhenReady } from '../offline/open-when-ready';
 import { useUploads } from '../uploads/upload-store';
 import { withPreview } from '../viewer/viewer-address';
@@ -38,6 +39,14 @@ async function folderPathOf(pathname: string): Promise<Breadcrumb[]> {
   return getAncestors(id).catch(() => []);
 }
 
+/** A .torrent link's file, read through the URL checker; null (with a toast) when it cannot be read as a torrent. */
+async function torrentOf(url: string | undefined): Promise<File | null> {
+  if (!url) return null;
+  const file = await checkUrl(url).then(torrentFileOf, () => null);
+  if (!file) toast.error(i18next.t('urlChecker.torrentLinkFailed'));
+  return file;
+}
+
 /** A file's folder in the drive, as an address. */
 const folderOf = (f: DriveFile) => (f.parent_id ? `/all/${f.parent_id}` : '/all');
 
@@ -61,8 +70,10 @@ export const HANDLERS: Record<Exclude<Action, 'search'>, Handler> = {
   create_task: async (link, c) => {
     // The dialog validates on submit, so a bad link shows its own error there; nothing is added without a click.
     if (link.speedSave) presetOpenWhenReady(true);
-    const path = await folderPathOf(c.pathname);
-    useDialog.getState().open({ type: 'cloud-download', path, text: link.links.join('\n') });
+    const [path, torrent] = await Promise.all([folderPathOf(c.pathname), torrentOf(link.torrentFileUrls[0])]);
+    // A .torrent link that could not be read goes in as a link, as do any beyond the first (the dialog takes one file).
+    const asLinks = link.torrentFileUrls.slice(torrent ? 1 : 0);
+    useDialog.getState().open({ type: 'cloud-download', path, text: [...link.links, ...asLinks].join('\n'), torrentFile: torrent ?? undefined });
   },
   open_file: async (link, c) => {
     const [file] = await found(link, c);

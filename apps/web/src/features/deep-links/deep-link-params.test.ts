@@ -16,7 +16,7 @@ describe('readDeepLink', () => {
     expect(link!.links).toEqual(['magnet:?xt=urn:btih:abc&dn=Film&tr=http%3A%2F%2Ft.example%2Fa&tr=http%3A%2F%2Ft.example%2Fb']);
   });
 
-  it('takes links from url, repeated urls, __add_url and torrent_file_url, in order and each once', () => {
+  it('takes links from url, repeated urls and __add_url in order and each once, and .torrent links apart', () => {
     const qs = new URLSearchParams([
       ['action', 'create_task'],
       ['url', 'https://a.example/1.iso'],
@@ -32,8 +32,8 @@ describe('readDeepLink', () => {
         'https://a.example/2.iso',
         'https://a.example/3.iso',
         'http://b.example/x',
-        'https://c.example/t.torrent',
       ],
+      torrentFileUrls: ['https://c.example/t.torrent'],
       speedSave: true,
     });
   });

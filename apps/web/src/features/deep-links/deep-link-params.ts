@@ -43,6 +43,8 @@ export interface DeepLink {
   action: Action;
   /** create_task: the links to fetch, in order, each once. */
   links: string[];
+  /** create_task: links to .torrent files, read by the server's URL checker and handed to the dialog as a torrent. */
+  torrentFileUrls: string[];
   /** create_task: pre-ticks "Open when ready" (the seed's speed_save). */
   speedSave: boolean;
   /** open_file, highlight_files, move_files: the files named, each once. */
@@ -97,12 +99,11 @@ export function readDeepLink(params: URLSearchParams): DeepLink | null {
     ...(url ? [wholeMagnet(url, params)] : []),
     ...params.getAll('urls'),
     ...params.getAll('__add_url'),
-    // The server fetches links, not .torrent files from a link: it goes in as a link the person sees before adding.
-    ...params.getAll('torrent_file_url'),
   ]);
   return {
     action,
     links,
+    torrentFileUrls: splitLinks(params.getAll('torrent_file_url')).filter((l) => !links.includes(l)),
     speedSave: ['1', 'true'].includes(params.get('speed_save') ?? ''),
     fileIds: splitIds(params.getAll('file_ids')),
     taskId: params.get('task_id') || null,

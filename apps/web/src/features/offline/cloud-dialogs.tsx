@@ -19,10 +19,12 @@ import { Icon } from '../../components/icon';
 import {
   addCloudDownloads,
   badLinks,
+  checkUrl,
   fileToBase64,
   inspectTorrent,
   isTorrentFile,
   removeCloudTasks,
+  torrentFileOf,
   type TorrentListing,
 } from './offline-api';
 import { TorrentFiles } from './torrent-files';
@@ -57,12 +59,23 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
     .map((l) => l.trim())
     .filter(Boolean);
   const singleMagnet = lines.length === 1 && /^magnet:\?/i.test(lines[0]!) ? lines[0]! : null;
+  const singleTorrentLink = lines.length === 1 && /^https?:\/\/\S+\.torrent(?:[?#]\S*)?$/i.test(lines[0]!) ? lines[0]! : null;
 
   const inspect = (source: { url: string } | { torrent: string }, base64?: string, fileName?: string) =>
     read(async () => {
       const listing = await inspectTorrent(source);
       setTorrent({ base64, fileName, listing });
       setChosen(new Set(listing.files.map((f) => f.index)));
+    }, errorMessage);
+  // A .torrent link is read by the server's URL checker and then stands in for the link, as a picked file would.
+  const readTorrentLink = (link: string) =>
+    read(async () => {
+      const check = await checkUrl(link);
+      const file = torrentFileOf(check);
+      if (!file || !check.torrent) throw new Error(t('cloud.notTorrent', { name: check.name }));
+      setText('');
+      setTorrent({ base64: check.torrent_file, fileName: file.name, listing: check.torrent });
+      setChosen(new Set(check.torrent.files.map((f) => f.index)));
     }, errorMessage);
   const pickTorrent = async (file: File | undefined) => {
     if (!file) return;
@@ -149,6 +162,11 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
           </button>
           {singleMagnet && !torrent && (
             <button type="button" className="link" onClick={() => void inspect({ url: singleMagnet })} disabled={inspecting}>
+              {t('cloud.chooseFiles')}
+            </button>
+          )}
+          {singleTorrentLink && !torrent && (
+            <button type="button" className="link" onClick={() => void readTorrentLink(singleTorrentLink)} disabled={inspecting}>
               {t('cloud.chooseFiles')}
             </button>
           )}

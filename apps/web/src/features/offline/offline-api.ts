@@ -80,3 +80,14 @@ export function etaSeconds(task: DriveTask): number | null {
   if (!(size > 0) || !(speed > 0) || !(received >= 0) || received > size) return null;
   return Math.ceil((size - received) / speed);
 }
+
+/** What a link holds (name, size, type; a torrent's files) and whether the server has it already; nothing is stored. */
+export type UrlCheck = Answer<'checkUrl'>;
+export const checkUrl = (url: string, signal?: AbortSignal) => haul.call('checkUrl', { body: { url }, signal });
+
+/** A checked .torrent link's file, as if picked from the disk. */
+export function torrentFileOf(check: UrlCheck): File | null {
+  if (!check.torrent_file) return null;
+  const bytes = Uint8Array.from(atob(check.torrent_file), (c) => c.charCodeAt(0));
+  return new File([bytes], /\.torrent$/i.test(check.name) ? check.name : `${check.name}.torrent`, { type: 'application/x-bittorrent' });
+}
