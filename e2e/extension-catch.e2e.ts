@@ -47,6 +47,10 @@ function site(): Server {
         <a id="broken" href="/files/broken.torrent">broken.torrent</a>
         <script>window.seen = []; document.addEventListener('click', (e) => window.seen.push(e.defaultPrevented));</script>`);
     }
+    if (path === '/files/notes.pdf') {
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': 2500 });
+      return res.end(req.method === 'HEAD' ? undefined : Buffer.alloc(2500));
+    }
     const body = path === '/files/Reel.torrent' ? reelTorrent : path === '/files/broken.torrent' ? Buffer.from('not a torrent at all') : null;
     if (!body) return res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/x-bittorrent', 'content-length': body.length });
@@ -230,10 +234,18 @@ describe('the popup', () => {
     expect(await row.getByRole('link', { name: 'Album' }).getAttribute('href')).toBe(`${e2e.base}/drive/all?action=open_file&file_ids=${done.file_id}`);
   });
 
+  it('says what a web link holds, asked of the server’s URL checker, before adding it', async () => {
+    const popup = await extensionPage('popup.html');
+    await popup.getByLabel('Links to fetch, one a line').fill(`${siteBase}/files/notes.pdf`);
+    await expect.poll(() => popup.locator('.torrent-head').textContent(), { timeout: 20_000 }).toMatch(/^notes\.pdf · 2\.\d KB · application\/pdf$/);
+    await popup.getByLabel('Links to fetch, one a line').fill(`${siteBase}/files/missing.iso`);
+    await expect.poll(() => popup.locator('.torrent').textContent(), { timeout: 20_000 }).toMatch(/^Not checked \(.+\); it can still be added\.$/);
+  });
+
   it('called nothing outside the contract', () => {
     const named = calls.map((c) => ({ ...c, route: contractRouteOf(c) }));
     expect(named.filter((c) => !c.route)).toEqual([]);
     const used = new Set(named.filter((c) => c.method !== 'OPTIONS').map((c) => c.route));
-    for (const route of ['createFile', 'inspectTorrent', 'listTasks']) expect(used).toContain(route);
+    for (const route of ['createFile', 'checkUrl', 'listTasks']) expect(used).toContain(route);
   });
 });

@@ -10,13 +10,13 @@ const listing = {
 };
 
 describe('preview', () => {
-  it('shows each pasted link with its kind, and inspects only a box holding one torrent link', () => {
+  it('shows each pasted link with its kind, and checks only a box holding one link', () => {
     const { lines, bad } = previewLines('https://a.example/x.iso\nmagnet:?xt=urn:btih:abc\nhttps://a.example/t/Film%20(1).torrent?k=1\nhello');
     expect(lines.map((l) => l.kind)).toEqual(['http', 'magnet', 'torrent-link']);
     expect(bad).toEqual(['hello']);
     expect(inspectable(lines)).toBeNull();
     expect(inspectable(previewLines('magnet:?xt=urn:btih:abc').lines)?.kind).toBe('magnet');
-    expect(inspectable(previewLines('https://a.example/x.iso').lines)).toBeNull();
+    expect(inspectable(previewLines('https://a.example/x.iso').lines)?.kind).toBe('http');
   });
 
   it('sends file_ids only when some files were left out', () => {

@@ -1,15 +1,15 @@
 /**
  * What the popup shows before adding (seed 000 §3, "extension clipboard preview"): every pasted line as it will be
- * sent, and for a single magnet link or .torrent link its name, size and files, read through the server's torrent
- * inspection (the call the web app's dialog makes), so a few files can be picked. A .torrent link is read by the
- * extension when the browser grants access to its site; otherwise, like a plain http link, it is shown as it is
- * (no call tells what an http link holds before it is fetched).
+ * sent, and for a single link what it holds, asked of the server's URL checker (the one probe the checker page and the
+ * web app's dialog use): a web file's name, size and type, or a magnet's or .torrent link's name, size and files, so a
+ * few files can be picked. A .torrent link is read by the extension itself when the browser grants access to its site.
  */
 import type { Answer, HaulClient } from '@haul/client';
 import { isMagnet, isTorrentLink, pastedLines } from './links';
 import { fetchTorrentFile } from './torrent-file';
 
 export type TorrentListing = Answer<'inspectTorrent'>;
+export type LinkCheck = Answer<'checkUrl'>;
 
 /** One line of the paste box as it will be sent. */
 export interface PreviewLine {
@@ -33,8 +33,8 @@ export function previewLines(text: string): { lines: PreviewLine[]; bad: string[
   return { lines: links.map((link) => ({ link, kind: kindOf(link) })), bad };
 }
 
-/** The one torrent link worth inspecting: the box holds only it. */
-export const inspectable = (lines: PreviewLine[]): PreviewLine | null => (lines.length === 1 && lines[0]!.kind !== 'http' ? lines[0]! : null);
+/** The one link worth checking: the box holds only it. */
+export const inspectable = (lines: PreviewLine[]): PreviewLine | null => (lines.length === 1 ? lines[0]! : null);
 
 async function mayRead(link: string): Promise<boolean> {
   try {
@@ -44,15 +44,21 @@ async function mayRead(link: string): Promise<boolean> {
   }
 }
 
+/** What one link holds: a torrent to pick files from, or a web file's facts. */
+export type LinkPreview = { torrent: TorrentPreview } | { file: LinkCheck };
+
 /**
- * Reads a torrent's files: a magnet link by the server's inspection of it; a .torrent link by reading the file when
- * its site may be read. Null when there is nothing to read it with.
+ * Checks one link: a .torrent link the browser lets the extension read is read here (its bytes are added as a file);
+ * anything else is asked of the server's URL checker, which lists a magnet or a .torrent behind any link too.
  */
-export async function inspectTorrentLink(client: HaulClient, line: PreviewLine, signal?: AbortSignal): Promise<TorrentPreview | null> {
-  if (line.kind === 'magnet') return { link: line.link, listing: await client.call('inspectTorrent', { body: { url: line.link }, signal }) };
-  if (line.kind !== 'torrent-link' || !(await mayRead(line.link))) return null;
-  const base64 = await fetchTorrentFile(line.link, signal);
-  return { link: line.link, base64, listing: await client.call('inspectTorrent', { body: { torrent: base64 }, signal }) };
+export async function previewLink(client: HaulClient, line: PreviewLine, signal?: AbortSignal): Promise<LinkPreview> {
+  if (line.kind === 'torrent-link' && (await mayRead(line.link))) {
+    const base64 = await fetchTorrentFile(line.link, signal);
+    return { torrent: { link: line.link, base64, listing: await client.call('inspectTorrent', { body: { torrent: base64 }, signal }) } };
+  }
+  const check = await client.call('checkUrl', { body: { url: line.link }, signal });
+  if (check.torrent) return { torrent: { link: line.link, base64: check.torrent_file, listing: check.torrent } };
+  return { file: check };
 }
 
 /** The file_ids to send: none when every file is kept (the server then keeps all). */

@@ -1,12 +1,13 @@
 /**
  * The popup's preview of the paste box, kept up to date as the person types: each link as it will be sent, and for a
- * single magnet or .torrent link its name, size and files with a box each, all ticked, to untick what is not wanted.
- * Reading a torrent is aborted when the box changes.
+ * single link what it holds: a web file's name, size and type (and whether the server has it already), or a torrent's
+ * name, size and files with a box each, all ticked, to untick what is not wanted. A check is aborted when the box
+ * changes.
  */
 import type { HaulClient } from '@haul/client';
 import { formatSize } from '@haul/shared/plain';
 import { t } from '../lib/i18n';
-import { chosenFileIds, inspectable, inspectTorrentLink, previewLines, type PreviewLine, type TorrentPreview } from '../lib/preview';
+import { chosenFileIds, inspectable, previewLink, previewLines, type LinkCheck, type PreviewLine, type TorrentPreview } from '../lib/preview';
 import { describeFailure } from '../lib/words';
 
 /** How long typing pauses before the box is read again. */
@@ -63,17 +64,26 @@ export function startPreview(box: HTMLTextAreaElement, area: HTMLElement, client
     count();
   };
 
+  const showFile = (file: LinkCheck, into: HTMLElement) => {
+    const head = el('p', '', 'torrent-head');
+    const facts = [file.size ? formatSize(file.size) : t('sizeUnknown'), file.mime_type].filter(Boolean).join(' · ');
+    head.append(el('strong', file.name), el('span', ` · ${facts}`, 'soft'));
+    into.replaceChildren(head, ...(file.instant ? [el('p', t('instantOnServer'), 'soft')] : []));
+  };
+
   const read = async (line: PreviewLine, into: HTMLElement) => {
     reading = new AbortController();
     const signal = reading.signal;
-    into.replaceChildren(el('p', t('readingTorrent'), 'soft'));
+    into.replaceChildren(el('p', t(line.kind === 'http' ? 'checkingLink' : 'readingTorrent'), 'soft'));
     try {
-      const found = await inspectTorrentLink(client, line, signal);
+      const found = await previewLink(client, line, signal);
       if (signal.aborted) return;
-      if (found) showTorrent(found);
-      else into.replaceChildren(el('p', t('torrentAsIs'), 'soft'));
+      if ('torrent' in found) showTorrent(found.torrent);
+      else showFile(found.file, into);
     } catch (err) {
-      if (!signal.aborted) into.replaceChildren(el('p', t('torrentNotRead', { why: describeFailure(err, server) }), 'error'));
+      if (signal.aborted) return;
+      const why = describeFailure(err, server);
+      into.replaceChildren(el('p', line.kind === 'http' ? t('linkNotChecked', { why }) : t('torrentNotRead', { why }), line.kind === 'http' ? 'soft' : 'error'));
     }
   };
 
