@@ -299,3 +299,11 @@ export const localRows = (page: Page, userId: string) =>
       }),
     userId,
   );
+
+/**
+ * Waits until the open folder's list (list view) holds all `files` of its files: the grid's aria-rowcount, which
+ * counts its header row too. Files seeded behind the page's back arrive by the next sync, so a list may show some first.
+ */
+export async function folderWhole(page: Page, name: string, files: number): Promise<void> {
+  await expect.poll(() => page.getByRole('grid', { name }).getAttribute('aria-rowcount'), { timeout: 30_000 }).toBe(String(files + 1));
+}

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, folderWhole, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -37,9 +37,8 @@ async function seed(page: Page) {
   await page.getByRole('button', { name: 'Sort' }).click();
   await page.getByRole('menuitemradio', { name: 'Name (A to Z)' }).click();
   await expect.poll(async () => (await rowNames(page))[0]).toBe('a00.bin');
-  // Every file, not only those the open page had heard of before the reload: the rest arrive by the next sync.
-  const rows = String(FILLERS.length + PHOTOS.length + 1);
-  await expect.poll(() => page.getByRole('grid', { name: 'Holiday' }).getAttribute('aria-rowcount')).toBe(rows);
+  // Every file, not only those the open page had heard of before the reload.
+  await folderWhole(page, 'Holiday', FILLERS.length + PHOTOS.length);
   return { folderUrl: `${e2e.base}/drive/all/${folder.id}`, ids };
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, folderWhole, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
 import { makePlayerMedia } from './media-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-players-'));
@@ -53,19 +53,10 @@ describe('viewer shell and players', () => {
     await page.getByRole('button', { name: 'Sort' }).click();
     await page.getByRole('menuitemradio', { name: 'Name (A to Z)' }).click();
     await expect.poll(async () => (await rowNames(page))[1]).toBe('p01.jpg');
-    // The 31 files were put in the database behind the page's back: the folder may still be syncing when the first
-    // shows. The viewer counts what the folder holds when it opens, so open it again until the folder is whole.
-    await expect
-      .poll(
-        async () => {
-          if (await viewer(page).isVisible()) await page.keyboard.press('Escape');
-          await page.getByRole('row', { name: 'p01.jpg' }).dblclick();
-          await viewer(page).getByTestId('viewer-count').waitFor();
-          return count(page);
-        },
-        { timeout: 30_000, interval: 1_000 },
-      )
-      .toBe('2 / 31');
+    // The viewer counts what the folder holds when it opens: wait for all 31 files first.
+    await folderWhole(page, 'Many', 31);
+    await page.getByRole('row', { name: 'p01.jpg' }).dblclick();
+    await expect.poll(() => count(page)).toBe('2 / 31');
 
     // 31 thumbnails overflow the strip: page buttons on its sides, each usable while there is more that way.
     const back = viewer(page).getByRole('button', { name: 'Earlier files' });
