@@ -14,7 +14,7 @@ describe('sessions in the browser', () => {
     await page.goto('/drive/login');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL('**/drive/all');
   };
 

@@ -31,7 +31,7 @@ describe('settings that follow the account', () => {
     await desktop.goto('/drive/login');
     await desktop.getByLabel('Email').fill(email);
     await desktop.getByLabel('Password').fill(PASSWORD);
-    await desktop.getByRole('button', { name: 'Sign in' }).click();
+    await desktop.getByRole('button', { name: 'Sign in', exact: true }).click();
     await desktop.waitForURL('**/drive/all');
     await desktop.getByRole('button', { name: 'Grid view' }).waitFor();
     await desktop.getByLabel('Search your files').focus();

@@ -42,7 +42,7 @@ describe('sign-in providers', () => {
     await page.waitForURL(`${idp.issuer}/**`);
     await page.getByLabel('Username').fill('ada');
     await page.getByLabel('Password').fill('ada-at-the-idp');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL('**/drive/all');
     const user = await e2e.haul.ctx.db.selectFrom('users').selectAll().where('id', '=', await sessionUserId(page)).executeTakeFirstOrThrow();
     expect(user).toMatchObject({ email: 'ada@idp.example', name: 'Ada Lovelace' });
@@ -75,7 +75,7 @@ describe('sign-in providers', () => {
     await page.waitForURL(`${idp.issuer}/**`);
     await page.getByLabel('Username').fill('bea');
     await page.getByLabel('Password').fill('bea-at-the-idp');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL('**/drive/account/providers');
     await expect.poll(() => page.getByText('Connected as bea@idp.example').count()).toBe(1);
     const userId = await sessionUserId(page);
