@@ -4,9 +4,12 @@
  * (X-Forwarded-For from loopback, which the server trusts), as two people on two networks would have.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2E, fromAccountMenu, newEmail, PASSWORD, signUpInBrowser, startE2E } from './harness.js';
+import { createUser } from '../apps/server/src/accounts/accounts.service.js';
+import { type E2E, fitsWidth, fromAccountMenu, newEmail, PASSWORD, signInBrowser, signUpInBrowser, startE2E } from './harness.js';
 
 let e2e: E2E;
+/** The first test's inviter and invited, for the operator's list. */
+const joined = { inviter: '', invitee: '' };
 beforeAll(async () => {
   e2e = await startE2E({ config: { inviteRewardDays: 7, inviteMaxRewards: 10 } });
 }, 60_000);
@@ -16,7 +19,7 @@ describe('invitations', () => {
   it('brings a friend in with a copied link, and both get premium', async () => {
     const a = await e2e.newPage({ extraHTTPHeaders: { 'X-Forwarded-For': '198.51.100.7' } });
     await a.context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await signUpInBrowser(a.page);
+    joined.inviter = await signUpInBrowser(a.page);
 
     await a.page.goto('/drive/activity/invitation');
     await a.page.getByRole('heading', { name: 'Invite friends' }).waitFor();
@@ -34,6 +37,7 @@ describe('invitations', () => {
     await b.page.getByText('You were invited to Haul.', { exact: false }).waitFor();
     await b.page.getByRole('heading', { name: 'Create your Haul account' }).waitFor();
     const bEmail = newEmail();
+    joined.invitee = bEmail;
     await b.page.getByLabel('Email').fill(bEmail);
     await b.page.getByLabel('Password').fill(PASSWORD);
     await b.page.getByRole('button', { name: 'Create account' }).click();
@@ -68,4 +72,18 @@ describe('invitations', () => {
     await page.waitForURL('**/drive/activity/invited');
     await page.getByText('Nobody has joined with your link yet.').waitFor();
   });
+
+  it("shows the operator who invited whom, and the reward, in the console's Plans and money", async () => {
+    await createUser(e2e.haul.ctx, { email: 'keeper@example.com', password: PASSWORD, isAdmin: true });
+    const { page } = await e2e.newPage({ viewport: { width: 390, height: 800 } });
+    await signInBrowser(page, 'keeper@example.com');
+    await page.goto('/drive/admin/plans');
+    const panel = page.getByRole('region', { name: 'Invitations' });
+    const card = panel.getByRole('listitem', { name: `${joined.inviter} invited ${joined.invitee}` });
+    await card.waitFor();
+    expect(await card.textContent()).toContain('7 premium days each');
+    expect(await panel.textContent()).toContain('1 invitation, 1 rewarded: 7 premium days given to each side.');
+    expect(await fitsWidth(page)).toBe(true);
+  });
 });
+

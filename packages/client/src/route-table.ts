@@ -162,6 +162,7 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   adminListCodes: { method: 'GET', path: '/admin/v1/codes', auth: 'admin', raw: false },
   adminCreateCodes: { method: 'POST', path: '/admin/v1/codes', auth: 'admin', raw: false },
   adminRevokeCode: { method: 'POST', path: '/admin/v1/codes/:id/revoke', auth: 'admin', raw: false },
+  adminListInvitations: { method: 'GET', path: '/admin/v1/invitations', auth: 'admin', raw: false },
   adminGetSettings: { method: 'GET', path: '/admin/v1/settings', auth: 'admin', raw: false },
   adminUpdateSettings: { method: 'PATCH', path: '/admin/v1/settings', auth: 'admin', raw: false },
   adminStorage: { method: 'GET', path: '/admin/v1/system/storage', auth: 'admin', raw: false },

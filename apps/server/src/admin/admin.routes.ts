@@ -1,4 +1,5 @@
 /** /admin/v1: the operator's console (accounts, shares held, blocked words, the system, run-time settings, the audit log); every route behind requireAdmin. */
+import { listInvitations } from './admin-invitations.service.js';
 import type { FastifyInstance } from 'fastify';
 import { CONTRACT as C } from '@haul/shared';
 import type { AppContext } from '../context.js';
@@ -55,6 +56,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext, eraser:
     serve(scope, C.adminListOrders, (req) => listOrders(ctx, { email: req.query.email, status: req.query.status, limit: req.query.limit ?? 50, pageToken: req.query.page_token }));
     serve(scope, C.adminRefundOrder, (req) => refundAsOperator(ctx, { id: req.userId, ip: req.ip }, req.params.id));
     serve(scope, C.adminListCodes, (req) => listCodes(ctx, { limit: req.query.limit ?? 50, pageToken: req.query.page_token }));
+    serve(scope, C.adminListInvitations, (req) => listInvitations(ctx, { userId: req.query.user_id, limit: req.query.limit ?? 50, pageToken: req.query.page_token }));
     serve(scope, C.adminCreateCodes, (req) => createCodesAsOperator(ctx, { id: req.userId, ip: req.ip }, req.body));
     serve(scope, C.adminRevokeCode, (req) => revokeCode(ctx, { id: req.userId, ip: req.ip }, req.params.id));
     serve(scope, C.adminUpdateSettings, (req) => updateRunTimeSettings(ctx, { id: req.userId, ip: req.ip }, req.body));

@@ -28,10 +28,12 @@ interface Props<P, T> {
   labelledBy?: string;
   moreLabel: string;
   moreClassName?: string;
+  /** Shown above the items, from the first page (totals a listing sends with each page). */
+  header?: (first: P) => ReactNode;
 }
 
 export function PagedList<P extends { next_page_token?: string }, T>(props: Props<P, T>) {
-  const { queryKey, load, items: pick, itemKey, children, empty, ordered, className, label, labelledBy, moreLabel, moreClassName } = props;
+  const { queryKey, load, items: pick, itemKey, children, empty, ordered, className, label, labelledBy, moreLabel, moreClassName, header } = props;
   const { t } = useTranslation();
   const list = useInfiniteQuery({
     queryKey,
@@ -47,6 +49,7 @@ export function PagedList<P extends { next_page_token?: string }, T>(props: Prop
   const List = ordered ? 'ol' : 'ul';
   return (
     <>
+      {header?.(list.data.pages[0]!)}
       <List className={className} aria-label={label} aria-labelledby={labelledBy}>
         {items.map((item) => (
           <Fragment key={itemKey(item)}>{children(item)}</Fragment>

@@ -4,6 +4,7 @@ import { aboutRoutes } from './about.js';
 import { adminRoutes } from './admin.js';
 import { adminAccountsRoutes } from './admin-accounts.js';
 import { adminMoneyRoutes } from './admin-money.js';
+import { adminInvitationsRoutes } from './admin-invitations.js';
 import { adminSettingsRoutes } from './admin-settings.js';
 import { adminHealthRoutes } from './admin-health.js';
 import { setupRoutes } from './setup.js';
@@ -46,6 +47,7 @@ export * from './archives.js';
 export * from './admin-settings.js';
 export * from './feedback.js';
 export * from './share-reports.js';
+export { AdminInvitationSchema, type AdminInvitation } from './admin-invitations.js';
 export { AdminCodeSchema, AdminOrderSchema, AdminProductSchema, MAX_CODES_PER_REQUEST } from './admin-money.js';
 export { OAUTH_CODE_TTL_SECONDS, OAUTH_SCOPES, TokenGrantResponseSchema, type OAuthScope } from './oauth.js';
 export { DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } from './devices.js';
@@ -80,6 +82,7 @@ export const CONTRACT = {
   ...adminRoutes,
   ...adminAccountsRoutes,
   ...adminMoneyRoutes,
+  ...adminInvitationsRoutes,
   ...adminSettingsRoutes,
   ...adminHealthRoutes,
   ...setupRoutes,

@@ -1,5 +1,5 @@
-/** The console's plans and money calls (goods, orders, redeem codes), with query keys under ['admin']. */
-import type { AdminCodeSchema, AdminOrderSchema, AdminProductSchema, OrderStatus, Static } from '@haul/shared';
+/** The console's plans and money calls (goods, orders, redeem codes, invitations), with query keys under ['admin']. */
+import type { AdminCodeSchema, AdminInvitationSchema, AdminOrderSchema, AdminProductSchema, OrderStatus, Static } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 import { ADMIN_KEY } from './admin-api';
 
@@ -29,3 +29,8 @@ export const refundOrder = (id: string) => haul.call('adminRefundOrder', { param
 export const listCodes = (pageToken: string, signal?: AbortSignal) => haul.call('adminListCodes', { query: { limit: PAGE, page_token: pageToken || undefined }, signal });
 export const createCodes = (body: NewCodes) => haul.call('adminCreateCodes', { body });
 export const revokeCode = (id: string) => haul.call('adminRevokeCode', { params: { id } });
+
+export type AdminInvitation = Static<typeof AdminInvitationSchema>;
+export const INVITATIONS_KEY = [...ADMIN_KEY, 'invitations'] as const;
+export const listInvitations = (pageToken: string, signal?: AbortSignal) =>
+  haul.call('adminListInvitations', { query: { limit: PAGE, page_token: pageToken || undefined }, signal });

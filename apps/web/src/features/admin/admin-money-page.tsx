@@ -1,9 +1,10 @@
 /**
- * Plans and money (/admin/plans): the goods on sale and off, every order with its refund, and redeem codes made and
- * revoked: what haul-admin plans, orders, refund and codes do from a shell.
+ * Plans and money (/admin/plans): the goods on sale and off, every order with its refund, redeem codes made and
+ * revoked, and the invitations with their rewards: what haul-admin plans, orders, refund and codes do from a shell.
  */
 import { useTranslation } from 'react-i18next';
 import { CodesPanel } from './codes-panel';
+import { InvitationsPanel } from './invitations-panel';
 import { OrdersPanel } from './orders-panel';
 import { ProductsPanel } from './products-panel';
 import './money.css';
@@ -19,6 +20,7 @@ export function AdminMoneyPage() {
         <ProductsPanel />
         <OrdersPanel />
         <CodesPanel />
+        <InvitationsPanel />
       </div>
     </section>
   );
