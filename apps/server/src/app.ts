@@ -8,6 +8,7 @@ import { AccountEraser } from './accounts/account-erasure.js';
 import { accountsRoutes } from './accounts/accounts.routes.js';
 import { verifiedTokenAccount } from './http/access-tokens.js';
 import { twoFactorRoutes } from './accounts/two-factor.routes.js';
+import { passkeysRoutes } from './accounts/passkeys.routes.js';
 import { devicesRoutes } from './devices/devices.routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -194,6 +195,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await devicesRoutes(app, ctx);
   await twoFactorRoutes(app, ctx);
   await contentRoutes(app, ctx);
+  await passkeysRoutes(app, ctx);
   await mediaRoutes(app, ctx);
   await tusRoutes(app, ctx, ctx.uploads);
   await sharesRoutes(app, ctx, () => media.kick());

@@ -16,6 +16,8 @@ export const PUBLIC: Record<string, string> = {
   'POST /v1/setup': "creates the operator's account on a fresh install, once",
   'POST /v1/auth/signin/token': 'signs in with a mailed code (the code is the proof)',
   'POST /v1/auth/signin': 'trades a password for tokens',
+  'POST /v1/auth/passkey/options': 'hands out a sign-in challenge, before any session',
+  'POST /v1/auth/passkey/signin': "the passkey's signature over a server-kept challenge is the credential",
   'POST /v1/auth/token': 'trades a refresh token for tokens',
   'POST /v1/auth/revoke': 'the refresh token in the body is the credential',
   'GET /.well-known/oauth-authorization-server': 'the authorization server metadata: the same for everyone',

@@ -13,6 +13,7 @@ import type { FeedbackTable } from './schema-feedback.js';
 import type { ShareReportsTable } from './schema-reports.js';
 import type { ProcessHeartbeatsTable } from './schema-ops.js';
 import type { TrialsTable } from './schema-trials.js';
+import type { PasskeyChallengesTable, PasskeysTable } from './schema-passkeys.js';
 import type { MediaJobsTable, MediaRenditionsTable } from './schema-media.js';
 
 export type { MediaJobsTable, MediaRenditionsTable };
@@ -353,6 +354,8 @@ export interface Database {
   invitations: InvitationsTable;
   invite_reward_counts: InviteRewardCountsTable;
   trials: TrialsTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
   archive_jobs: ArchiveJobsTable;
   app_passwords: AppPasswordsTable;
   dav_props: DavPropsTable;

@@ -8,3 +8,4 @@ export { AppsPage } from '../features/account/apps-page';
 export { DevicesPage } from '../features/devices/devices-page';
 export { SecurityLogPage } from '../features/account/security-log-page';
 export { TwoFactorPage } from '../features/two-factor/two-factor-page';
+export { PasskeysPage } from '../features/account/passkeys-page';

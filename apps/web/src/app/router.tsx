@@ -195,6 +195,7 @@ export const createDriveRouter = () =>
                 { path: ':page', lazy: page(account, (m) => () => <ConnectProvider Page={m.ProvidersPage} />) },
               ],
             },
+                { path: 'passkeys', lazy: page(account, (m) => m.PasskeysPage) },
           ],
         },
       ],

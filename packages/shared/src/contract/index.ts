@@ -13,6 +13,7 @@ import { activityRoutes } from './activity.js';
 import { accountsRoutes } from './accounts.js';
 import { devicesRoutes } from './devices.js';
 import { twoFactorRoutes } from './two-factor.js';
+import { passkeysRoutes } from './passkeys.js';
 import { eventsRoutes } from './events.js';
 import { feedbackRoutes } from './feedback.js';
 import { shareReportRoutes } from './share-reports.js';
@@ -57,12 +58,14 @@ export { AppPasswordSchema } from './webdav.js';
 export { DELETION_BLOCKERS, VERIFICATION_USAGES, type VerificationUsage } from './accounts.js';
 
 export const CONTRACT = {
+export { PasskeySchema } from './passkeys.js';
   ...accountsRoutes,
   ...devicesRoutes,
   ...twoFactorRoutes,
   ...filesRoutes,
   ...uploadsRoutes,
   ...tasksRoutes,
+  ...passkeysRoutes,
   ...urlCheckRoutes,
   ...eventsRoutes,
   ...mediaRoutes,

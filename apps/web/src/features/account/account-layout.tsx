@@ -5,7 +5,7 @@ import { useScrollEdges } from '../../components/use-scroll-edges';
 
 export function AccountLayout() {
   const { t } = useTranslation();
-  // Ten links do not fit a phone's width: the strip scrolls, and shows that it does.
+  // A dozen links do not fit a phone's width: the strip scrolls, and shows that it does.
   const strip = useScrollEdges<HTMLElement>(useLocation().pathname);
   return (
     <>
@@ -17,6 +17,7 @@ export function AccountLayout() {
         <NavLink to="/account/devices">{t('devices.title')}</NavLink>
         <NavLink to="/account/security-log">{t('securityLog.title')}</NavLink>
         <NavLink to="/account/two-factor">{t('twoFactor.title')}</NavLink>
+        <NavLink to="/account/passkeys">{t('passkeys.title')}</NavLink>
         <NavLink to="/account/providers">{t('providers.pageTitle')}</NavLink>
         <NavLink to="/account/apps">{t('oauth.appsTitle')}</NavLink>
         <NavLink to="/account/webdav">{t('webdav.title')}</NavLink>

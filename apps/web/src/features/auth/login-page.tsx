@@ -1,7 +1,8 @@
 /**
  * Sign in or create an account with email and password; errors are shown as the server words them. A server that asks
  * for verified addresses gets the mailed code before the account is made (`SignUpCode`). Arriving from an invite link
- * (`?invitation-code=`) opens on "Create account", says so, and the code goes with the sign-up.
+ * (`?invitation-code=`) opens on "Create account", says so, and the code goes with the sign-up. A passkey signs in
+ * from the field's suggestions or its own button (PasskeySignIn).
  */
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +18,7 @@ import { passwordFits, passwordRule } from './password-rule';
 import { LeaveTo, outsideDrive, safeRedirect } from './require-auth';
 import { useSessionStore } from './session-store';
 import { SignUpCode } from './signup-code';
+import { PasskeySignIn } from './passkey-sign-in';
 import { ProviderButtons } from '../providers/provider-buttons';
 import { keepInvitationCode } from '../activity/invitation-code';
 import type { SentCode } from './use-code-step';
@@ -160,7 +162,8 @@ export function LoginPage() {
           label={mode === 'signin' ? t('phone.emailOrPhone') : t('auth.email')}
           inputRef={emailRef}
           type={mode === 'signin' ? 'text' : 'email'}
-          autoComplete="username"
+          // "webauthn": the browser also suggests this site's passkeys here (conditional UI, passkey-sign-in.tsx).
+          autoComplete={mode === 'signin' ? 'username webauthn' : 'username'}
           value={email}
           onChange={(e) => setEmail(e.target.value)}
           error={errors.email}
@@ -190,6 +193,7 @@ export function LoginPage() {
         <button className="btn primary wide" type="submit" disabled={busy}>
           {mode === 'signin' ? t('auth.signIn') : t('auth.signUp')}
         </button>
+        {mode === 'signin' && <PasskeySignIn disabled={busy} />}
         {mode === 'signin' && (
           <p className="login-switch">
             <Link className="link" to={{ pathname: '/login/code', search: location.search }} state={{ email }}>
