@@ -75,7 +75,6 @@ describe('deep links after signing in', () => {
   const screens: [action: string, to: string][] = [
     ['show_storage_dialog', '/drive/space-management'],
     ['show_traffic_dialog', '/drive/traffic-management'],
-    ['show_premium_transform_dialog', '/drive/payment'],
     ['required_set_password', '/drive/account/password'],
     ['bind_provider', '/drive/account/providers'],
   ];
@@ -88,6 +87,7 @@ describe('deep links after signing in', () => {
 
   for (const [action, title] of [
     ['open_redeem_box', 'Redeem a code'],
+    ['show_premium_transform_dialog', 'Change your plan'],
     ['show_invite_dialog', 'Invite friends'],
     ['show_activity_dialog', 'Invite friends'],
   ])

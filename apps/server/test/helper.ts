@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
+import { expect } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
+import { createUser } from '../src/accounts/accounts.service.js';
 import { buildHaul, type Haul } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { newId } from '../src/lib/ids.js';
@@ -187,4 +189,39 @@ async function s3Keys(store: S3BlobStore, prefix: typeof BLOB_PREFIX | typeof TM
   const keys: string[] = [];
   for await (const page of store.list(prefix)) keys.push(...page.map((e) => e.key));
   return keys;
+}
+
+/** The console's tests' start: an operator and a person, both signed in, and the walk that refuses the console to them. */
+export interface ConsoleFixture {
+  h: TestHaul;
+  admin: TokenResponse;
+  person: TokenResponse;
+  signIn: (email: string, password?: string) => ReturnType<TestHaul['api']>;
+  /**
+   * Calls each route as the person (403 permission_denied) and with no token (401 unauthenticated), then checks that
+   * `snapshot` reads the same as before: a refused call changed nothing.
+   */
+  refusedToPeople: (calls: [method: string, url: string, body: unknown][], snapshot: () => Promise<unknown>) => Promise<void>;
+}
+
+/** Starts a Haul with `operator@example.com` (an operator) and `person@example.com`, each signed in with `password`. */
+export async function startConsoleFixture(overrides: Partial<Config> = {}, password = 'correct horse'): Promise<ConsoleFixture> {
+  const h = await startTestHaul(overrides);
+  const signIn = (email: string, pw = password) => h.api('POST', '/v1/auth/signin', undefined, { username: email, password: pw });
+  await createUser(h.ctx, { email: 'operator@example.com', password, isAdmin: true });
+  await createUser(h.ctx, { email: 'person@example.com', password });
+  const [admin, person] = [(await signIn('operator@example.com')).body as TokenResponse, (await signIn('person@example.com')).body as TokenResponse];
+  const refusedToPeople: ConsoleFixture['refusedToPeople'] = async (calls, snapshot) => {
+    const before = await snapshot();
+    for (const [method, url, body] of calls) {
+      const asPerson = await h.api(method, url, person.access_token, body);
+      expect([asPerson.status, asPerson.body.error], `${method} ${url} as a person`).toEqual([403, 'permission_denied']);
+      const anonymous = await h.api(method, url, undefined, body);
+      expect([anonymous.status, anonymous.body.error], `${method} ${url} with no token`).toEqual([401, 'unauthenticated']);
+    }
+    // Anything a refused call set going would have landed by now.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await snapshot()).toEqual(before);
+  };
+  return { h, admin, person, signIn, refusedToPeople };
 }

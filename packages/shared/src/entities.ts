@@ -178,6 +178,14 @@ export const UserInfoSchema = Type.Object({
   has_set_password: Type.Boolean(),
   is_admin: Type.Boolean({ description: "Whether the account is the server's admin." }),
   in_beginner_guide: Type.Boolean({ description: 'Seed 001 inBeginnerGuide: the account is in its first 7 days and the server offers the beginner guide (HAUL_BEGINNER_GUIDE); the app starts the guide once unless the account finished it (setting beginner_guide_done).' }),
+  first_login: Type.Boolean({
+    description:
+      "Seed 001 firstLogin: the call comes through one of the person's own sign-ins (not an app's) that began within 24 hours of the account's creation (the sign-up's own, and any other begun on that first day). A sign-in begun later answers false, even while an earlier one still answers true. Only GET me says; other answers send false.",
+  }),
+  has_beginner_task_rights: Type.Boolean({
+    description:
+      'Seed 001 hasBeginnerTaskRights: the account may still take the beginner tasks (the guide): the server offers the guide, the account was made after 2023-02-14, and it has not finished or skipped the guide (setting beginner_guide_done). Only GET me says; other answers send false.',
+  }),
 });
 export type UserInfo = Static<typeof UserInfoSchema>;
 

@@ -66,7 +66,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext, eras
 
   await app.register(async (scope) => {
     requireAuth(scope, ctx);
-    serve(scope, C.getMe, async (req) => loadUserInfo(ctx, req.userId));
+    serve(scope, C.getMe, async (req) => loadUserInfo(ctx, req.userId, req.caller.sessionId));
     serve(scope, C.listAvatars, async () => listAvatars());
     serve(scope, C.updateProfile, async (req) => updateProfile(ctx, req.userId, req.body));
     serve(scope, C.getUserSettings, async (req) => ({ settings: await readSettings(ctx, req.userId, req.query.items) }));

@@ -2,10 +2,12 @@
 import type { UserInfo } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import { notFound } from '../http/errors.js';
+import { beginnerFlags } from './beginner-flags.js';
 import { presentUser } from './user.presenter.js';
 import { findUserById } from './users.repository.js';
 
-export async function loadUserInfo(ctx: AppContext, userId: string): Promise<UserInfo> {
+/** `sessionId`: the sign-in the call came through, which first_login is about (beginner-flags.ts). */
+export async function loadUserInfo(ctx: AppContext, userId: string, sessionId?: string): Promise<UserInfo> {
   const [user, links] = await Promise.all([
     findUserById(ctx.db, userId),
     ctx.db.selectFrom('provider_links').select('provider_id').where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute(),
@@ -14,5 +16,5 @@ export async function loadUserInfo(ctx: AppContext, userId: string): Promise<Use
   // A provider the operator no longer offers keeps its id as its name, as the providers page shows it.
   const names = new Map(ctx.config.oidcProviders.map((p) => [p.id, p.name]));
   const connected = links.map((l) => ({ id: l.provider_id, name: names.get(l.provider_id) ?? l.provider_id }));
-  return presentUser(user, ctx.clock.now(), connected, ctx.config.beginnerGuide);
+  return presentUser(user, ctx.clock.now(), connected, ctx.config.beginnerGuide, await beginnerFlags(ctx, user, sessionId));
 }

@@ -3,6 +3,7 @@ import { avatarPath, type UserInfo } from '@haul/shared';
 import type { UserRow } from '../db/schema.js';
 import { toRfc3339 } from '../lib/time.js';
 import { hasPassword } from '../providers/passwordless.js';
+import type { BeginnerFlags } from './beginner-flags.js';
 
 export function isPremium(user: UserRow, now: number): boolean {
   return user.premium_expire !== null && user.premium_expire > now;
@@ -17,8 +18,17 @@ export interface ConnectedProvider {
 /** Seed 001: the beginner guide is for an account's first 7 days. */
 const GUIDE_MS = 7 * 24 * 3600_000;
 
-/** `guide`: the server offers the beginner guide (HAUL_BEGINNER_GUIDE); answers other than GET me may leave it off. */
-export function presentUser(user: UserRow, now: number, providers: ConnectedProvider[], guide = false): UserInfo {
+/**
+ * `guide`: the server offers the beginner guide (HAUL_BEGINNER_GUIDE); `flags`: first_login and beginner task rights
+ * (beginner-flags.ts). Answers other than GET me may leave them off.
+ */
+export function presentUser(
+  user: UserRow,
+  now: number,
+  providers: ConnectedProvider[],
+  guide = false,
+  flags: BeginnerFlags = { first_login: false, has_beginner_task_rights: false },
+): UserInfo {
   const premium = isPremium(user, now);
   return {
     sub: user.id,
@@ -36,5 +46,7 @@ export function presentUser(user: UserRow, now: number, providers: ConnectedProv
     has_set_password: hasPassword(user.password_hash),
     is_admin: user.is_admin === 1,
     in_beginner_guide: guide && now - user.created_at < GUIDE_MS,
+    first_login: flags.first_login,
+    has_beginner_task_rights: flags.has_beginner_task_rights,
   };
 }

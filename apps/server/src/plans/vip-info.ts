@@ -3,6 +3,7 @@ import { GRANT_KINDS, parseGrantSpec, type GrantItem, type GrantKind, type Subsc
 import type { AppContext } from '../context.js';
 import type { SubscriptionsTable } from '../db/schema.js';
 import { toRfc3339 } from '../lib/time.js';
+import { listDeductions } from './deductions.js';
 import { trialStatus } from './trial.js';
 
 const DAY_MS = 86_400_000;
@@ -49,7 +50,7 @@ export async function subscriptionStatus(ctx: AppContext, userId: string) {
 
 export async function vipInfo(ctx: AppContext, userId: string): Promise<VipInfo> {
   const now = ctx.clock.now();
-  const [user, grants, subscriptions] = await Promise.all([
+  const [user, grants, subscriptions, deductions] = await Promise.all([
     ctx.db.selectFrom('users').select('premium_expire').where('id', '=', userId).executeTakeFirstOrThrow(),
     ctx.db
       .selectFrom('plan_grants')
@@ -60,6 +61,7 @@ export async function vipInfo(ctx: AppContext, userId: string): Promise<VipInfo>
       .orderBy('created_at', 'desc')
       .execute(),
     listSubscriptions(ctx, userId),
+    listDeductions(ctx, userId, now),
   ]);
   const expire = user.premium_expire ?? 0;
   const premium = expire > now;
@@ -80,6 +82,7 @@ export async function vipInfo(ctx: AppContext, userId: string): Promise<VipInfo>
       source: g.source as VipInfo['grants'][number]['source'],
     })),
     subscription: live,
+    deductions,
     ...trialStatus(grants, user.premium_expire, now),
   };
 }

@@ -11,6 +11,7 @@ import { ViewerHost } from '../features/viewer/viewer-host';
 import { useLimitDialog } from '../features/limits/limit-store';
 import { useLimitsWatch } from '../features/limits/use-limits-watch';
 import { RedeemBoxHost } from '../features/plans/redeem-box';
+import { usePremiumTransform } from '../features/plans/premium-transform-store';
 import { InviteDialogHost } from '../features/activity/invite-dialog';
 import { DeepLinkHost } from '../features/deep-links/deep-link-host';
 import { SharedArrivalHost } from '../features/pwa/shared-arrival-host';
@@ -29,6 +30,10 @@ const account = () => import('./account-pages');
 const DialogHost = loadWhen(
   async () => (await import('./dialogs/dialog-host')).DialogHost,
   () => useDialog((s) => !!s.dialog),
+);
+const PremiumTransformHost = loadWhen(
+  async () => (await import('../features/plans/premium-transform-dialog')).PremiumTransformHost,
+  () => usePremiumTransform((s) => s.shown),
 );
 const LimitDialogHost = loadWhen(
   async () => (await import('../features/limits/limit-dialog')).LimitDialogHost,
@@ -57,6 +62,7 @@ function Drive() {
       <AppLayout />
       <LimitDialogHost />
       <RedeemBoxHost />
+      <PremiumTransformHost />
       <InviteDialogHost />
       <DeepLinkHost />
       <SharedArrivalHost />
@@ -97,6 +103,8 @@ export const createDriveRouter = () =>
     { path: 'extension', lazy: page(() => import('../features/extension-page/extension-page'), (m) => m.ExtensionPage) },
     // Seed 000 §2: the URL checker needs no sign-in (adding does).
     { path: 'url-checker', lazy: page(() => import('../features/url-checker/url-checker-page'), (m) => m.UrlCheckerPage) },
+    // Seed 000: the premium-deduct notice is public; signed out it explains in general and offers to sign in.
+    { path: 'notices/premium-deduct', lazy: page(() => import('../features/notices/premium-deduct-page'), (m) => m.PremiumDeductPage) },
     {
       element: <RequireAuth />,
       children: [

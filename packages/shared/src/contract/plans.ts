@@ -49,6 +49,17 @@ const LiveGrant = Type.Object({
   source: StringEnum(['order', 'code', 'invite', 'admin', 'trial'] as const, { description: "trial: the premium days a new account gets once (the operator's trial_days)." }),
 });
 
+/** Time or bytes taken back from an account: a refunded order's grant (seed 000 notice premium-deduct). */
+export const DeductionSchema = Type.Object({
+  kind: StringEnum(GRANT_KINDS),
+  days: Type.Integer({ description: 'Whole days of premium taken back (a part day counts as one); 0 for storage and transfer.' }),
+  bytes: DecimalString('Bytes of storage or transfer taken back; 0 for premium.'),
+  reason: StringEnum(['refund', 'revoked'] as const, { description: "refund: the order that granted it was refunded (by the operator or the provider); revoked: the operator took it back." }),
+  title: Type.String({ description: "The refunded order's product title; '' when not from an order." }),
+  at: TimeString('When it was taken back.'),
+});
+export type Deduction = Static<typeof DeductionSchema>;
+
 export const VipInfoSchema = Type.Object({
   status: StringEnum(['ok', 'none'] as const, { description: 'ok while premium.' }),
   premium: Type.Boolean(),
@@ -62,6 +73,9 @@ export const VipInfoSchema = Type.Object({
   free_vip: Type.Boolean({ description: "Premium now comes from the new account's trial alone: no bought, redeemed or rewarded premium runs now or after it." }),
   free_days: Type.Integer({ description: "Whole days left of the new account's trial (a part day counts as one); 0 without one running." }),
   subscription: NullableObject(SubscriptionSchema),
+  deductions: Type.Array(DeductionSchema, {
+    description: 'What was taken back from the account in the last 90 days (the premium-deduct notice), newest first, at most 20; only takings that had time or bytes left.',
+  }),
 });
 export type VipInfo = Static<typeof VipInfoSchema>;
 

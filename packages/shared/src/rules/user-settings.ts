@@ -32,6 +32,8 @@ export const USER_SETTING_SCHEMAS = {
   max_parallel_uploads: Type.Union([Type.Integer({ minimum: 1, maximum: 10 }), Type.Null()]),
   /** The beginner guide was finished or skipped: it does not start again by itself (seed 001 "once"). */
   beginner_guide_done: Type.Boolean(),
+  /** The time (`at`) of the newest premium deduction the person has read (vip info `deductions`): older ones raise no notice. */
+  premium_deduct_seen: Type.String({ maxLength: 40 }),
 } satisfies Record<string, TSchema>;
 
 export type UserSettingItem = keyof typeof USER_SETTING_SCHEMAS;

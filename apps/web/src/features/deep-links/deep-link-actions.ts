@@ -15,6 +15,7 @@ import { getAncestors, isFolder } from '../files/files-api';
 import { openMobileSidebar } from '../layout/mobile-sidebar';
 import { checkUrl, torrentFileOf } from '../offline/offline-api';
 import { presetOpenWhenReady } from '../offline/open-when-ready';
+import { usePremiumTransform } from '../plans/premium-transform-store';
 import { useUploads } from '../uploads/upload-store';
 import { withPreview } from '../viewer/viewer-address';
 import type { Action, DeepLink } from './deep-link-params';
@@ -101,10 +102,11 @@ export const HANDLERS: Record<Exclude<Action, 'search'>, Handler> = {
   // which a link cannot know, so these open the pages that show the usage and offer more.
   show_storage_dialog: goTo('/space-management'),
   show_traffic_dialog: goTo('/traffic-management'),
-  show_premium_transform_dialog: goTo('/payment'),
   show_mobile_sidebar: () => void openMobileSidebar(),
   required_set_password: goTo('/account/password'),
   bind_provider: goTo('/account/providers'),
+  // Seed 001's premium-transform dialog: the plan now, what premium changes, and the way to pay.
+  show_premium_transform_dialog: () => usePremiumTransform.getState().set(true),
   open_redeem_box: (_, c) => c.openRedeemBox(),
   show_invite_dialog: (_, c) => c.openInviteDialog(),
   show_activity_dialog: (_, c) => c.openInviteDialog(),

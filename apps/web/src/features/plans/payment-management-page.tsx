@@ -1,6 +1,6 @@
 /**
- * Payment management (/payment/management): the plan now (premium until when, what grants count), subscriptions with
- * "cancel renewal", and every order with its status.
+ * Payment management (/payment/management): the plan now (premium until when, what grants count, a new account's
+ * trial), subscriptions with "cancel renewal", and every order with its status.
  */
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -16,6 +16,7 @@ import { formatPrice } from './plan-format';
 import { cancelSubscription, listOrders, listSubscriptions, vipInfo } from './plans-api';
 import './plans.css';
 import { useRedeemBox } from './redeem-box';
+import { TrialPanel } from './trial-panel';
 
 function SubscriptionRow({ sub }: { sub: Subscription }) {
   const { t, i18n } = useTranslation();
@@ -103,6 +104,7 @@ export function PaymentManagementPage() {
             </p>
           </div>
         )}
+        {vip.data && <TrialPanel vip={vip.data} />}
         <h2>{t('plans.subscriptions')}</h2>
         {subs.data?.length === 0 && <p className="muted">{t('plans.noSubscriptionsYet')}</p>}
         <ul className="device-list">{subs.data?.map((s) => <SubscriptionRow key={s.id} sub={s} />)}</ul>
