@@ -3,7 +3,8 @@
  * link with a pass code and reports the share; a signed-in visitor reports its one file; the operator finds both in
  * the console (the share has two open reports), takes the share down with a reason, which closes both; a report sent
  * after that is refused in the dialog (what was typed stays), the visitor's reload says the share is not available,
- * and the reports are under Resolved. A report of one file may mark only that file not shareable: the visitor no
+ * and the reports are under Resolved. Before that, the operator looks at the reported share's file without its pass
+ * code. A report of one file may mark only that file not shareable: the visitor no
  * longer sees it, the owner's security log says why, and the operator gives it back from the Resolved tab.
  * Screenshots at 1366 and 390 px go to /tmp.
  */
@@ -128,6 +129,16 @@ describe('reporting a share', () => {
     expect(await signedIn.locator('dt', { hasText: 'Item' }).count()).toBe(1);
     expect(await anonymous.locator('dt', { hasText: 'Item' }).count()).toBe(0);
     await ops.screenshot({ path: join(SHOTS, 'haul-admin-reports-1366.png'), fullPage: true });
+
+    // The operator looks at what was reported: the pass code does not stand in the way, and the look is on record.
+    await anonymous.getByRole('button', { name: 'Look at the files' }).click();
+    const shared = anonymous.getByRole('region', { name: "The reported share's files" });
+    await shared.getByText('This share asks its visitors for a pass code; the console shows it without one.').waitFor();
+    await shared.getByRole('button', { name: FILE }).click();
+    const download = shared.getByRole('link', { name: `Download ${FILE}` });
+    const bytes = await ops.evaluate(async (href) => (await fetch(href)).text(), (await download.getAttribute('href'))!);
+    expect(bytes).toBe('not really a film');
+    await anonymous.getByRole('button', { name: 'Hide the files' }).click();
     // The same queue on a phone: cards, nothing wider than the screen.
     const { page: opsPhone } = await e2e.newPage(PHONE);
     await signInBrowser(opsPhone, OPERATOR);

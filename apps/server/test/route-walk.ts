@@ -31,6 +31,7 @@ export const PUBLIC: Record<string, string> = {
   'POST /v1/auth/provider/token': "the provider's code (with the server-kept state) is the credential",
   'POST /v1/auth/signin/with/provider': 'the provider token is the credential',
   'GET /drive/v1/content/:id': 'signed download link: the signature is the permission',
+  'GET /admin/v1/report-content/:id': "an operator's signed link to a reported file: the signature, the operator and the open report are the permission",
   'GET /drive/v1/thumbnails/:fileId': 'signed media link',
   'GET /drive/v1/media/:fileId/origin': 'signed media link',
   'GET /drive/v1/media/:fileId/:mediaId/index.m3u8': 'signed media link',

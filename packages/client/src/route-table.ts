@@ -195,3 +195,5 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   adminMarkFile: { method: 'PATCH', path: '/admin/v1/files/:id', auth: 'admin', raw: false },
   adminHandleReport: { method: 'POST', path: '/admin/v1/reports/:id', auth: 'admin', raw: false },
 };
+  adminReportFiles: { method: 'GET', path: '/admin/v1/reports/:id/files', auth: 'admin', raw: false },
+  adminReportContent: { method: 'GET', path: '/admin/v1/report-content/:id', auth: 'signed-link', raw: true },

@@ -18,7 +18,7 @@ export const sendGone = (reply: FastifyReply) =>
 
 /**
  * Sends a stored file as an attachment, with Range, ETag and the headers that keep it from running on our origin;
- * the bytes sent count against `payerId`'s download allowance (a 403 limit error when they do not fit). `etag` is the
+ * the bytes sent count against `payerId`'s download allowance (a 403 limit error when they do not fit; '' for none). `etag` is the
  * whole content hash unless the caller names its own (WebDAV's is shorter).
  */
 export async function sendFileBytes(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, file: FileRow, payerId: string, etag = `"${file.hash}"`) {
@@ -73,5 +73,6 @@ export async function redirectToObject(ctx: AppContext, store: S3BlobStore, req:
 }
 
 /** A HEAD sends no body, so nothing is counted. */
+/** No payer (''): an operator reviewing a report, whose looks are nobody's downloads. */
 const chargeUnlessHead = (ctx: AppContext, req: FastifyRequest, payerId: string, bytes: number): Promise<Charge> =>
-  req.method === 'HEAD' ? Promise.resolve({ keys: [], bytes: 0 }) : chargeForDownload(ctx, payerId, bytes);
+  req.method === 'HEAD' || !payerId ? Promise.resolve({ keys: [], bytes: 0 }) : chargeForDownload(ctx, payerId, bytes);

@@ -1,6 +1,6 @@
 /**
- * Reports of shares: the visitor's call (public, the share's own access rules) and the operator's queue (behind the
- * console's one policy).
+ * Reports of shares: the visitor's call (public, the share's own access rules), the operator's queue (behind the
+ * console's one policy), and the reported files the operator may look at (report-content.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { CONTRACT as C } from '@haul/shared';
@@ -13,9 +13,16 @@ import { PassCodeGuard } from './pass-code-guard.js';
 import { presentReports } from './share-reports.presenter.js';
 import { handleReport, reportShare } from './share-reports.service.js';
 import { markFile } from '../admin/admin-files.service.js';
+import { sendFileBytes, sendGone } from '../downloads/send-file.js';
+import { reportContentFile, reportFiles } from './report-content.js';
 
 export async function shareReportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const guard = new PassCodeGuard(ctx);
+  // The operator's link to a reported file's bytes: the signature and the open report are the permission.
+  serve(app, C.adminReportContent, async (req, reply) => {
+    const file = await reportContentFile(ctx, req.params.id, req.query);
+    return file ? sendFileBytes(ctx, req, reply, file, '') : sendGone(reply);
+  });
   serve(app, C.reportShare, async (req) => {
     const { share_id, pass_code_token, ...report } = req.body;
     return reportShare(ctx, guard, { shareId: share_id, token: pass_code_token, callerId: await optionalUserId(ctx, req), address: req.ip }, report);
@@ -31,6 +38,7 @@ export async function shareReportRoutes(app: FastifyInstance, ctx: AppContext): 
       ]);
       return { reports: await presentReports(ctx, page.rows), next_page_token: page.nextPageToken, open_count: String(open.n) };
     });
+    serve(scope, C.adminReportFiles, (req) => reportFiles(ctx, { id: req.userId, ip: req.ip }, req.params.id, { parentId: req.query.parent_id, pageToken: req.query.page_token }));
     serve(scope, C.adminMarkFile, (req) => markFile(ctx, { id: req.userId, ip: req.ip }, req.params.id, req.body));
     serve(scope, C.adminHandleReport, async (req) => {
       const { row, closed } = await handleReport(ctx, { id: req.userId, ip: req.ip }, req.params.id, req.body);

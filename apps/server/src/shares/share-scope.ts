@@ -49,13 +49,15 @@ export async function requireInShare(
   share: ShareRow,
   fileId: string,
   rootIds?: string[],
+  /** What may be on the way: a visitor's view, unless an operator reviews a report (sensitive files too). */
+  shows: (r: FileRow) => boolean = visible,
 ): Promise<{ file: FileRow; chain: FileRow[] }> {
   const roots = new Set(rootIds ?? (await shareRootIds(db, share.id)));
   const chain: FileRow[] = [];
   let id = fileId;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     const row = await findFile(db, share.user_id, id);
-    if (!row || !visible(row)) break;
+    if (!row || !shows(row)) break;
     chain.unshift(row);
     if (roots.has(row.id)) return { file: chain.at(-1)!, chain };
     if (row.parent_id === ROOT_ID) break;

@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = [
   'admin.feedback.reopened',
   'admin.job.retried',
   'admin.report.handled',
+  'admin.report.viewed',
   'admin.file.marked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

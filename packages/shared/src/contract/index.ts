@@ -17,6 +17,7 @@ import { passkeysRoutes } from './passkeys.js';
 import { eventsRoutes } from './events.js';
 import { feedbackRoutes } from './feedback.js';
 import { shareReportRoutes } from './share-reports.js';
+import { reportContentRoutes } from './report-content.js';
 import { filesRoutes } from './files.js';
 import { mediaRoutes } from './media.js';
 import { oauthRoutes } from './oauth.js';
@@ -94,5 +95,6 @@ export { PasskeySchema } from './passkeys.js';
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;
+  ...reportContentRoutes,
 
 for (const [name, def] of Object.entries(CONTRACT) as [string, RouteDef][]) def.operationId = name;

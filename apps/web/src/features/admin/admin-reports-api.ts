@@ -24,3 +24,10 @@ export const handleReport = (id: string, handling: ReportHandling) => haul.call(
 
 /** Marks a person's file not shareable (with the reason its owner reads), or gives it back. */
 export const markFile = (id: string, sensitive: boolean, reason?: string) => haul.call('adminMarkFile', { params: { id }, body: { sensitive, ...(reason ? { reason } : {}) } });
+
+/** A page of the reported share's files (or of a folder in it), with the operator's links to their bytes. */
+export const reportFiles = (id: string, parentId: string, pageToken: string, signal?: AbortSignal) =>
+  haul.call('adminReportFiles', { params: { id }, query: { parent_id: parentId || undefined, page_token: pageToken || undefined }, signal });
+export type ReportFiles = Awaited<ReturnType<typeof reportFiles>>;
+export type ReportFile = ReportFiles['files'][number];
+export const reportFilesKey = (id: string, parentId: string) => [...ADMIN_KEY, 'report-files', id, parentId] as const;

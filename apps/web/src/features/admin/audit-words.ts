@@ -42,6 +42,7 @@ const ACTION_TEXT: Record<AuditAction, (t: TFunction) => string> = {
   'admin.feedback.reopened': (t) => t('feedback.audit.reopened'),
   'admin.job.retried': (t) => t('adminHealth.audit.jobRetried'),
   'admin.report.handled': (t) => t('adminReports.audit.handled'),
+  'admin.report.viewed': (t) => t('adminReports.audit.viewed'),
   'admin.file.marked': (t) => t('adminReports.audit.fileMarked'),
 };
 

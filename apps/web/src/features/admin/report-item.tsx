@@ -1,17 +1,19 @@
 /**
  * One report in the operator's queue, as a card: the share it is about (its page in the console, its status now), the
  * owner, the item, the reason and the visitor's words, who sent it and when, and how many open reports the share has.
- * An open report is handled below it; a handled one says how, and can be reopened.
+ * An open report's files can be looked at (report-files.tsx) and it is handled below; a handled one says how, and can
+ * be reopened.
  */
 import type { TFunction } from 'i18next';
 import type { ReportStatus } from '@haul/shared';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatTime } from '../files/format-time';
 import { reportReasonText } from '../share-page/report-reasons';
 import type { ShareReport } from './admin-reports-api';
 import { ReopenReport, ReportActions } from './report-actions';
+import { ReportFiles } from './report-files';
 import { isHeld, shareStatusText } from './share-hold';
 
 /** Each status of a report in words; every key written out so the key check finds it. */
@@ -32,6 +34,7 @@ export function ReportItem({ report: r }: { report: ShareReport }) {
   const others = Number(r.open_reports);
   const gone = r.share_status === 'DELETED';
   const title = r.share_title || (gone ? t('adminReports.goneTitle') : r.share_id);
+  const [looking, setLooking] = useState(false);
   return (
     <article className="report-card" aria-labelledby={titleId} data-status={r.status}>
       <div className="report-card-head">
@@ -103,6 +106,12 @@ export function ReportItem({ report: r }: { report: ShareReport }) {
       ) : (
         <p className="muted report-no-message">{t('adminReports.noMessage')}</p>
       )}
+      {r.status === 'open' && !gone && (
+        <button type="button" className="btn report-look" aria-expanded={looking} onClick={() => setLooking(!looking)}>
+          {looking ? t('adminReports.content.hide') : t('adminReports.content.look')}
+        </button>
+      )}
+      {looking && r.status === 'open' && <ReportFiles reportId={r.id} />}
       {r.status === 'open' ? <ReportActions report={r} title={title} /> : <ReopenReport report={r} />}
     </article>
   );
