@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../apps/server/src/accounts/accounts.service.js';
-import { fromAccountMenu, PASSWORD, startE2E, type E2E, signInBrowser, fitsWidth } from './harness.js';
+import { fromAccountMenu, PASSWORD, shareAsOwner, startE2E, type E2E, signInBrowser, fitsWidth } from './harness.js';
 
 const SHOTS = process.env.HAUL_SCREENSHOT_DIR ?? '/tmp';
 const tag = Date.now().toString(36);
@@ -103,4 +103,35 @@ describe('feedback', () => {
     expect(await fitsWidth(ops)).toBe(true);
     await ops.screenshot({ path: join(SHOTS, 'haul-admin-feedback-390.png'), fullPage: true });
   });
+
+  it("puts a message sent about a share in the report queue, from the console's message page", async () => {
+    const owner = await createUser(e2e.haul.ctx, { email: `fbowner-${tag}@example.com`, password: PASSWORD, name: 'Oz' });
+    const film = await e2e.seedFile(owner.id, '', 'their-film.txt', 'not theirs to share');
+    const { page: ownerPage } = await e2e.newPage(WIDE);
+    await signIn(ownerPage, `fbowner-${tag}@example.com`);
+    const shareId = await shareAsOwner(ownerPage, [film.id]);
+
+    const { page: person } = await e2e.newPage(WIDE);
+    await signIn(person, PERSON);
+    await person.goto(`/drive/feedback?where=${encodeURIComponent(`/s/${shareId}`)}`);
+    await person.getByLabel('Message', { exact: true }).fill('This link shares my film without my consent.');
+    await person.getByRole('button', { name: 'Send', exact: true }).click();
+    await person.getByRole('status').filter({ hasText: 'your message was sent' }).waitFor();
+
+    const { page: ops } = await e2e.newPage(PHONE);
+    await signIn(ops, OPERATOR);
+    await ops.goto('/drive/admin/feedback');
+    await ops.getByRole('link', { name: 'This link shares my film without my consent.' }).click();
+    const form = ops.getByRole('form', { name: 'Report the share it names' });
+    await form.getByLabel('Reason').selectOption('copyright');
+    await form.getByRole('button', { name: 'Add to the report queue' }).click();
+    await ops.getByRole('status').filter({ hasText: 'It is in the report queue.' }).waitFor();
+    expect(await fitsWidth(ops)).toBe(true);
+    await ops.getByRole('link', { name: 'Open the queue' }).click();
+    const card = ops.getByRole('list', { name: 'Reports: Open' }).getByRole('article').filter({ hasText: PERSON });
+    await card.waitFor();
+    expect(await card.textContent()).toContain('Copyright infringement');
+    expect(await card.textContent()).toContain('This link shares my film without my consent.');
+  });
 });
+

@@ -181,4 +181,22 @@ describe('share reports', () => {
     expect((await from('198.51.100.7')).statusCode).toBe(200);
     expect(await h.ctx.db.selectFrom('attempt_limits').select('key').where('key', 'like', 'report|%').execute()).not.toEqual([]);
   });
+
+  it('puts a feedback message naming a share in the queue, its sender as the reporter', async () => {
+    const open = await share([film]);
+    const sent = await h.api('POST', '/v1/feedback', reader.access_token, { message: `Please look at http://haul.test/s/${open.share_id} — it is my film.`, where: '/drive/all' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const before = await count();
+    const asPerson = await h.api('POST', `/admin/v1/feedback/${sent.body.id}/report`, reader.access_token, { share_id: open.share_id, reason: 'copyright' });
+    expect(asPerson.status).toBe(403);
+    const unnamed = await h.api('POST', `/admin/v1/feedback/${sent.body.id}/report`, admin.access_token, { share_id: 'notnamedshare', reason: 'copyright' });
+    expect([unnamed.status, unnamed.body.error]).toEqual([400, 'invalid_argument']);
+    expect((await h.api('POST', '/admin/v1/feedback/nosuch/report', admin.access_token, { share_id: open.share_id, reason: 'copyright' })).status).toBe(404);
+    expect(await count()).toBe(before);
+    const made = await h.api('POST', `/admin/v1/feedback/${sent.body.id}/report`, admin.access_token, { share_id: open.share_id, reason: 'copyright' });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const row = await h.ctx.db.selectFrom('share_reports').selectAll().where('id', '=', made.body.id).executeTakeFirstOrThrow();
+    expect([row.share_id, row.owner_id, row.reporter_id, row.reason, row.status, row.message]).toEqual([open.share_id, owner.sub, reader.sub, 'copyright', 'open', `Please look at http://haul.test/s/${open.share_id} — it is my film.`]);
+    expect((await queue()).reports.map((r: { id: string }) => r.id)).toContain(made.body.id);
+  });
 });

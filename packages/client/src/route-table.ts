@@ -194,6 +194,6 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   adminListReports: { method: 'GET', path: '/admin/v1/reports', auth: 'admin', raw: false },
   adminMarkFile: { method: 'PATCH', path: '/admin/v1/files/:id', auth: 'admin', raw: false },
   adminHandleReport: { method: 'POST', path: '/admin/v1/reports/:id', auth: 'admin', raw: false },
-};
+  adminReportFromFeedback: { method: 'POST', path: '/admin/v1/feedback/:id/report', auth: 'admin', raw: false },
   adminReportFiles: { method: 'GET', path: '/admin/v1/reports/:id/files', auth: 'admin', raw: false },
   adminReportContent: { method: 'GET', path: '/admin/v1/report-content/:id', auth: 'signed-link', raw: true },

@@ -11,7 +11,7 @@ import { serve } from '../http/contract.js';
 import { newestFirstPage } from '../db/newest-first.js';
 import { PassCodeGuard } from './pass-code-guard.js';
 import { presentReports } from './share-reports.presenter.js';
-import { handleReport, reportShare } from './share-reports.service.js';
+import { handleReport, reportFromFeedback, reportShare } from './share-reports.service.js';
 import { markFile } from '../admin/admin-files.service.js';
 import { sendFileBytes, sendGone } from '../downloads/send-file.js';
 import { reportContentFile, reportFiles } from './report-content.js';
@@ -39,6 +39,7 @@ export async function shareReportRoutes(app: FastifyInstance, ctx: AppContext): 
       return { reports: await presentReports(ctx, page.rows), next_page_token: page.nextPageToken, open_count: String(open.n) };
     });
     serve(scope, C.adminReportFiles, (req) => reportFiles(ctx, { id: req.userId, ip: req.ip }, req.params.id, { parentId: req.query.parent_id, pageToken: req.query.page_token }));
+    serve(scope, C.adminReportFromFeedback, (req) => reportFromFeedback(ctx, { id: req.userId, ip: req.ip }, req.params.id, req.body));
     serve(scope, C.adminMarkFile, (req) => markFile(ctx, { id: req.userId, ip: req.ip }, req.params.id, req.body));
     serve(scope, C.adminHandleReport, async (req) => {
       const { row, closed } = await handleReport(ctx, { id: req.userId, ip: req.ip }, req.params.id, req.body);

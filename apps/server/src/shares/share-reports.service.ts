@@ -1,9 +1,10 @@
 /**
  * Reports of shares: anyone who can open a share tells the operator what is wrong with it (10 an hour per network,
  * counted in the database); the operator lists the queue and handles a report, which holds the share when asked and
- * closes every open report of that share at once. Each handling is recorded in the audit log.
+ * closes every open report of that share at once; a feedback message naming a share can join the queue as a report.
+ * Each handling is recorded in the audit log.
  */
-import { SHARE_STATUS, type ReportReason, type ReportStatus } from '@haul/shared';
+import { REPORT_MESSAGE_MAX, SHARE_STATUS, sharesNamedIn, type ReportReason, type ReportStatus } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { ShareReportsTable } from '../db/schema-reports.js';
 import { recordAudit } from '../audit/audit.repository.js';
@@ -102,4 +103,36 @@ export async function handleReport(ctx: AppContext, actor: { id: string; ip: str
     const row = await trx.selectFrom('share_reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     return { row, closed };
   });
+}
+
+/**
+ * POST /admin/v1/feedback/:id/report: a feedback message that names a share (a link in its words, or the share page
+ * it was sent from) becomes a report of that share, its sender the reporter and its words the report's.
+ */
+export async function reportFromFeedback(ctx: AppContext, actor: { id: string; ip: string }, feedbackId: string, input: { share_id: string; reason: ReportReason }): Promise<{ id: string }> {
+  const feedback = await ctx.db.selectFrom('feedback').select(['id', 'user_id', 'message', 'page']).where('id', '=', feedbackId).executeTakeFirst();
+  if (!feedback) throw new HttpError(404, 'not_found', 'No feedback message has that id.');
+  if (!sharesNamedIn(`${feedback.message}\n${feedback.page}`).includes(input.share_id)) throw badInput('The message does not name that share.');
+  const share = await ctx.db.selectFrom('shares').select(['id', 'user_id', 'status']).where('id', '=', input.share_id).executeTakeFirst();
+  if (!share || share.status === SHARE_STATUS.DELETED) throw badInput('That share does not exist any more.');
+  const now = ctx.clock.now();
+  const row: ShareReportRow = {
+    id: newId(),
+    share_id: share.id,
+    owner_id: share.user_id,
+    file_id: '',
+    reason: input.reason,
+    message: feedback.message.replace(CONTROL, '').trim().slice(0, REPORT_MESSAGE_MAX),
+    reporter_id: feedback.user_id,
+    status: 'open',
+    note: '',
+    handled_by: '',
+    handled_at: null,
+    created_at: now,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.insertInto('share_reports').values(row).execute();
+    await recordAudit(trx, { action: 'admin.report.from_feedback', subjectId: share.user_id, actorId: actor.id, ip: actor.ip, details: { report_id: row.id, share_id: share.id, feedback_id: feedback.id } }, now);
+  });
+  return { id: row.id };
 }

@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = [
   'admin.job.retried',
   'admin.report.handled',
   'admin.report.viewed',
+  'admin.report.from_feedback',
   'admin.file.marked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -104,4 +104,18 @@ export const shareReportRoutes = {
     errors: { not_found: 'No report has that id.', invalid_argument: 'A hold or a file mark without resolved, a hold of a share that is gone, a file mark on a report naming no file (or one that is gone), or either without a reason.' },
     example: { status: 'resolved', hold: 'PROHIBITED', reason: 'Shared without the rights holder\'s consent.' },
   }),
+  adminReportFromFeedback: route({
+    method: 'POST',
+    path: '/admin/v1/feedback/:id/report',
+    tag,
+    summary: 'Put a feedback message in the report queue',
+    description:
+      "A person's feedback message that reports a share (its link in the message or as the page it was sent from) becomes a report of that share, as if sent from the share page: the person as its reporter, their message as its words. It is then handled in the queue like any other. Recorded in the audit log.",
+    auth: 'admin',
+    params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+    body: Type.Object({ share_id: Type.String({ minLength: 1, maxLength: 64 }), reason: StringEnum(REPORT_REASONS) }),
+    response: Type.Object({ id: Type.String({ description: 'The new report.' }) }),
+    errors: { not_found: 'No feedback message has that id.', invalid_argument: 'The share does not exist, was deleted, or is not named by the message or its page.' },
+    example: { share_id: 'k3jwqx2dp9vn8st1ayb7', reason: 'copyright' },
+  }),
 };

@@ -10,3 +10,9 @@ export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
 /** Characters a visitor's words (and the operator's note) may hold. */
 export const REPORT_MESSAGE_MAX = 1000;
+
+/** Share ids named by share links (`…/s/{id}`) in a text, each once: a feedback message that reports a share. */
+export function sharesNamedIn(text: string): string[] {
+  const ids = [...text.matchAll(/\/s\/([A-Za-z0-9_-]{6,64})/g)].map((m) => m[1]!);
+  return [...new Set(ids)];
+}

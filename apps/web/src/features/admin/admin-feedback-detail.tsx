@@ -15,6 +15,7 @@ import { formatTime } from '../files/format-time';
 import { feedbackStatusText } from '../feedback/feedback-status';
 import { ScreenshotImage } from '../feedback/screenshot-image';
 import { ADMIN_KEY } from './admin-api';
+import { FeedbackToReport } from './feedback-to-report';
 import { feedbackKey, feedbackScreenshot, feedbackShotKey, getFeedback, updateFeedback, type AdminFeedback } from './admin-feedback-api';
 
 function AnswerForm({ item }: { item: AdminFeedback }) {
@@ -107,6 +108,7 @@ export function AdminFeedbackDetail({ id, back }: { id: string; back: string }) 
               <ScreenshotImage queryKey={feedbackShotKey(item.id)} load={(s) => feedbackScreenshot(item.id, s)} alt={t('feedback.screenshotAlt')} />
             </>
           )}
+          <FeedbackToReport key={`report-${item.id}`} feedbackId={item.id} text={`${item.message}\n${item.where}`} />
           <AnswerForm key={item.id} item={item} />
         </>
       )}

@@ -1,5 +1,5 @@
 /** The console's report calls, with query keys under ['admin'] (handling one refreshes the console at once). */
-import type { ReportStatus, ShareReportSchema, Static } from '@haul/shared';
+import type { ReportReason, ReportStatus, ShareReportSchema, Static } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 import { ADMIN_KEY, PAGE_SIZE, type HoldStatus } from './admin-api';
 
@@ -31,3 +31,7 @@ export const reportFiles = (id: string, parentId: string, pageToken: string, sig
 export type ReportFiles = Awaited<ReturnType<typeof reportFiles>>;
 export type ReportFile = ReportFiles['files'][number];
 export const reportFilesKey = (id: string, parentId: string) => [...ADMIN_KEY, 'report-files', id, parentId] as const;
+
+/** A feedback message that names a share joins the report queue as that share's report. */
+export const reportFromFeedback = (feedbackId: string, shareId: string, reason: ReportReason) =>
+  haul.call('adminReportFromFeedback', { params: { id: feedbackId }, body: { share_id: shareId, reason } });

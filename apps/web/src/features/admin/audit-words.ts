@@ -43,6 +43,7 @@ const ACTION_TEXT: Record<AuditAction, (t: TFunction) => string> = {
   'admin.job.retried': (t) => t('adminHealth.audit.jobRetried'),
   'admin.report.handled': (t) => t('adminReports.audit.handled'),
   'admin.report.viewed': (t) => t('adminReports.audit.viewed'),
+  'admin.report.from_feedback': (t) => t('adminReports.audit.fromFeedback'),
   'admin.file.marked': (t) => t('adminReports.audit.fileMarked'),
 };
 
