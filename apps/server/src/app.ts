@@ -22,6 +22,7 @@ import { invitationsRoutes } from './invitations/invitations.routes.js';
 import { OfflineWorker } from './offline/offline.worker.js';
 import { offlineRoutes } from './offline/offline.routes.js';
 import { urlCheckRoutes } from './offline/url-check.routes.js';
+import { bookmarksRoutes } from './bookmarks/bookmarks.routes.js';
 import { contentRoutes } from './downloads/content.routes.js';
 import { eventsRoutes } from './events/events.routes.js';
 import { filesRoutes } from './files/files.routes.js';
@@ -194,8 +195,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await providersRoutes(app, ctx);
   await devicesRoutes(app, ctx);
   await twoFactorRoutes(app, ctx);
-  await contentRoutes(app, ctx);
   await passkeysRoutes(app, ctx);
+  await contentRoutes(app, ctx);
   await mediaRoutes(app, ctx);
   await tusRoutes(app, ctx, ctx.uploads);
   await sharesRoutes(app, ctx, () => media.kick());
@@ -216,6 +217,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     await uploadsRoutes(scope, ctx);
     await tasksRoutes(scope, ctx, taskKinds([offlineTaskKind, uploadTaskKind]), kick, (ids) => ids.length && signals.stopped(ids));
     await offlineRoutes(scope, ctx, offline);
+    await bookmarksRoutes(scope, ctx, kick);
   });
   await archivesRoutes(app, ctx, archives);
   await extensionDownloadRoutes(app, ctx);

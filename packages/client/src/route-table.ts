@@ -76,6 +76,11 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   clearTasks: { method: 'POST', path: '/drive/v1/tasks::clear', auth: 'user', raw: false },
   inspectTorrent: { method: 'POST', path: '/drive/v1/torrent::inspect', auth: 'user', raw: false },
   checkUrl: { method: 'POST', path: '/drive/v1/url::check', auth: 'public', raw: false },
+  listBookmarks: { method: 'GET', path: '/drive/v1/bookmarks', auth: 'user', raw: false },
+  createBookmark: { method: 'POST', path: '/drive/v1/bookmarks', auth: 'user', raw: false },
+  renameBookmark: { method: 'PATCH', path: '/drive/v1/bookmarks/:id', auth: 'user', raw: false },
+  deleteBookmarks: { method: 'POST', path: '/drive/v1/bookmarks::delete', auth: 'user', raw: false },
+  fetchBookmarks: { method: 'POST', path: '/drive/v1/bookmarks::fetch', auth: 'user', raw: false },
   listEvents: { method: 'GET', path: '/drive/v1/events', auth: 'user', raw: false },
   recordEvent: { method: 'POST', path: '/drive/v1/events', auth: 'user', raw: false },
   deleteEvents: { method: 'POST', path: '/drive/v1/events::delete', auth: 'user', raw: false },
@@ -197,3 +202,4 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   adminReportFromFeedback: { method: 'POST', path: '/admin/v1/feedback/:id/report', auth: 'admin', raw: false },
   adminReportFiles: { method: 'GET', path: '/admin/v1/reports/:id/files', auth: 'admin', raw: false },
   adminReportContent: { method: 'GET', path: '/admin/v1/report-content/:id', auth: 'signed-link', raw: true },
+};

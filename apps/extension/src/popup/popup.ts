@@ -9,6 +9,7 @@ import { byId, say } from '../lib/dom';
 import { currentConnection, type Connection } from '../lib/haul-client';
 import { localizePage, t } from '../lib/i18n';
 import { pastedLines } from '../lib/links';
+import { keepLinks } from '../lib/keep-links';
 import { send, type SendResult } from '../lib/send-links';
 import { folderName, onStoredChange, readStored, TOP_FOLDER } from '../lib/storage';
 import { nameOfLink } from '../lib/torrent-file';
@@ -101,6 +102,25 @@ async function add(event: SubmitEvent): Promise<void> {
   }
 }
 
+/** Keeps the box's links as bookmarks, fetched later from the drive; lines that were not links stay, to be put right. */
+async function keep(): Promise<void> {
+  const box = byId<HTMLTextAreaElement>('links');
+  const button = byId<HTMLButtonElement>('keep');
+  const { links, bad } = pastedLines(box.value);
+  button.disabled = true;
+  try {
+    const result = await keepLinks(links);
+    say(byId('add-result'), result.message, result.ok ? 'ok' : 'error');
+    showLimit('add-limit', null);
+    if (result.ok) {
+      box.value = bad.join('\n');
+      preview?.refresh();
+    }
+  } finally {
+    button.disabled = false;
+  }
+}
+
 /** Links of the popup open in a tab: the popup's own navigation would close it. */
 function opensTab(id: string): void {
   byId<HTMLAnchorElement>(id).addEventListener('click', (e) => {
@@ -111,6 +131,7 @@ function opensTab(id: string): void {
 
 localizePage();
 byId('add-form').addEventListener('submit', (e) => void add(e));
+byId('keep').addEventListener('click', () => void keep());
 byId('open-options').addEventListener('click', () => void chrome.runtime.openOptionsPage());
 byId('change-folder').addEventListener('click', (e) => {
   e.preventDefault();

@@ -11,6 +11,7 @@ import { userFilesIn } from '../files/files.repository.js';
 import { dropOfflineBytes, OFFLINE } from '../offline/offline.service.js';
 import { releaseBlobRefs } from '../storage/blobs.repository.js';
 import { eraseAccountFeedback } from '../feedback/feedback.repository.js';
+import { eraseAccountBookmarks } from '../bookmarks/bookmarks.service.js';
 
 /** Rows erased per statement (and per transaction for files). */
 const CHUNK = 500;
@@ -120,6 +121,7 @@ const STEPS: Step[] = [
   (ctx, userId) => eraseAccountFeedback(ctx.db, userId, CHUNK, ctx.clock.now()),
   forgetMediaJobs,
   eraseReports,
+  (ctx, userId) => eraseAccountBookmarks(ctx.db, userId, CHUNK),
 ];
 
 /**

@@ -52,6 +52,7 @@ import * as shareReports from './migrations/2026-12-11-0042-share-reports.js';
 import * as codeRevocation from './migrations/2026-12-11-0043-code-revocation.js';
 import * as trials from './migrations/2026-12-11-0044-trials.js';
 import * as passkeys from './migrations/2026-12-12-0045-passkeys.js';
+import * as bookmarks from './migrations/2026-12-13-0046-bookmarks.js';
 import * as invitationsListed from './migrations/2026-12-14-0047-invitations-listed.js';
 
 /**
@@ -139,6 +140,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-11-0043-code-revocation': codeRevocation,
   '2026-12-11-0044-trials': trials,
   '2026-12-12-0045-passkeys': passkeys,
+  '2026-12-13-0046-bookmarks': bookmarks,
   '2026-12-14-0047-invitations-listed': invitationsListed,
 };
 

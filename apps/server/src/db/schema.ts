@@ -14,6 +14,7 @@ import type { ShareReportsTable } from './schema-reports.js';
 import type { ProcessHeartbeatsTable } from './schema-ops.js';
 import type { TrialsTable } from './schema-trials.js';
 import type { PasskeyChallengesTable, PasskeysTable } from './schema-passkeys.js';
+import type { BookmarksTable } from './schema-bookmarks.js';
 import type { MediaJobsTable, MediaRenditionsTable } from './schema-media.js';
 
 export type { MediaJobsTable, MediaRenditionsTable };
@@ -356,6 +357,7 @@ export interface Database {
   trials: TrialsTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
+  bookmarks: BookmarksTable;
   archive_jobs: ArchiveJobsTable;
   app_passwords: AppPasswordsTable;
   dav_props: DavPropsTable;

@@ -15,7 +15,7 @@ import { usePremiumTransform } from '../features/plans/premium-transform-store';
 import { InviteDialogHost } from '../features/activity/invite-dialog';
 import { DeepLinkHost } from '../features/deep-links/deep-link-host';
 import { SharedArrivalHost } from '../features/pwa/shared-arrival-host';
-import { BookmarksPage, ForbiddenPage, NotFoundPage, StartingPage } from './simple-pages';
+import { ForbiddenPage, NotFoundPage, StartingPage } from './simple-pages';
 import { loadWhen } from './load-when';
 import { SetupGate } from '../features/setup/setup-gate';
 
@@ -139,7 +139,7 @@ export const createDriveRouter = () =>
             // The seeds' decompression page and its result child; an archive is the account's own, so signed in.
             { path: 'decompression/:fileId', lazy: page(() => import('../features/archives/decompression-page'), (m) => m.DecompressionPage) },
             { path: 'decompression/:fileId/result', lazy: page(() => import('../features/archives/decompression-result-page'), (m) => m.DecompressionResultPage) },
-            { path: 'bookmarks', element: <BookmarksPage /> },
+            { path: 'bookmarks', lazy: page(() => import('../features/bookmarks/bookmarks-page'), (m) => m.BookmarksPage) },
             // Feedback to the operator; the seed's second route shows the same page.
             { path: 'feedback', lazy: page(() => import('../features/feedback/feedback-page'), (m) => m.FeedbackPage) },
             { path: 'feedback-v2', lazy: page(() => import('../features/feedback/feedback-page'), (m) => m.FeedbackPage) },
@@ -195,6 +195,7 @@ export const createDriveRouter = () =>
                 { path: 'devices', lazy: page(account, (m) => m.DevicesPage) },
                 { path: 'security-log', lazy: page(account, (m) => m.SecurityLogPage) },
                 { path: 'two-factor', lazy: page(account, (m) => m.TwoFactorPage) },
+                { path: 'passkeys', lazy: page(account, (m) => m.PasskeysPage) },
                 { path: 'destroy', lazy: page(account, (m) => m.DeleteAccountPage) },
                 { path: 'providers', lazy: page(account, (m) => m.ProvidersPage) },
                 { path: 'apps', lazy: page(account, (m) => m.AppsPage) },
@@ -203,7 +204,6 @@ export const createDriveRouter = () =>
                 { path: ':page', lazy: page(account, (m) => () => <ConnectProvider Page={m.ProvidersPage} />) },
               ],
             },
-                { path: 'passkeys', lazy: page(account, (m) => m.PasskeysPage) },
           ],
         },
       ],

@@ -1,12 +1,7 @@
-/** Screens with little of their own: placeholders until their capability lands, 403 and 404, the first load. */
+/** Screens with little of their own: 403 and 404, the first load. */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../features/files/file-manager-page';
-
-export function BookmarksPage() {
-  const { t } = useTranslation();
-  return <EmptyState icon="bookmark" title={t('bookmarks.empty')} hint={t('bookmarks.emptyHint')} />;
-}
 
 export function ForbiddenPage() {
   const { t } = useTranslation();

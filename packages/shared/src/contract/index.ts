@@ -32,6 +32,7 @@ import { settingsRoutes } from './settings.js';
 import { tasksRoutes } from './tasks.js';
 import { uploadsRoutes } from './uploads.js';
 import { urlCheckRoutes } from './url-check.js';
+import { bookmarksRoutes } from './bookmarks.js';
 import { webdavRoutes } from './webdav.js';
 
 export * from './define.js';
@@ -40,6 +41,7 @@ export * from './files.js';
 export { EventListSchema } from './events.js';
 export * from './tasks.js';
 export { URL_KINDS, UrlCheckSchema, type UrlCheck } from './url-check.js';
+export { BOOKMARK_SOURCES, BookmarkSchema, type Bookmark, type BookmarkSource } from './bookmarks.js';
 export * from './plans.js';
 export * from './payments.js';
 export { STORAGE_KINDS, type StorageKind } from './about.js';
@@ -56,18 +58,19 @@ export { DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, SessionSchema } 
 export { LinkedProviderSchema, SignInProviderSchema, type LinkedProvider, type SignInProvider } from './providers.js';
 export { AvatarSchema } from './profile.js';
 export { AppPasswordSchema } from './webdav.js';
+export { PasskeySchema } from './passkeys.js';
 export { DELETION_BLOCKERS, VERIFICATION_USAGES, type VerificationUsage } from './accounts.js';
 
 export const CONTRACT = {
-export { PasskeySchema } from './passkeys.js';
   ...accountsRoutes,
   ...devicesRoutes,
   ...twoFactorRoutes,
+  ...passkeysRoutes,
   ...filesRoutes,
   ...uploadsRoutes,
   ...tasksRoutes,
-  ...passkeysRoutes,
   ...urlCheckRoutes,
+  ...bookmarksRoutes,
   ...eventsRoutes,
   ...mediaRoutes,
   ...sharesRoutes,
@@ -92,9 +95,9 @@ export { PasskeySchema } from './passkeys.js';
   ...setupRoutes,
   ...feedbackRoutes,
   ...shareReportRoutes,
+  ...reportContentRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;
-  ...reportContentRoutes,
 
 for (const [name, def] of Object.entries(CONTRACT) as [string, RouteDef][]) def.operationId = name;

@@ -12,6 +12,7 @@ import { openInViewer, previewable, type Scene } from '../viewer/viewer-store';
 import { useDialog } from '../../app/dialogs/dialog-store';
 import { isFolder } from './files-api';
 import { deleteForever, downloadFile, setStar, trashFiles, untrashFiles } from './file-mutations';
+import { keepForLater } from '../bookmarks/bookmarks-api';
 
 export type View = 'all' | 'star' | 'recent' | 'trash' | 'bookmarks' | 'shared' | 'search' | 'history';
 
@@ -91,6 +92,15 @@ export const FILE_ACTIONS: FileAction[] = [
     labelKey: 'actions.details',
     visible: one,
     perform: (c) => useDialog.getState().open({ type: 'details', file: first(c) }),
+  },
+  {
+    // Seed 000's "collect URL content": a cloud-downloaded file's link kept as a bookmark. Files with no known link
+    // (uploaded, or from a .torrent file) do not offer it.
+    id: 'collect',
+    labelKey: 'bookmarksPage.collect',
+    icon: 'bookmark',
+    visible: (c) => one(c) && !inTrash(c) && !isFolder(first(c)) && /^(https?|magnet):/i.test(first(c).params?.url ?? ''),
+    perform: (c) => keepForLater([{ url: first(c).params.url!, name: first(c).name }], 'file'),
   },
   {
     id: 'download',

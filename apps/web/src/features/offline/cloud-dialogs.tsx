@@ -33,6 +33,7 @@ import { useSubmit } from '../../components/use-submit';
 import { reportLimit } from '../limits/limit-store';
 import { expectLanding, screenAfterAdd } from './after-add';
 import { initialOpenWhenReady, presetOpenWhenReady, useOpenWhenReady } from './open-when-ready';
+import { keepForLater } from '../bookmarks/bookmarks-api';
 
 export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cloud-download' }> }) {
   const { t } = useTranslation();
@@ -128,6 +129,16 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
     if (next) void navigate(next);
   };
 
+  // The typed links become bookmarks, fetched later from the bookmarks page; nothing is downloaded now.
+  const keep = async () => {
+    const bad = badLinks(text);
+    if (bad.length) return setError(t('cloud.badLinks', { count: bad.length, first: bad[0]!.slice(0, 80) }));
+    setBusy(true);
+    const ok = await keepForLater(lines.map((url) => ({ url })), 'dialog');
+    setBusy(false);
+    if (ok) close();
+  };
+
   return (
     <Frame title={t('cloud.title')} wide>
       <form
@@ -212,6 +223,9 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
           <Dialog.Close className="btn" type="button">
             {t('common.cancel')}
           </Dialog.Close>
+          <button className="btn" type="button" onClick={() => void keep()} disabled={busy || lines.length === 0}>
+            {t('bookmarksPage.keep')}
+          </button>
           <button className="btn primary" type="submit" disabled={busy || inspecting || (!text.trim() && !torrent?.base64)}>
             {t('cloud.start')}
           </button>

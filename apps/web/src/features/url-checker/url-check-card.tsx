@@ -1,13 +1,14 @@
 /**
  * A checked link: what it is (name, size, type; a torrent's files), whether the server has it already (then adding is
  * instant), and the way to add it: the cloud download dialog, filled, in the drive. Signed out, the same address asks
- * for sign-in first and comes back to the dialog.
+ * for sign-in first and comes back to the dialog. Signed in, the link can be kept for later too (a bookmark).
  */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatSize } from '@haul/shared/plain';
 import { Icon, type IconName } from '../../components/icon';
 import type { UrlCheck } from '../offline/offline-api';
+import { keepForLater } from '../bookmarks/bookmarks-api';
 
 const ICON: Record<UrlCheck['kind'], IconName> = { http: 'globe', magnet: 'link', torrent: 'torrent' };
 /** Files listed before "and N more": a season pack lists hundreds. */
@@ -63,6 +64,13 @@ export function UrlCheckCard({ check, link, signedIn }: { check: UrlCheck; link:
         </ul>
       )}
       <div className="url-check-actions">
+        {/* Kept as typed (as the dialog adds it), with what the check found; signed out there is no account to keep it in. */}
+        {signedIn && (
+          <button type="button" className="btn" onClick={() => void keepForLater([{ url: link, check }], 'checker')}>
+            <Icon name="bookmark" size={18} />
+            {t('bookmarksPage.keep')}
+          </button>
+        )}
         <Link className="btn primary" to={addTarget(check, link)}>
           {signedIn ? t('urlChecker.add') : t('urlChecker.signInToAdd')}
         </Link>
