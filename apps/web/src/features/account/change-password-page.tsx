@@ -7,7 +7,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { isApiError } from '../../lib/api-error';
+import { isApiError, isPasswordRefusal } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
 import { useSubmit } from '../../components/use-submit';
@@ -45,7 +45,7 @@ export function ChangePasswordPage() {
       token = await sudo.token(values.current);
     } catch (err) {
       // A wrong password, or too many of them: about the current password, shown there.
-      if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) return refuse('current', errorMessage(err));
+      if (isPasswordRefusal(err)) return refuse('current', errorMessage(err));
       throw err;
     }
     try {

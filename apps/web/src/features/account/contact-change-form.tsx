@@ -9,7 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { UserInfo } from '@haul/shared';
-import { isApiError } from '../../lib/api-error';
+import { isApiError, isPasswordRefusal } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
 import { TextField } from '../../components/text-field';
@@ -56,7 +56,7 @@ export function ContactChangeForm({ kind, id }: { kind: ContactKind; id: string 
     try {
       return await sudo.token(password);
     } catch (err) {
-      if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) return (setErrors({ password: errorMessage(err) }), false);
+      if (isPasswordRefusal(err)) return (setErrors({ password: errorMessage(err) }), false);
       throw err;
     }
   };

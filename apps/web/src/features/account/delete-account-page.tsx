@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { formatSize } from '@haul/shared/plain';
-import { isApiError } from '../../lib/api-error';
+import { isApiError, isPasswordRefusal } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
 import { useSubmit } from '../../components/use-submit';
@@ -87,7 +87,7 @@ export function DeleteAccountPage() {
     try {
       token = await sudo.token(password);
     } catch (err) {
-      if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) return refuse('password', errorMessage(err));
+      if (isPasswordRefusal(err)) return refuse('password', errorMessage(err));
       throw err;
     }
     try {

@@ -47,15 +47,7 @@ export function PasskeysPage() {
       setErrors({ password: t(missing) });
       return null;
     }
-    try {
-      return await sudo.token(password);
-    } catch (err) {
-      if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) {
-        setErrors({ password: errorMessage(err) });
-        return null;
-      }
-      throw err;
-    }
+    return sudo.tokenOr(password, (message) => setErrors({ password: message }));
   };
 
   const add = (e: FormEvent) => {

@@ -8,7 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { isApiError } from '../../lib/api-error';
+import { isPasswordRefusal } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
 import { goToProvider, listLinkedProviders, listSignInProviders, unbindProvider } from '../providers/providers-api';
@@ -54,7 +54,7 @@ export function ProvidersPage() {
       token = await sudo.token(password);
     } catch (err) {
       setBusy(false);
-      if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) return setErrors({ password: errorMessage(err) });
+      if (isPasswordRefusal(err)) return setErrors({ password: errorMessage(err) });
       return setErrors({ form: errorMessage(err) });
     }
     await connect(confirming, token);

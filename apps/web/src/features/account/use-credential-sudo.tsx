@@ -6,14 +6,12 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../lib/api-error';
+import { isApiError, isPasswordRefusal } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { listLinkedProviders } from '../providers/providers-api';
 import { CurrentPasswordField } from './current-password-field';
 import { useSudo } from './use-sudo';
 
-/** A refusal of the password itself (wrong, or too many tries), to show at the field rather than the form. */
-export const isPasswordRefusal = (err: unknown) => isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests');
 
 export function useCredentialSudo() {
   const { t } = useTranslation();

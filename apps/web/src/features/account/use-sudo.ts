@@ -10,6 +10,8 @@ import { checkCode, grantSudo, grantSudoByCode, sendOwnCode } from '../auth/auth
 import type { SentCode } from '../auth/use-code-step';
 import { CODE_LENGTH } from '../auth/code-text';
 import { listLinkedProviders } from '../providers/providers-api';
+import { isPasswordRefusal } from '../../lib/api-error';
+import { errorMessage } from '../../lib/error-message';
 
 /** A sudo token lasts minutes; one within a few seconds of its end is not worth sending. */
 const SUDO_MARGIN_MS = 10_000;
@@ -29,6 +31,19 @@ export function useSudo(usage: SudoUsage = 'DEFAULT') {
   const mode: 'password' | 'code' = hasPassword && !byCode ? 'password' : 'code';
   const forget = () => {
     held.current = null;
+  };
+  /** The kept token, or a new one for `password` or the code typed (throws the server's refusal of either). */
+  const token = async (password: string): Promise<string> => {
+    if (held.current && held.current.until - Date.now() > SUDO_MARGIN_MS) return held.current.token;
+    let granted;
+    if (mode === 'password') granted = await grantSudo(password);
+    else {
+      checked.current ??= await checkCode(sent?.verification_id ?? '', code);
+      granted = await grantSudoByCode(checked.current);
+      checked.current = null;
+    }
+    held.current = { token: granted.sudo_token, until: Date.now() + granted.expires_in * 1000 };
+    return granted.sudo_token;
   };
   return {
     usage,
@@ -59,18 +74,16 @@ export function useSudo(usage: SudoUsage = 'DEFAULT') {
       if (!sent) return 'account.sudoCode.sendFirst';
       return code.length === CODE_LENGTH ? null : 'auth.codeIncomplete';
     },
-    /** The kept token, or a new one for `password` or the code typed (throws the server's refusal of either). */
-    token: async (password: string): Promise<string> => {
-      if (held.current && held.current.until - Date.now() > SUDO_MARGIN_MS) return held.current.token;
-      let granted;
-      if (mode === 'password') granted = await grantSudo(password);
-      else {
-        checked.current ??= await checkCode(sent?.verification_id ?? '', code);
-        granted = await grantSudoByCode(checked.current);
-        checked.current = null;
+    token,
+    /** The token as `token` gets it, or null with the refusal of the proof handed to `refuse` (to say at its field). */
+    tokenOr: async (password: string, refuse: (message: string) => void): Promise<string | null> => {
+      try {
+        return await token(password);
+      } catch (err) {
+        if (!isPasswordRefusal(err)) throw err;
+        refuse(errorMessage(err));
+        return null;
       }
-      held.current = { token: granted.sudo_token, until: Date.now() + granted.expires_in * 1000 };
-      return granted.sudo_token;
     },
     /** Drops the kept token: the proof typed changed, the change is made, or the server refused the token. */
     forget,

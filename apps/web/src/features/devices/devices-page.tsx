@@ -10,7 +10,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { isApiError } from '../../lib/api-error';
+import { isApiError, isPasswordRefusal } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
 import { useSubmit } from '../../components/use-submit';
@@ -46,7 +46,7 @@ function SignOutDevice({ session, onClose }: { session: Session; onClose: (done:
         try {
           token = await sudo.token(password);
         } catch (err) {
-          if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) return setError({ password: errorMessage(err) });
+          if (isPasswordRefusal(err)) return setError({ password: errorMessage(err) });
           throw err;
         }
         await endSession(session.id, token).catch((err) => {

@@ -8,7 +8,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { create } from 'zustand';
-import { ApiError, isApiError } from '../../lib/api-error';
+import { ApiError, isApiError, isPasswordRefusal } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
 import { useSubmit } from '../../components/use-submit';
@@ -59,7 +59,7 @@ export function SecondFactorDialog() {
         setCode('');
       },
       // A wrong or spent code, or too many: said at the field, to try again. Anything else ends the question.
-      (err) => (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests') ? { code: errorMessage(err) } : { form: errorMessage(err) }),
+      (err) => (isPasswordRefusal(err) ? { code: errorMessage(err) } : { form: errorMessage(err) }),
     );
   };
   return (

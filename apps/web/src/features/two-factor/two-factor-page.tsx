@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { isApiError } from '../../lib/api-error';
+import { isPasswordRefusal } from '../../lib/api-error';
 import { errorMessage } from '../../lib/error-message';
 import { FormError } from '../../components/form-error';
 import { TextField } from '../../components/text-field';
@@ -72,17 +72,7 @@ export function TwoFactorPage() {
   };
 
   /** The sudo token for the typed password; a refusal is shown at the password. */
-  const token = async (): Promise<string | null> => {
-    try {
-      return await sudo.token(password);
-    } catch (err) {
-      if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) {
-        setErrors({ password: errorMessage(err) });
-        return null;
-      }
-      throw err;
-    }
-  };
+  const token = (): Promise<string | null> => sudo.tokenOr(password, (message) => setErrors({ password: message }));
 
   const confirm = (action: Action) => (e: FormEvent) => {
     e.preventDefault();
@@ -113,7 +103,7 @@ export function TwoFactorPage() {
         const on = await enableTwoFactor(sudoToken, code.trim());
         setStep({ kind: 'codes', codes: on.recovery_codes });
       } catch (err) {
-        if (isApiError(err, 'invalid_grant') || isApiError(err, 'too_many_requests')) return setErrors({ code: errorMessage(err) });
+        if (isPasswordRefusal(err)) return setErrors({ code: errorMessage(err) });
         throw err;
       }
     });
