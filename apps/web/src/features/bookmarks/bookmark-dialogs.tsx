@@ -4,32 +4,16 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { Breadcrumb } from '@haul/shared';
-import { DialogX } from '../../components/dialog-x';
+import { Frame } from '../../app/dialogs/dialog-frame';
 import { FormError } from '../../components/form-error';
 import { TextField } from '../../components/text-field';
 import { useSubmit } from '../../components/use-submit';
 import { errorMessage } from '../../lib/error-message';
 import { FolderBrowser } from '../files/folder-picker';
-import { escapeLeavesField } from '../files/picker-new-folder';
 import { reportLimit } from '../limits/limit-store';
 import { followCloudTasks } from '../offline/cloud-task-poll';
 import { useUploads } from '../uploads/upload-store';
 import { fetchBookmarks, renameBookmark, type Bookmark } from './bookmarks-api';
-
-function Shell({ title, onClose, children }: { title: string; onClose: () => void; children: React.ReactNode }) {
-  return (
-    <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog wide" aria-describedby={undefined} onEscapeKeyDown={escapeLeavesField}>
-          <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-          {children}
-          <DialogX />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
-}
 
 /** Pick a folder; one cloud download per bookmark lands there (the daily limit opens its dialog, as the cloud dialog's does). */
 export function FetchDialog({ items, onClose, onDone }: { items: Bookmark[]; onClose: () => void; onDone: () => void }) {
@@ -56,7 +40,7 @@ export function FetchDialog({ items, onClose, onDone }: { items: Bookmark[]; onC
       onDone();
     }, errorMessage);
   return (
-    <Shell title={t('bookmarksPage.fetchTitle', { count: items.length })} onClose={onClose}>
+    <Frame wide title={t('bookmarksPage.fetchTitle', { count: items.length })} onClose={onClose}>
       <FolderBrowser path={path} onPath={setPath} />
       <FormError error={error} />
       <div className="dialog-actions">
@@ -67,7 +51,7 @@ export function FetchDialog({ items, onClose, onDone }: { items: Bookmark[]; onC
           {t('bookmarksPage.fetchHere', { folder })}
         </button>
       </div>
-    </Shell>
+    </Frame>
   );
 }
 
@@ -84,9 +68,16 @@ export function RenameDialog({ item, onClose, onDone }: { item: Bookmark; onClos
     }, errorMessage);
   };
   return (
-    <Shell title={t('bookmarksPage.renameTitle')} onClose={onClose}>
+    <Frame wide title={t('bookmarksPage.renameTitle')} onClose={onClose}>
       <form onSubmit={save}>
-        <TextField label={t('bookmarksPage.name')} value={name} maxLength={255} autoFocus onChange={(e) => setName(e.target.value)} error={error} />
+        <TextField
+          label={t('bookmarksPage.name')}
+          value={name}
+          maxLength={255}
+          autoFocus
+          onChange={(e) => setName(e.target.value)}
+          error={error}
+        />
         <div className="dialog-actions">
           <Dialog.Close className="btn" type="button">
             {t('common.cancel')}
@@ -96,6 +87,6 @@ export function RenameDialog({ item, onClose, onDone }: { item: Bookmark; onClos
           </button>
         </div>
       </form>
-    </Shell>
+    </Frame>
   );
 }

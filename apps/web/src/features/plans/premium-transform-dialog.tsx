@@ -3,10 +3,10 @@
  * what the person's plan is now, what premium changes on this server (the plans' own comparison), the offer, and
  * the way to pay. Opened by `?action=show_premium_transform_dialog` on any drive address (deep-links/).
  */
-import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Frame } from '../../app/dialogs/dialog-frame';
 import { formatTime } from '../files/format-time';
 import { PlanCompare } from './plan-compare';
 import { formatPrice } from './plan-format';
@@ -14,24 +14,27 @@ import { upgradeOffer, vipInfo } from './plans-api';
 import { usePremiumTransform } from './premium-transform-store';
 import './premium-transform.css';
 
-
 function TransformBody({ close }: { close: () => void }) {
   const { t, i18n } = useTranslation();
   const vip = useQuery({ queryKey: ['vip'], queryFn: vipInfo });
   const entry = useQuery({ queryKey: ['upgrade-offer'], queryFn: upgradeOffer, staleTime: 60_000 });
   const offer = entry.data?.offer;
-  const every = offer && offer.subscriber_type !== 'none' ? ` ${t(offer.subscriber_type === 'month' ? 'plans.perMonth' : 'plans.perYear')}` : '';
+  const every =
+    offer && offer.subscriber_type !== 'none' ? ` ${t(offer.subscriber_type === 'month' ? 'plans.perMonth' : 'plans.perYear')}` : '';
   return (
     <>
       <h3>{t('firstWeek.transformNow')}</h3>
       <p className="transform-now" data-premium={vip.data?.premium}>
         {vip.data &&
-          (vip.data.premium ? t('plans.premiumUntil', { time: formatTime(vip.data.expire, i18n.language), count: vip.data.surplus_day }) : t('plans.free'))}
+          (vip.data.premium
+            ? t('plans.premiumUntil', { time: formatTime(vip.data.expire, i18n.language), count: vip.data.surplus_day })
+            : t('plans.free'))}
       </p>
       <PlanCompare />
       {offer && entry.data?.can_pay && (
         <p className="transform-offer">
-          <strong>{offer.title}</strong> · {t('plans.upgradeFrom', { price: `${formatPrice(offer.price, offer.currency, i18n.language)}${every}` })}
+          <strong>{offer.title}</strong> ·{' '}
+          {t('plans.upgradeFrom', { price: `${formatPrice(offer.price, offer.currency, i18n.language)}${every}` })}
         </p>
       )}
       <div className="dialog-actions">
@@ -53,18 +56,8 @@ export function PremiumTransformHost() {
   if (!shown) return null;
   const close = () => set(false);
   return (
-    <Dialog.Root open onOpenChange={(o) => !o && close()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog premium-transform">
-          <Dialog.Title className="dialog-title">{t('firstWeek.transformTitle')}</Dialog.Title>
-          <Dialog.Description className="muted">{t('firstWeek.transformLead')}</Dialog.Description>
-          <Dialog.Close className="link dialog-x" aria-label={t('common.close')}>
-            ×
-          </Dialog.Close>
-          <TransformBody close={close} />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Frame title={t('firstWeek.transformTitle')} description={t('firstWeek.transformLead')} className="premium-transform" onClose={close}>
+      <TransformBody close={close} />
+    </Frame>
   );
 }
