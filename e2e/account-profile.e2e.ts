@@ -1,7 +1,7 @@
 /**
  * The profile and the phone number in the browser, with text messages through a real webhook receiver in this
- * process: binding a phone from /account/basic with the texted code, signing in and resetting the password with it,
- * and editing the name and the avatar.
+ * process: binding a phone from /account/basic with the texted code, signing in with it (by password, or by a texted
+ * code) and resetting the password with it, and editing the name and the avatar.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,20 @@ describe('profile and phone number', () => {
     await forgot.waitForURL('**/drive/all');
     const { page: again } = await e2e.newPage();
     await signIn(again, '+44 7911 123456', 'a brand new secret');
+
+    // Or no password at all: a sign-in code texted to the number.
+    const { page: byText } = await e2e.newPage();
+    await byText.goto('/drive/login');
+    await byText.getByLabel('Email or phone number').fill('+44 7911 123456');
+    await byText.getByRole('link', { name: 'Send me a sign-in code' }).click();
+    await byText.waitForURL('**/drive/login/code');
+    await byText.getByRole('button', { name: 'Send code' }).click();
+    await byText.getByRole('status').filter({ hasText: 'If +44 7911 123456 can sign in here, a code is on its way.' }).waitFor();
+    const signInText = await sms.nth('+447911123456', 3);
+    expect(signInText.body).toContain('to sign in');
+    await byText.getByLabel('6-digit code').fill(codeIn({ text: signInText.body }));
+    await byText.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await byText.waitForURL('**/drive/all');
   });
 
   it('edits the name inline and picks an avatar, shown in the account menu too', async () => {

@@ -47,7 +47,7 @@ describe('account security', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/drive/forget-password');
-    expect(await page.getByLabel('Email').inputValue()).toBe(email);
+    expect(await page.getByLabel('Email or phone number').inputValue()).toBe(email);
     await page.getByRole('button', { name: 'Send code' }).click();
 
     // The same words whether or not an account has the address.
@@ -275,9 +275,9 @@ describe('account security', () => {
     const { page } = await e2e.newPage();
     await page.goto('/drive/login');
     await page.getByLabel('Email or phone number').fill(email);
-    await page.getByRole('link', { name: 'E-mail me a sign-in code' }).click();
+    await page.getByRole('link', { name: 'Send me a sign-in code' }).click();
     await page.waitForURL('**/drive/login/code');
-    expect(await page.getByLabel('Email').inputValue()).toBe(email);
+    expect(await page.getByLabel('Email or phone number').inputValue()).toBe(email);
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByRole('status').filter({ hasText: `If ${email} can sign in here, a code is on its way.` }).waitFor();
     const code = codeIn(await inbox().nth(email, 1));
@@ -291,7 +291,7 @@ describe('account security', () => {
     const fresh = newEmail();
     const { page: newcomer } = await e2e.newPage();
     await newcomer.goto('/drive/login/code');
-    await newcomer.getByLabel('Email').fill(fresh);
+    await newcomer.getByLabel('Email or phone number').fill(fresh);
     await newcomer.getByRole('button', { name: 'Send code' }).click();
     await newcomer.getByLabel('6-digit code').fill(codeIn(await inbox().nth(fresh, 1)));
     await newcomer.getByRole('button', { name: 'Sign in', exact: true }).click();

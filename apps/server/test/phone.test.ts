@@ -102,6 +102,33 @@ describe('codes by text message through the webhook', () => {
     expect(sms.to('+61412345678')).toEqual([]);
   });
 
+  it('signs in with a texted code, to the account holding the number only; a number never makes an account', async () => {
+    const d = await h.signUp('phone-t@example.com', PASSWORD);
+    const bind = await verified(d.access_token, { usage: 'PHONE_NUMBER_CHANGE', phone_number: '+48 512 345 678' }, '+48512345678');
+    await h.api('POST', '/v1/user/contact', d.access_token, { sudo_token: await sudo(d.access_token), verification_token: bind, phone_number: '+48512345678' });
+
+    const texts = sms.to('+48512345678').length;
+    const unknown = await h.api('POST', '/v1/auth/verification', undefined, { usage: 'SIGN_IN', phone_number: '+48 600 000 001' });
+    const known = await h.api('POST', '/v1/auth/verification', undefined, { usage: 'SIGN_IN', phone_number: '+48 512 345 678' });
+    expect([unknown.status, Object.keys(unknown.body).sort()]).toEqual([known.status, Object.keys(known.body).sort()]);
+    const message = await sms.nth('+48512345678', texts + 1);
+    expect(message.body).toMatch(/^\d{6} is your Haul code to sign in\./);
+    const token = (await h.api('POST', '/v1/auth/verification/verify', undefined, { verification_id: known.body.verification_id, verification_code: codeIn({ text: message.body }) })).body.verification_token;
+    // Bound to the number it went to, and never to an address.
+    expect((await h.api('POST', '/v1/auth/signin/token', undefined, { verification_token: token, phone_number: '+48600000001' })).body.error).toBe('invalid_grant');
+    expect((await h.api('POST', '/v1/auth/signin/token', undefined, { verification_token: token, email: 'phone-t@example.com' })).body.error).toBe('invalid_grant');
+    expect((await h.api('POST', '/v1/auth/signin/token', undefined, { verification_token: token })).body.error).toBe('invalid_argument');
+    const signed = await h.api('POST', '/v1/auth/signin/token', undefined, { verification_token: token, phone_number: '+48 512 345 678' });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    expect((await me(signed.body.access_token)).email).toBe('phone-t@example.com');
+    // Spent once.
+    expect((await h.api('POST', '/v1/auth/signin/token', undefined, { verification_token: token, phone_number: '+48512345678' })).body.error).toBe('invalid_grant');
+    // A number no account has got nothing, and REGISTER_SIGN_IN is by mail only.
+    await sleep(200);
+    expect(sms.to('+48600000001')).toEqual([]);
+    expect((await h.api('POST', '/v1/auth/verification', undefined, { usage: 'REGISTER_SIGN_IN', phone_number: '+48600000001' })).body.error).toBe('invalid_argument');
+  });
+
   it('counts codes per number in the database, as per address', async () => {
     const ask = () => h.api('POST', '/v1/auth/verification', undefined, { usage: 'PASSWORD_RESET', phone_number: '+33 6 12 34 56 78' });
     for (let i = 0; i < 6; i++) expect((await ask()).status).toBe(200);

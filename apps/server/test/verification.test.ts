@@ -354,7 +354,7 @@ describe('verification codes by mail', () => {
     expect(phone.body).toMatchObject({ error: 'unauthenticated' });
     expect((await ask({ usage: 'PASSWORD_RESET', email: 'a@example.com', selected_channel: 'VERIFICATION_PHONE' })).body.error_description).toMatch(/phone number/);
     expect((await ask({ usage: 'REGISTER', email: 'a@example.com', selected_channel: 'SMS' })).body.error_description).toMatch(/by e-mail/);
-    expect((await ask({ usage: 'SIGN_IN', phone_number: '+14155552671', selected_channel: 'SMS' })).body.error_description).toMatch(/by e-mail/);
+    expect((await ask({ usage: 'REGISTER_SIGN_IN', phone_number: '+14155552671', selected_channel: 'SMS' })).body.error_description).toMatch(/by e-mail/);
     expect((await ask({ usage: 'PASSWORD_RESET' })).body.error).toBe('invalid_argument');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Where a verification code goes: by e-mail or by text message, to which address or number, and for which account.
- * The usage decides the channel (the phone usages text, the e-mail ones mail, a password reset follows the field it
- * was given); `selected_channel` may only agree with it.
+ * The usage decides the channel (the phone usages text, the e-mail ones mail, a password reset and a sign-in follow
+ * the field they were given); `selected_channel` may only agree with it.
  */
 import { isEmail, type VerificationUsage } from '@haul/shared';
 import { refuseBeforeSetup } from './setup-state.js';
@@ -29,6 +29,8 @@ const MAIL_PURPOSE: Partial<Record<VerificationUsage, CodePurpose>> = {
 };
 const SMS_PURPOSE: Partial<Record<VerificationUsage, SmsPurpose>> = {
   PASSWORD_RESET: 'reset',
+  // Signing in by a texted code: to the number an account has bound (a number never makes an account).
+  SIGN_IN: 'signin',
   PHONE_NUMBER_CHANGE: 'phone',
   PHONE_NUMBER_VERIFICATION: 'phone',
 };
@@ -112,7 +114,7 @@ export async function resolveAccount(ctx: AppContext, usage: VerificationUsage, 
     const holder = await findUserByPhone(ctx.db, dest.to);
     if (holder && holder.id !== dest.user?.id) return { user: dest.user, taken: true };
   } else if (usage === 'SIGN_IN' || usage === 'REGISTER_SIGN_IN') {
-    return { user: await findUserByEmail(ctx.db, dest.to), taken: false };
+    return { user: dest.channel === 'sms' ? await findUserByPhone(ctx.db, dest.to) : await findUserByEmail(ctx.db, dest.to), taken: false };
   } else if (usage === 'PASSWORD_RESET') {
     return { user: dest.channel === 'sms' ? await findUserByPhone(ctx.db, dest.to) : await findUserByEmail(ctx.db, dest.to), taken: false };
   }

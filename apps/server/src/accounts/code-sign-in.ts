@@ -5,18 +5,19 @@
  * before the token is spent. Guessing is the code's own limits (five answers a code, codes per address and network).
  */
 import type { TokenResponse } from '@haul/shared';
+import { normalPhoneNumber } from '@haul/shared/phone-numbers';
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/schema.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { ClientInfo } from '../http/client-info.js';
-import { HttpError } from '../http/errors.js';
+import { badInput, HttpError } from '../http/errors.js';
 import { recordInvitation } from '../invitations/invitation-rewards.js';
 import { grantTrial } from '../plans/trial.js';
 import { passwordlessHash } from '../providers/passwordless.js';
 import { issueTokens, knownAddress } from './tokens.js';
 import { checkSecondFactor } from './two-factor.js';
-import { findUserByEmail, newUserRow, normalEmail } from './users.repository.js';
+import { findUserByEmail, findUserByPhone, newUserRow, normalEmail } from './users.repository.js';
 import { findToken, spendToken } from './verification.service.js';
 import { setupRequired } from './setup-state.js';
 
@@ -42,15 +43,20 @@ async function createCodeAccount(ctx: AppContext, email: string, client: ClientI
 
 export async function signInWithCode(
   ctx: AppContext,
-  input: { verification_token: string; email: string; verification_code?: string; invitation_code?: string },
+  input: { verification_token: string; email?: string; phone_number?: string; verification_code?: string; invitation_code?: string },
   client: ClientInfo,
 ): Promise<TokenResponse> {
-  const wants = { usages: ['SIGN_IN', 'REGISTER_SIGN_IN'] as const, email: normalEmail(input.email) };
+  // A texted code signs in the account holding the number; only a mailed one may make an account.
+  const phone = input.phone_number ? normalPhoneNumber(input.phone_number) : null;
+  if (input.phone_number && !phone) throw badInput('Please enter a valid phone number with its country code, starting with + (like +44 7911 123456).');
+  if (!phone && !input.email) throw badInput('Give the e-mail address or the phone number the code went to.');
+  const wants = phone ? { usages: ['SIGN_IN'] as const, phone } : { usages: ['SIGN_IN', 'REGISTER_SIGN_IN'] as const, email: normalEmail(input.email!) };
+  const holder = (to: string) => (phone ? findUserByPhone(ctx.db, to) : findUserByEmail(ctx.db, to));
   const pending = await findToken(ctx, input.verification_token, wants);
-  const before = await findUserByEmail(ctx.db, pending.email);
+  const before = await holder(pending.email);
   if (before) await checkSecondFactor(ctx, before.id, input.verification_code);
   const row = await spendToken(ctx, input.verification_token, wants);
-  let user = await findUserByEmail(ctx.db, row.email);
+  let user = await holder(row.email);
   if (!user) {
     // Only REGISTER_SIGN_IN makes accounts, and only while sign-ups are open (checked again: the setting may have moved).
     if (row.usage !== 'REGISTER_SIGN_IN' || ctx.config.registration !== 'open' || (await setupRequired(ctx))) throw gone();

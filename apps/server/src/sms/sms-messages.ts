@@ -6,12 +6,13 @@ import type { Locale } from '../mail/messages.js';
 import type { SmsMessage } from './sms.js';
 
 /** What a texted code is for. */
-export type SmsPurpose = 'reset' | 'phone';
+export type SmsPurpose = 'reset' | 'phone' | 'signin';
 
 const WORDS: Record<Locale, (code: string, purpose: SmsPurpose, minutes: number) => string> = {
   en: (code, purpose, minutes) =>
-    `${code} is your Haul code to ${purpose === 'reset' ? 'reset your password' : 'confirm this phone number'}. Valid ${minutes} min. Never share it.`,
-  'zh-CN': (code, purpose, minutes) => `${code} 是你${purpose === 'reset' ? '重置 Haul 密码' : '验证 Haul 手机号'}的验证码，${minutes} 分钟内有效，请勿告诉他人。`,
+    `${code} is your Haul code to ${purpose === 'reset' ? 'reset your password' : purpose === 'signin' ? 'sign in' : 'confirm this phone number'}. Valid ${minutes} min. Never share it.`,
+  'zh-CN': (code, purpose, minutes) =>
+    `${code} 是你${purpose === 'reset' ? '重置 Haul 密码' : purpose === 'signin' ? '登录 Haul' : '验证 Haul 手机号'}的验证码，${minutes} 分钟内有效，请勿告诉他人。`,
 };
 
 /** The text message carrying a verification code. */

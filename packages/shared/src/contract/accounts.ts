@@ -176,12 +176,12 @@ export const accountsRoutes = {
       'Sends a 6-digit code, by e-mail or text message, and answers its `verification_id`. The code lasts 10 minutes and works once; five wrong tries end it (request a new one). ' +
       'The usage decides where the code goes: REGISTER to the address in `email` and PASSWORD_RESET to the address in `email` or the number in `phone_number` (signed out); DEFAULT, DELETION and EMAIL_ADDRESS_VERIFICATION to the signed-in account\'s own address (send the bearer token); EMAIL_ADDRESS_CHANGE to the new address in `email`, PHONE_NUMBER_CHANGE and PHONE_NUMBER_VERIFICATION by text message to the number in `phone_number` (signed in). ' +
       'For PASSWORD_RESET the answer is the same whether an account has that address or number or not: an unknown one gets an id too, and no message. ' +
-      'SIGN_IN and REGISTER_SIGN_IN (signed out, to the address in `email`) send a code to sign in with (POST /v1/auth/signin/token), answered alike whether the address has an account or not; REGISTER_SIGN_IN makes the account at sign-in when registration is open, and sends nothing for an address no account has otherwise. The message is in the language of `locale`, else of Accept-Language, else English.',
+      'SIGN_IN and REGISTER_SIGN_IN (signed out, to the address in `email`; SIGN_IN also by text message to the number in `phone_number`, when an account has bound it) send a code to sign in with (POST /v1/auth/signin/token), answered alike whether the address or number has an account or not; REGISTER_SIGN_IN makes the account at sign-in when registration is open, and sends nothing for an address no account has otherwise. The message is in the language of `locale`, else of Accept-Language, else English.',
     auth: 'public',
     body: Type.Object({
       usage: StringEnum(VERIFICATION_USAGES, { description: 'What the code is for.' }),
       email: Type.Optional(Type.String({ maxLength: 254, description: 'The address to send to (REGISTER, PASSWORD_RESET, EMAIL_ADDRESS_CHANGE).' })),
-      phone_number: Type.Optional(PhoneNumber('The number to text, with its country code (PHONE_NUMBER_CHANGE, PHONE_NUMBER_VERIFICATION, PASSWORD_RESET instead of `email`).')),
+      phone_number: Type.Optional(PhoneNumber('The number to text, with its country code (PHONE_NUMBER_CHANGE, PHONE_NUMBER_VERIFICATION; PASSWORD_RESET and SIGN_IN instead of `email`).')),
       target: Type.Optional(Type.String({ maxLength: 40, description: '"USER" (the signed-in account) or "ANY"; accepted for compatibility: the usage decides where the code goes.' })),
       locale: Type.Optional(Type.String({ maxLength: 35, description: 'The language of the mail, e.g. "en-US" or "zh-CN".' })),
       selected_channel: Type.Optional(Type.String({ maxLength: 40, description: '"VERIFICATION_EMAIL" / "EMAIL", or "VERIFICATION_PHONE" / "SMS"; left out, the usage and the fields given decide.' })),
@@ -252,17 +252,19 @@ export const accountsRoutes = {
     tag,
     summary: 'Sign in with a mailed code',
     description:
-      'Signs in with a verification token of usage SIGN_IN or REGISTER_SIGN_IN for `email`: the account with that address, or, for REGISTER_SIGN_IN on a server whose registration is open, a new account without a password made for it (the code proved the address). An account with two-factor sign-in sends its authenticator code in `verification_code` with the same, still unspent, token.',
+      'Signs in with a verification token of usage SIGN_IN or REGISTER_SIGN_IN for `email`: the account with that address, or, for REGISTER_SIGN_IN on a server whose registration is open, a new account without a password made for it (the code proved the address). Or with a token of usage SIGN_IN for `phone_number` (a code texted to it): the account that has bound that number; a number never makes an account. An account with two-factor sign-in sends its authenticator code in `verification_code` with the same, still unspent, token.',
     auth: 'public',
     body: Type.Object({
       verification_token: VerificationToken,
-      email: Type.String({ maxLength: 254, description: 'The address the code went to.' }),
+      email: Type.Optional(Type.String({ maxLength: 254, description: 'The address the code went to.' })),
+      phone_number: Type.Optional(PhoneNumber('The number the code was texted to, instead of `email`.')),
       verification_code: Type.Optional(TwoFactorCode),
       invitation_code: Type.Optional(Type.String({ maxLength: 64, description: 'The invitation a new account came by (its inviter is rewarded).' })),
     }),
     response: TokenResponseSchema,
     errors: {
-      invalid_grant: 'The verification token is unknown, used, expired, not for signing in, or for another address; or no account has the address and none is made; or the two-factor code is wrong or was used already.',
+      invalid_argument: 'Neither `email` nor `phone_number`, or a phone number that is not valid.',
+      invalid_grant: 'The verification token is unknown, used, expired, not for signing in, or for another address or number; or no account has the address or number and none is made; or the two-factor code is wrong or was used already.',
       permission_denied: 'The account is disabled.',
       two_factor_required: 'The account has two-factor sign-in: send a code from its authenticator app (or a recovery code) in `verification_code` with the same verification token, which is still unspent.',
       too_many_requests: 'Too many wrong two-factor codes: `details[0].retry_after_seconds` says when to try again.',

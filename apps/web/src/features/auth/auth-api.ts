@@ -15,10 +15,10 @@ export async function signIn(username: string, password: string): Promise<void> 
 }
 
 /** Signs in with the token a mailed sign-in code earned (a new address becomes an account where sign-ups are open). */
-export async function signInWithCode(verificationToken: string, email: string): Promise<void> {
+export async function signInWithCode(verificationToken: string, address: string): Promise<void> {
   const invitation = pendingInvitationCode();
   const tokens = await withSecondFactor((code) =>
-    haul.call('signInWithCode', { body: { verification_token: verificationToken, email, verification_code: code, ...(invitation ? { invitation_code: invitation } : {}) } }),
+    haul.call('signInWithCode', { body: { verification_token: verificationToken, ...addressField(address), verification_code: code, ...(invitation ? { invitation_code: invitation } : {}) } }),
   );
   dropInvitationCode();
   await haul.signIn(tokens);
@@ -50,7 +50,7 @@ export const addressField = (address: string): { email: string } | { phone_numbe
  * Sends a code for signing up, a forgotten password, a new address or a new phone number, in the page's language: by
  * text message when `address` is a phone number, else by mail.
  */
-export const sendCode = (usage: 'REGISTER' | 'PASSWORD_RESET' | 'REGISTER_SIGN_IN' | 'EMAIL_ADDRESS_CHANGE' | 'PHONE_NUMBER_CHANGE', address: string) =>
+export const sendCode = (usage: 'REGISTER' | 'PASSWORD_RESET' | 'SIGN_IN' | 'REGISTER_SIGN_IN' | 'EMAIL_ADDRESS_CHANGE' | 'PHONE_NUMBER_CHANGE', address: string) =>
   haul.call('requestVerification', { body: { usage, ...addressField(address), locale: i18n.language || 'en-US' } });
 
 /** Trades the mailed code for a one-time verification token. */

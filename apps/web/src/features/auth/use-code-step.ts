@@ -16,7 +16,7 @@ export interface SentCode {
   expires_in: number;
 }
 
-export function useCodeStep(usage: 'REGISTER' | 'PASSWORD_RESET' | 'REGISTER_SIGN_IN', email: string, first: SentCode) {
+export function useCodeStep(usage: 'REGISTER' | 'PASSWORD_RESET' | 'SIGN_IN' | 'REGISTER_SIGN_IN', email: string, first: SentCode) {
   const { t } = useTranslation();
   const [sent, setSent] = useState(first);
   const [resent, setResent] = useState(false);
