@@ -1,13 +1,18 @@
 /**
  * Passkeys in the browser, with Chromium's virtual authenticator (DevTools WebAuthn domain) as the device: one is
  * added on the account page after the password, then signs in alone (no password, and no two-factor code although
- * two-factor sign-in is on); removed (password and code), it no longer signs in and the page says why. The app is
+ * two-factor sign-in is on); removed (password and code), it no longer signs in and the page says why. An account
+ * without a password adds one with a mailed code instead, and signs in with it. The app is
  * opened at http://localhost:PORT, since browsers refuse an IP address as a passkey's site, and links follow the
  * address used (no pinned public URL), so the relying party is "localhost".
  */
 import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../apps/server/src/accounts/accounts.service.js';
+import { newestOutbox } from '../apps/server/src/mail/outbox.js';
+import { passwordlessHash } from '../apps/server/src/providers/passwordless.js';
+import { codeIn } from '../apps/server/test/mail-inbox.js';
 import { PASSWORD, fitsWidth, pageApi, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
@@ -129,6 +134,36 @@ describe('passkeys', () => {
     await page.getByRole('alert').filter({ hasText: "This passkey didn't work here: it may have been removed from your account." }).waitFor();
     expect(page.url()).toMatch(/\/drive\/login/);
     expect(await credentials()).toHaveLength(1);
+  });
+
+  it('is added with a mailed code by an account without a password (a sign-in provider\'s), and then signs it in', { timeout: 90_000 }, async () => {
+    const { page, credentials } = await pageWithAuthenticator();
+    const email = `nopass${Date.now().toString(36)}@example.com`;
+    await createUser(e2e.haul.ctx, { email, password: PASSWORD });
+    await page.goto('/drive/login');
+    await page.getByLabel('Email or phone number').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL('**/drive/all');
+    // As a sign-in provider's account: no password of its own (the session stays).
+    await e2e.haul.ctx.db.updateTable('users').set({ password_hash: await passwordlessHash() }).where('email', '=', email).execute();
+
+    await page.goto('/drive/account/passkeys');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    expect(await page.getByLabel('Current password').count()).toBe(0);
+    await page.getByRole('button', { name: `E-mail a code to ${email}` }).click();
+    const mailed = async () => (await newestOutbox(e2e.haul.ctx.db, 20)).filter((m) => m.to === email).at(-1);
+    await expect.poll(mailed).toBeTruthy();
+    await page.getByLabel('Code from the e-mail').fill(codeIn((await mailed())!));
+    await page.getByLabel('Name').fill('Provider laptop');
+    await page.getByRole('button', { name: 'Create passkey' }).click();
+    await page.getByText('Passkey “Provider laptop” added.').waitFor();
+    expect(await credentials()).toHaveLength(1);
+
+    // Signed out, the sign-in field's suggestion signs the account in with it (the authenticator answers at once).
+    await signOut(page);
+    await page.waitForURL('**/drive/all');
+    expect((await pageApi(page, 'GET', '/v1/user/me')).email).toBe(email);
   });
 
   it('fits a phone: the list and its forms at 390 px', { timeout: 60_000 }, async () => {
