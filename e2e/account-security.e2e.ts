@@ -223,6 +223,11 @@ describe('account security', () => {
     await page.waitForURL('**/drive/all');
     // As a sign-in provider's account: no password of its own (the session stays).
     await e2e.haul.ctx.db.updateTable('users').set({ password_hash: await passwordlessHash() }).where('email', '=', email).execute();
+    // The operator asks every account for a password: the drive says so, with the way to set one.
+    await e2e.haul.ctx.db.insertInto('system_kv').values({ key: 'run_time_settings', value: JSON.stringify({ require_password: true }) }).execute();
+    await page.reload();
+    const request = page.getByRole('status').filter({ hasText: 'This server asks every account to have a password' });
+    await request.waitFor();
 
     // A new address: no password field, only "E-mail a code"; a code is asked for before anything is sent.
     await page.goto('/drive/account/bind-email');
@@ -253,6 +258,10 @@ describe('account security', () => {
     await page.getByLabel('New password again').fill('a first password');
     await page.getByRole('button', { name: 'Change password' }).last().click();
     await page.getByText('Password changed').first().waitFor();
+    await page.goto('/drive/all');
+    await page.getByRole('button', { name: 'Account' }).waitFor();
+    await expect.poll(() => request.count()).toBe(0);
+    await e2e.haul.ctx.db.deleteFrom('system_kv').where('key', '=', 'run_time_settings').execute();
 
     // Now with a password, the code is still offered; the deletion's code is asked for DELETION, and it goes.
     await page.goto('/drive/account/destroy');

@@ -30,6 +30,8 @@ export interface Config {
   siteName: string;
   /** The web app's beginner guide for accounts in their first 7 days (HAUL_BEGINNER_GUIDE, on by default). */
   beginnerGuide: boolean;
+  /** Accounts without a password of their own are asked to set one (user info required_set_password). */
+  requirePassword: boolean;
   /** Premium days every new account gets once per address (HAUL_TRIAL_DAYS, 0..365; 0: no trial). */
   trialDays: number;
   // --- mail ---
@@ -314,6 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
     timeZone: timeZoneConfig(get('HAUL_TIME_ZONE')),
     offlineConcurrency: Math.max(1, int(get('HAUL_OFFLINE_CONCURRENCY'), 3, 'HAUL_OFFLINE_CONCURRENCY')),
     torrentDht: bool(get('HAUL_TORRENT_DHT'), true),
+    requirePassword: bool(get('HAUL_REQUIRE_PASSWORD'), false),
     ...torrentEngineConfig(get),
     taskLeaseSeconds: int(get('HAUL_TASK_LEASE_SECONDS'), 60, 'HAUL_TASK_LEASE_SECONDS'),
     stopTimeoutSeconds: int(get('HAUL_STOP_TIMEOUT'), 30, 'HAUL_STOP_TIMEOUT'),

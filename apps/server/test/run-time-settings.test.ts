@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
 import { buildHaul, type Haul } from '../src/app.js';
 import { createUser } from '../src/accounts/accounts.service.js';
+import { passwordlessHash } from '../src/providers/passwordless.js';
 import { startTestHaul, type TestHaul } from './helper.js';
 
 const PW = 'correct horse';
@@ -83,6 +84,20 @@ describe('run-time settings', () => {
     expect([await site(h.app), await site(other.app)]).toEqual(['Family drive', 'Family drive']);
     expect((await settings({ site_name: null })).body.settings.site_name).toBe('Haul');
     expect(await site(other.app)).toBe('Haul');
+  });
+
+  it('asks accounts without a password to set one, in either process, once required', async () => {
+    const without = await h.signUp('nopassword@example.com', PW);
+    await h.ctx.db.updateTable('users').set({ password_hash: await passwordlessHash() }).where('id', '=', without.sub).execute();
+    const flag = async (app: Haul['app'], token: string) =>
+      JSON.parse((await app.inject({ method: 'GET', url: '/v1/user/me', headers: { authorization: `Bearer ${token}` } })).body).required_set_password;
+    expect([await flag(h.app, without.access_token), await flag(other.app, without.access_token)]).toEqual([false, false]);
+    expect((await settings({ require_password: true })).status).toBe(200);
+    expect([await flag(h.app, without.access_token), await flag(other.app, without.access_token)]).toEqual([true, true]);
+    // An account with a password is never asked.
+    expect(await flag(other.app, person.access_token)).toBe(false);
+    expect((await settings({ require_password: null })).body.settings.require_password).toBe(false);
+    expect(await flag(other.app, without.access_token)).toBe(false);
   });
 
   it('takes new accounts by invitation only: none without a code, one with a real code', async () => {

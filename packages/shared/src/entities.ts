@@ -176,6 +176,7 @@ export const UserInfoSchema = Type.Object({
     { description: 'The sign-in providers connected to the account, oldest first.' },
   ),
   has_set_password: Type.Boolean(),
+  required_set_password: Type.Boolean({ description: 'The operator asks every account to have a password, and this one has none yet (seed action required_set_password leads to setting it).' }),
   is_admin: Type.Boolean({ description: "Whether the account is the server's admin." }),
   in_beginner_guide: Type.Boolean({ description: 'Seed 001 inBeginnerGuide: the account is in its first 7 days and the server offers the beginner guide (HAUL_BEGINNER_GUIDE); the app starts the guide once unless the account finished it (setting beginner_guide_done).' }),
   first_login: Type.Boolean({

@@ -16,5 +16,5 @@ export async function loadUserInfo(ctx: AppContext, userId: string, sessionId?: 
   // A provider the operator no longer offers keeps its id as its name, as the providers page shows it.
   const names = new Map(ctx.config.oidcProviders.map((p) => [p.id, p.name]));
   const connected = links.map((l) => ({ id: l.provider_id, name: names.get(l.provider_id) ?? l.provider_id }));
-  return presentUser(user, ctx.clock.now(), connected, ctx.config.beginnerGuide, await beginnerFlags(ctx, user, sessionId));
+  return presentUser(user, ctx.clock.now(), connected, ctx.config.beginnerGuide, await beginnerFlags(ctx, user, sessionId), ctx.config.requirePassword);
 }

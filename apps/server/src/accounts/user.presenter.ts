@@ -20,7 +20,8 @@ const GUIDE_MS = 7 * 24 * 3600_000;
 
 /**
  * `guide`: the server offers the beginner guide (HAUL_BEGINNER_GUIDE); `flags`: first_login and beginner task rights
- * (beginner-flags.ts). Answers other than GET me may leave them off.
+ * (beginner-flags.ts); `requirePassword`: the operator asks every account for a password (HAUL_REQUIRE_PASSWORD).
+ * Answers other than GET me may leave them off.
  */
 export function presentUser(
   user: UserRow,
@@ -28,6 +29,7 @@ export function presentUser(
   providers: ConnectedProvider[],
   guide = false,
   flags: BeginnerFlags = { first_login: false, has_beginner_task_rights: false },
+  requirePassword = false,
 ): UserInfo {
   const premium = isPremium(user, now);
   return {
@@ -44,6 +46,7 @@ export function presentUser(
     expire: premium ? toRfc3339(user.premium_expire) : '',
     providers,
     has_set_password: hasPassword(user.password_hash),
+    required_set_password: requirePassword && !hasPassword(user.password_hash),
     is_admin: user.is_admin === 1,
     in_beginner_guide: guide && now - user.created_at < GUIDE_MS,
     first_login: flags.first_login,

@@ -19,6 +19,7 @@ const KEY = 'run_time_settings';
 const FIELDS = {
   site_name: 'siteName',
   registration: 'registration',
+  require_password: 'requirePassword',
   default_storage_bytes: 'defaultQuotaBytes',
   trash_retention_days: 'trashRetentionDays',
   free_daily_cloud_downloads: 'dailyTaskLimit',

@@ -19,6 +19,7 @@ const Bytes = (description: string) => Type.Integer({ minimum: 0, maximum: 2 ** 
 export const RunTimeSettingsSchema = Type.Object({
   site_name: Type.String({ minLength: 1, maxLength: 60, pattern: '^\\S(.*\\S)?$', description: 'What the web app calls this install: in page titles and on its sign-in and welcome pages.' }),
   registration: StringEnum(REGISTRATION_MODES, { description: 'Who may create an account: anyone, only people with an invitation code, or no one.' }),
+  require_password: Type.Boolean({ description: 'Accounts without a password of their own (made by a sign-in provider or a mailed code) are asked to set one (user info required_set_password).' }),
   default_storage_bytes: Bytes("A new account's own storage (plans add to it)."),
   trash_retention_days: Type.Integer({ minimum: 1, maximum: 3650, description: 'Days a trashed file is kept before it is deleted for good.' }),
   free_daily_cloud_downloads: Count('Cloud downloads a free account may add per 24 hours.'),

@@ -4,7 +4,7 @@
  * Every other session ends and this one stays, which the page says before the person confirms.
  */
 import { useRef, useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { isApiError, isPasswordRefusal } from '../../lib/api-error';
@@ -24,6 +24,7 @@ export function ChangePasswordPage() {
   const { t } = useTranslation();
   const [values, setValues] = useState<Record<Field, string>>({ current: '', next: '', again: '' });
   const { busy, error: errors, setError: setErrors, submit: send } = useSubmit<Errors>({});
+  const queryClient = useQueryClient();
   const { data: me } = useQuery({ queryKey: ['me'], queryFn: getMe, staleTime: 5 * 60_000 });
   const sudo = useSudo();
   const refs = { current: useRef<HTMLInputElement>(null), next: useRef<HTMLInputElement>(null), again: useRef<HTMLInputElement>(null) };
@@ -60,6 +61,9 @@ export function ChangePasswordPage() {
     }
     sudo.forget();
     setValues({ current: '', next: '', again: '' });
+    // A first password: the account has one now (the code gives way to it; the drive's request to set one goes).
+    void queryClient.invalidateQueries({ queryKey: ['me'] });
+    void queryClient.invalidateQueries({ queryKey: ['linkedProviders'] });
     toast.success(t('account.passwordChanged'));
   };
 

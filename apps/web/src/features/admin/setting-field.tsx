@@ -8,6 +8,7 @@ import type { FieldKind } from './setting-fields';
 const labels = (t: TFunction): Record<RunTimeSettingName, string> => ({
   site_name: t('admin.settings.fields.siteName'),
   registration: t('admin.settings.fields.registration'),
+  require_password: t('passwordNeeded.settingLabel'),
   default_storage_bytes: t('admin.settings.fields.defaultStorage'),
   trash_retention_days: t('admin.settings.fields.trashDays'),
   free_daily_cloud_downloads: t('admin.settings.fields.dailyTasks'),

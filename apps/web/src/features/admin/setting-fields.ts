@@ -11,7 +11,10 @@ export type FieldKind = 'text' | 'trial' | 'registration' | 'gb' | 'count' | 'da
 
 /** The console's groups of settings, in order, each setting with how it is typed. */
 export const SETTING_GROUPS: { key: string; fields: [RunTimeSettingName, FieldKind][] }[] = [
-  { key: 'accounts', fields: [['site_name', 'text'], ['registration', 'registration'], ['default_storage_bytes', 'gb'], ['trash_retention_days', 'retention']] },
+  {
+    key: 'accounts',
+    fields: [['site_name', 'text'], ['registration', 'registration'], ['require_password', 'switch'], ['default_storage_bytes', 'gb'], ['trash_retention_days', 'retention']],
+  },
   {
     key: 'free',
     fields: [

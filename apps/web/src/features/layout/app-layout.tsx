@@ -1,4 +1,5 @@
 /** The signed-in shell: a 64 px header, the sidebar (a drawer on phones) and the current screen. */
+import { PasswordNeededBanner } from '../account/password-needed-banner';
 import './drawer.css';
 import './skip-link.css';
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
@@ -32,6 +33,7 @@ const NAV: { to: string; key: string; icon: IconName }[] = [
   { to: '/shared', key: 'nav.shared', icon: 'shared' },
   { to: '/watch-history', key: 'nav.watchHistory', icon: 'history' },
   { to: '/bookmarks', key: 'nav.bookmarks', icon: 'bookmark' },
+  { to: '/feeds', key: 'feeds.title', icon: 'list' },
   { to: '/trash', key: 'nav.trash', icon: 'trash' },
 ];
 /** The screens whose main content is a file list (the skip link names it). */
@@ -146,6 +148,7 @@ export function AppLayout() {
       {drawer && <div className="scrim only-mobile" onClick={() => setDrawer(false)} />}
       <main className="content" id="main" ref={main}>
         <OfflineBanner />
+        <PasswordNeededBanner />
         <Outlet />
       </main>
     </div>
