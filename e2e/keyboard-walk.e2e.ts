@@ -155,7 +155,7 @@ describe('the keyboard and the phone', () => {
     await page.goto('/drive/account/basic');
     const nav = page.getByRole('navigation', { name: 'Account', exact: true });
     const tabs = nav.getByRole('link');
-    await expect.poll(() => tabs.count()).toBe(12);
+    await expect.poll(() => tabs.count()).toBe(13);
     await page.getByRole('heading', { name: 'Profile' }).waitFor();
 
     // The page itself never scrolls sideways.

@@ -23,6 +23,10 @@ import { OfflineWorker } from './offline/offline.worker.js';
 import { offlineRoutes } from './offline/offline.routes.js';
 import { urlCheckRoutes } from './offline/url-check.routes.js';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.js';
+import { FeedWorker } from './feeds/feed.worker.js';
+import { feedsRoutes } from './feeds/feeds.routes.js';
+import { TelegramBot } from './telegram/telegram-bot.js';
+import { telegramRoutes } from './telegram/telegram.routes.js';
 import { contentRoutes } from './downloads/content.routes.js';
 import { eventsRoutes } from './events/events.routes.js';
 import { filesRoutes } from './files/files.routes.js';
@@ -105,6 +109,10 @@ export interface Haul {
   archives: ArchiveWorker;
   /** Erasures of accounts deleted through this process, running in the background. */
   erasure: AccountEraser;
+  /** Feed checks of this process; started by main.ts where workers run (and by tests that need it). */
+  feeds: FeedWorker;
+  /** The Telegram bot's polling and notices; started by main.ts in the worker role (and by tests that need it). */
+  telegram: TelegramBot;
   close(): Promise<void>;
 }
 
@@ -183,6 +191,8 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   const media = new MediaWorker(ctx, app.log, signals);
   const archives = new ArchiveWorker(ctx, app.log, signals);
   const erasure = new AccountEraser(ctx, app.log);
+  const feeds = new FeedWorker(ctx, app.log, signals, kick);
+  const telegram = new TelegramBot(ctx, app.log);
 
   await healthRoutes(app, ctx);
   await metricsRoutes(app, ctx, metrics);
@@ -206,6 +216,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await paymentsRoutes(app, ctx);
   await statsRoutes(app, ctx);
   await invitationsRoutes(app, ctx);
+  await telegramRoutes(app, ctx);
   await appPasswordsRoutes(app, ctx);
   await webdavRoutes(app, ctx);
   await app.register(async (scope) => {
@@ -218,6 +229,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     await tasksRoutes(scope, ctx, taskKinds([offlineTaskKind, uploadTaskKind]), kick, (ids) => ids.length && signals.stopped(ids));
     await offlineRoutes(scope, ctx, offline);
     await bookmarksRoutes(scope, ctx, kick);
+    await feedsRoutes(scope, ctx, feeds, kick);
   });
   await archivesRoutes(app, ctx, archives);
   await extensionDownloadRoutes(app, ctx);
@@ -232,9 +244,12 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     media,
     archives,
     erasure,
+    feeds,
+    telegram,
     async close() {
       // Requests in flight finish while the jobs park.
-      await Promise.all([offline.stop(), media.stop(), archives.stop(), erasure.stop(), app.close()]);
+      await Promise.all([offline.stop(), media.stop(), archives.stop(), erasure.stop(), telegram.stop(), app.close()]);
+      await feeds.stop();
       await signals.close();
       // Mail still being sent (a code requested just before the stop) goes out before the database closes.
       await Promise.all([ctx.mailer.close(), ctx.sms.close()]);

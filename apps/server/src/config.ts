@@ -77,6 +77,14 @@ export interface Config {
   offlineConcurrency: number;
   /** BitTorrent peers found through the DHT too, not only trackers and peer exchange. */
   torrentDht: boolean;
+  // --- Telegram bot ---
+  /** The bot's token from @BotFather (HAUL_TELEGRAM_BOT_TOKEN); null: no bot. Never shown back nor logged. */
+  telegramBotToken: string | null;
+  /** Root of the Bot API (HAUL_TELEGRAM_API_BASE, default https://api.telegram.org), without a trailing slash. */
+  telegramApiBase: string;
+  /** HAUL_TELEGRAM_WEBHOOK: `auto` takes updates by webhook when HAUL_PUBLIC_URL is https, else long polling; `on`, `off`. */
+  telegramWebhook: 'auto' | 'on' | 'off';
+  // --- end Telegram bot ---
   // --- BitTorrent engine ---
   /** `builtin` (WebTorrent, in this process) or `qbittorrent` (a qBittorrent-nox daemon driven through its Web API). */
   torrentEngine: 'builtin' | 'qbittorrent';
@@ -253,6 +261,19 @@ function smsConfig(get: (k: string) => string | undefined) {
 }
 // --- end text messages ---
 
+// --- Telegram bot ---
+function telegramConfig(get: (k: string) => string | undefined) {
+  const token = get('HAUL_TELEGRAM_BOT_TOKEN')?.trim() || null;
+  // The token's shape is checked without quoting it: a setting's error must not print a secret.
+  if (token && !/^\d+:[\w-]+$/.test(token)) throw new Error('HAUL_TELEGRAM_BOT_TOKEN must look like 123456:ABC-DEF… (from @BotFather)');
+  const base = (get('HAUL_TELEGRAM_API_BASE') || 'https://api.telegram.org').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]/.test(base) || !URL.canParse(base)) throw new Error('HAUL_TELEGRAM_API_BASE must be an http(s) address');
+  const webhook = (get('HAUL_TELEGRAM_WEBHOOK') || 'auto').toLowerCase();
+  if (webhook !== 'auto' && webhook !== 'on' && webhook !== 'off') throw new Error(`HAUL_TELEGRAM_WEBHOOK must be auto, on or off, got "${webhook.slice(0, 20)}"`);
+  return { telegramBotToken: token, telegramApiBase: base, telegramWebhook: webhook as Config['telegramWebhook'] };
+}
+// --- end Telegram bot ---
+
 // --- BitTorrent engine ---
 const TORRENT_ENGINES = ['builtin', 'qbittorrent'] as const;
 
@@ -295,6 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
     firstRunSetup: bool(get('HAUL_FIRST_RUN_SETUP'), true),
     siteName: (get('HAUL_SITE_NAME') ?? '').trim().slice(0, SITE_NAME_MAX) || 'Haul',
     beginnerGuide: bool(get('HAUL_BEGINNER_GUIDE'), true),
+    requirePassword: bool(get('HAUL_REQUIRE_PASSWORD'), false),
     trialDays: trialDays(get('HAUL_TRIAL_DAYS')),
     ...mailConfig(get, publicUrl),
     ...smsConfig(get),
@@ -316,8 +338,8 @@ export function loadConfig(env: Env = process.env): Config {
     timeZone: timeZoneConfig(get('HAUL_TIME_ZONE')),
     offlineConcurrency: Math.max(1, int(get('HAUL_OFFLINE_CONCURRENCY'), 3, 'HAUL_OFFLINE_CONCURRENCY')),
     torrentDht: bool(get('HAUL_TORRENT_DHT'), true),
-    requirePassword: bool(get('HAUL_REQUIRE_PASSWORD'), false),
     ...torrentEngineConfig(get),
+    ...telegramConfig(get),
     taskLeaseSeconds: int(get('HAUL_TASK_LEASE_SECONDS'), 60, 'HAUL_TASK_LEASE_SECONDS'),
     stopTimeoutSeconds: int(get('HAUL_STOP_TIMEOUT'), 30, 'HAUL_STOP_TIMEOUT'),
     networkTimeoutSeconds: Math.max(1, int(get('HAUL_NETWORK_TIMEOUT'), 30, 'HAUL_NETWORK_TIMEOUT')),

@@ -23,6 +23,8 @@ if (runs.jobs) {
   haul.offline.start();
   haul.media.start();
   haul.archives.start();
+  haul.feeds.start();
+  haul.telegram.start();
 }
 
 // A graceful stop: no new connections; requests in flight finish and running jobs park (back in the queue, so the next

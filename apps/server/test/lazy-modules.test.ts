@@ -12,7 +12,7 @@ import { freeLoopbackPort } from '../src/offline/qbittorrent-daemon.js';
 import { database, HaulProcess } from './child-server.js';
 
 const S3_STACK = ['@aws-sdk/client-s3', '@aws-sdk/lib-storage', '@aws-sdk/s3-request-presigner', '@tus/s3-store'];
-const OPTIONAL = [...S3_STACK, 'stripe', 'nodemailer', '@ctrl/qbittorrent', 'pg', 'openid-client'];
+const OPTIONAL = [...S3_STACK, 'stripe', 'nodemailer', '@ctrl/qbittorrent', 'pg', 'openid-client', 'grammy', 'feedsmith'];
 
 const work = mkdtempSync(join(tmpdir(), 'haul-lazy-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -41,6 +41,7 @@ export const PUBLIC: Record<string, string> = {
   'GET /drive/v1/share/content/:id': 'signed share content link',
   'GET /drive/v1/share/media/:fileId/:mediaId/index.m3u8': 'signed share media link',
   'GET /drive/v1/share/media/:fileId/:mediaId/:segment': 'signed share media link',
+  'POST /v1/telegram/webhook/:secret': "Telegram posts the bot's updates: the secret in the path and Telegram's secret-token header are the credential",
   'GET /drive/v1/share/code': 'resolves a typed share code for the public share page',
   'GET /v1/site': "the install's name, for the sign-in and welcome pages",
   'POST /drive/v1/share/report': 'a share visitor reports the share to the operator (as open to them as the share itself)',

@@ -12,6 +12,7 @@ import { dropOfflineBytes, OFFLINE } from '../offline/offline.service.js';
 import { releaseBlobRefs } from '../storage/blobs.repository.js';
 import { eraseAccountFeedback } from '../feedback/feedback.repository.js';
 import { eraseAccountBookmarks } from '../bookmarks/bookmarks.service.js';
+import { eraseAccountFeeds } from '../feeds/feeds.service.js';
 
 /** Rows erased per statement (and per transaction for files). */
 const CHUNK = 500;
@@ -122,6 +123,7 @@ const STEPS: Step[] = [
   forgetMediaJobs,
   eraseReports,
   (ctx, userId) => eraseAccountBookmarks(ctx.db, userId, CHUNK),
+  (ctx, userId) => eraseAccountFeeds(ctx.db, userId, CHUNK),
 ];
 
 /**

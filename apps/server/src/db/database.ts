@@ -54,6 +54,8 @@ import * as trials from './migrations/2026-12-11-0044-trials.js';
 import * as passkeys from './migrations/2026-12-12-0045-passkeys.js';
 import * as bookmarks from './migrations/2026-12-13-0046-bookmarks.js';
 import * as invitationsListed from './migrations/2026-12-14-0047-invitations-listed.js';
+import * as feeds from './migrations/2026-12-15-0048-feeds.js';
+import * as telegram from './migrations/2026-12-15-0049-telegram.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -142,6 +144,8 @@ const migrations: Record<string, Migration> = {
   '2026-12-12-0045-passkeys': passkeys,
   '2026-12-13-0046-bookmarks': bookmarks,
   '2026-12-14-0047-invitations-listed': invitationsListed,
+  '2026-12-15-0048-feeds': feeds,
+  '2026-12-15-0049-telegram': telegram,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -15,6 +15,8 @@ import type { ProcessHeartbeatsTable } from './schema-ops.js';
 import type { TrialsTable } from './schema-trials.js';
 import type { PasskeyChallengesTable, PasskeysTable } from './schema-passkeys.js';
 import type { BookmarksTable } from './schema-bookmarks.js';
+import type { FeedItemsTable, FeedsTable } from './schema-feeds.js';
+import type { TelegramInboxTable, TelegramLinkCodesTable, TelegramLinksTable, TelegramPollerTable, TelegramTasksTable, TelegramUpdatesTable } from './schema-telegram.js';
 import type { MediaJobsTable, MediaRenditionsTable } from './schema-media.js';
 
 export type { MediaJobsTable, MediaRenditionsTable };
@@ -358,6 +360,14 @@ export interface Database {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   bookmarks: BookmarksTable;
+  feeds: FeedsTable;
+  feed_items: FeedItemsTable;
+  telegram_links: TelegramLinksTable;
+  telegram_link_codes: TelegramLinkCodesTable;
+  telegram_poller: TelegramPollerTable;
+  telegram_updates: TelegramUpdatesTable;
+  telegram_tasks: TelegramTasksTable;
+  telegram_inbox: TelegramInboxTable;
   archive_jobs: ArchiveJobsTable;
   app_passwords: AppPasswordsTable;
   dav_props: DavPropsTable;

@@ -7,6 +7,7 @@ import { PHASE, platformOfHost } from '@haul/shared';
 import { planLimits } from '../quotas/plan-limits.js';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
+import type { Db } from '../db/database.js';
 import { requireTargetFolder } from '../files/files.repository.js';
 import { requireRoom } from '../quotas/storage-room.js';
 import { makeFolderIn, placeFileIn } from '../files/files.service.js';
@@ -109,7 +110,7 @@ export async function createOfflineTasks(
   userId: string,
   input: { text: string; parentId: string; name?: string; torrent?: string; fileIds?: string },
   /** retry: a failed download started again replaces its task, so it does not count against today's allowance again. */
-  opts: { retry?: boolean; requestId?: string } = {},
+  opts: { retry?: boolean; requestId?: string; once?: OnceHooks } = {},
 ): Promise<TaskRow[]> {
   const links = input.text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
   if (links.length === 0 && !input.torrent) throw badInput('Paste at least one link, or give a torrent file.');
@@ -129,6 +130,7 @@ export async function createOfflineTasks(
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     await requireTargetFolder(trx, userId, input.parentId);
+    if (opts.once && !(await opts.once.claim(trx))) return [];
     if (!opts.retry) await chargeDailyTasks(ctx, trx, userId, made.length, dailyTasks, premium);
     const ids: string[] = [];
     for (const t of made) {
@@ -137,8 +139,19 @@ export async function createOfflineTasks(
       ids.push(await insertTask(trx, { userId, type: OFFLINE, phase: PHASE.PENDING, name: named ?? t.name, params, requestId: opts.requestId }, now));
     }
     const rows = await trx.selectFrom('tasks').selectAll().where('id', 'in', ids).execute();
-    return ids.map((id) => rows.find((r) => r.id === id)!);
+    const tasks = ids.map((id) => rows.find((r) => r.id === id)!);
+    await opts.once?.made(trx, tasks);
+    return tasks;
   });
+}
+
+/**
+ * What makes a task be made once (a feed's item): `claim` runs first in the task's transaction and says whether to go
+ * on (false: made before, nothing is charged or added); `made` records the tasks in the same transaction.
+ */
+export interface OnceHooks {
+  claim(trx: Db): Promise<boolean>;
+  made(trx: Db, tasks: TaskRow[]): Promise<void>;
 }
 
 /** POST task {id, create_type: RETRY}: a failed download starts again as a new task. */

@@ -140,6 +140,7 @@ export const createDriveRouter = () =>
             { path: 'decompression/:fileId', lazy: page(() => import('../features/archives/decompression-page'), (m) => m.DecompressionPage) },
             { path: 'decompression/:fileId/result', lazy: page(() => import('../features/archives/decompression-result-page'), (m) => m.DecompressionResultPage) },
             { path: 'bookmarks', lazy: page(() => import('../features/bookmarks/bookmarks-page'), (m) => m.BookmarksPage) },
+            { path: 'feeds', lazy: page(() => import('../features/feeds/feeds-page'), (m) => m.FeedsPage) },
             // Feedback to the operator; the seed's second route shows the same page.
             { path: 'feedback', lazy: page(() => import('../features/feedback/feedback-page'), (m) => m.FeedbackPage) },
             { path: 'feedback-v2', lazy: page(() => import('../features/feedback/feedback-page'), (m) => m.FeedbackPage) },
@@ -179,6 +180,15 @@ export const createDriveRouter = () =>
                 { path: 'invitation', lazy: page(() => import('../features/activity/activity-pages'), (m) => m.InvitationPage) },
                 { path: 'invitation-dialog', element: <Navigate to="/activity/invitation?action=show_invite_dialog" replace /> },
                 { path: 'invited', lazy: page(() => import('../features/activity/activity-pages'), (m) => m.InvitedPage) },
+              ],
+            },
+            // The Telegram bot (seed route `bot` → `tg-management`), shown among the account's pages.
+            {
+              path: 'bot',
+              lazy: page(account, (m) => m.AccountLayout),
+              children: [
+                { index: true, element: <Navigate to="/bot/tg-management" replace /> },
+                { path: 'tg-management', lazy: page(() => import('../features/telegram/telegram-page'), (m) => m.TelegramPage) },
               ],
             },
             // The seeds' account area; the profile comes first.

@@ -33,6 +33,8 @@ import { tasksRoutes } from './tasks.js';
 import { uploadsRoutes } from './uploads.js';
 import { urlCheckRoutes } from './url-check.js';
 import { bookmarksRoutes } from './bookmarks.js';
+import { telegramRoutes } from './telegram.js';
+import { feedsRoutes } from './feeds.js';
 import { webdavRoutes } from './webdav.js';
 
 export * from './define.js';
@@ -42,6 +44,8 @@ export { EventListSchema } from './events.js';
 export * from './tasks.js';
 export { URL_KINDS, UrlCheckSchema, type UrlCheck } from './url-check.js';
 export { BOOKMARK_SOURCES, BookmarkSchema, type Bookmark, type BookmarkSource } from './bookmarks.js';
+export { TELEGRAM_CODE_TTL_SECONDS, TelegramStatusSchema, type TelegramStatus } from './telegram.js';
+export { FEED_INTERVAL, FEED_ITEM_KINDS, FEED_ITEM_STATES, FeedItemSchema, FeedSchema, MAX_FEEDS, type Feed, type FeedItem, type FeedItemState } from './feeds.js';
 export * from './plans.js';
 export * from './payments.js';
 export { STORAGE_KINDS, type StorageKind } from './about.js';
@@ -71,6 +75,8 @@ export const CONTRACT = {
   ...tasksRoutes,
   ...urlCheckRoutes,
   ...bookmarksRoutes,
+  ...telegramRoutes,
+  ...feedsRoutes,
   ...eventsRoutes,
   ...mediaRoutes,
   ...sharesRoutes,

@@ -21,6 +21,7 @@ export function AccountLayout() {
         <NavLink to="/account/providers">{t('providers.pageTitle')}</NavLink>
         <NavLink to="/account/apps">{t('oauth.appsTitle')}</NavLink>
         <NavLink to="/account/webdav">{t('webdav.title')}</NavLink>
+        <NavLink to="/bot/tg-management">{t('telegramBot.title')}</NavLink>
         <NavLink to="/account/destroy">{t('account.deleteAccount')}</NavLink>
       </nav>
       <Outlet />
