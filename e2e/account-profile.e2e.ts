@@ -101,6 +101,19 @@ describe('profile and phone number', () => {
     await byText.getByLabel('6-digit code').fill(codeIn({ text: signInText.body }));
     await byText.getByRole('button', { name: 'Sign in', exact: true }).click();
     await byText.waitForURL('**/drive/all');
+
+    // Where a password is asked, a code texted to the account's own number does instead.
+    await byText.goto('/drive/account/password');
+    await byText.getByRole('button', { name: 'Send me a code instead' }).click();
+    await byText.getByRole('button', { name: 'Text a code to +44 7911 123456' }).click();
+    await byText.getByRole('status').filter({ hasText: 'by text message' }).waitFor();
+    const confirm = await sms.nth('+447911123456', 4);
+    expect(confirm.body).toContain('to confirm it is you');
+    await byText.getByLabel('Code from the text message').fill(codeIn({ text: confirm.body }));
+    await byText.getByLabel('New password', { exact: true }).fill('changed by a texted code');
+    await byText.getByLabel('New password again').fill('changed by a texted code');
+    await byText.getByRole('button', { name: 'Change password' }).last().click();
+    await byText.getByText('Password changed').first().waitFor();
   });
 
   it('edits the name inline and picks an avatar, shown in the account menu too', async () => {

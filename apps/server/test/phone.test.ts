@@ -129,6 +129,24 @@ describe('codes by text message through the webhook', () => {
     expect((await h.api('POST', '/v1/auth/verification', undefined, { usage: 'REGISTER_SIGN_IN', phone_number: '+48600000001' })).body.error).toBe('invalid_argument');
   });
 
+  it("texts a code that confirms it is you to the account's own number only, and it earns a sudo token", async () => {
+    const e = await h.signUp('phone-s@example.com', PASSWORD);
+    const noPhone = await h.api('POST', '/v1/auth/verification', e.access_token, { usage: 'DEFAULT', selected_channel: 'SMS' });
+    expect([noPhone.status, noPhone.body.error]).toEqual([400, 'invalid_argument']);
+    const bind = await verified(e.access_token, { usage: 'PHONE_NUMBER_CHANGE', phone_number: '+34 612 345 678' }, '+34612345678');
+    await h.api('POST', '/v1/user/contact', e.access_token, { sudo_token: await sudo(e.access_token), verification_token: bind, phone_number: '+34612345678' });
+    // Naming another number changes nothing: the code goes to the account's own.
+    const token = await verified(e.access_token, { usage: 'DELETION', selected_channel: 'SMS', phone_number: '+34 699 999 999' }, '+34612345678');
+    expect(sms.to('+34699999999')).toEqual([]);
+    expect(sms.to('+34612345678').at(-1)!.body).toMatch(/to delete your account\./);
+    // Another account cannot use it (and trying does not spend it).
+    const other = await h.signUp('phone-s2@example.com', PASSWORD);
+    expect((await h.api('POST', '/v1/user/sudo', other.access_token, { verification_token: token })).body.error).toBe('invalid_grant');
+    const granted = await h.api('POST', '/v1/user/sudo', e.access_token, { verification_token: token });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    expect(granted.body.sudo_token).toBeTruthy();
+  });
+
   it('counts codes per number in the database, as per address', async () => {
     const ask = () => h.api('POST', '/v1/auth/verification', undefined, { usage: 'PASSWORD_RESET', phone_number: '+33 6 12 34 56 78' });
     for (let i = 0; i < 6; i++) expect((await ask()).status).toBe(200);

@@ -31,9 +31,14 @@ const SMS_PURPOSE: Partial<Record<VerificationUsage, SmsPurpose>> = {
   PASSWORD_RESET: 'reset',
   // Signing in by a texted code: to the number an account has bound (a number never makes an account).
   SIGN_IN: 'signin',
+  // Confirming it is you (sudo) by a code texted to the account's own bound number.
+  DEFAULT: 'confirm',
+  DELETION: 'deletion',
   PHONE_NUMBER_CHANGE: 'phone',
   PHONE_NUMBER_VERIFICATION: 'phone',
 };
+/** Usages whose text goes to the account's own bound number, whatever number the request names. */
+const OWN_NUMBER: ReadonlySet<string> = new Set(['DEFAULT', 'DELETION']);
 /** Usages about the signed-in account: they need its bearer token. */
 const SIGNED_IN: ReadonlySet<string> = new Set(['DEFAULT', 'DELETION', 'EMAIL_ADDRESS_VERIFICATION', 'EMAIL_ADDRESS_CHANGE', 'PHONE_NUMBER_CHANGE', 'PHONE_NUMBER_VERIFICATION']);
 
@@ -88,6 +93,11 @@ export async function destinationOf(ctx: AppContext, input: CodeRequest, callerI
     const user = callerId ? await findUserById(ctx.db, callerId) : undefined;
     if (!user) throw unauthenticated(`Please sign in: usage ${input.usage} is about your account.`);
     // A change proves the new address or number; the account is proven by the sudo token the change also takes.
+    if (channel === 'sms' && OWN_NUMBER.has(input.usage)) {
+      // Only ever the account's own number: a code that confirms it is you goes nowhere else.
+      if (!user.phone_number) throw badInput('This account has no phone number to text a code to.');
+      return { channel, to: user.phone_number, user };
+    }
     if (channel === 'sms') return { channel, to: phoneOf(input, input.usage === 'PHONE_NUMBER_VERIFICATION' ? user.phone_number : null), user };
     return { channel, to: input.usage === 'EMAIL_ADDRESS_CHANGE' ? emailOf(input) : user.email, user };
   }

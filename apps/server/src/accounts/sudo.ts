@@ -14,7 +14,7 @@ import { verifyPassword } from './passwords.js';
 import { checkSecondFactor } from './two-factor.js';
 import { issuedInFuture, type Caller } from '../http/access-tokens.js';
 import { findUserById } from './users.repository.js';
-import { spendToken } from './verification.service.js';
+import { findToken, spendToken } from './verification.service.js';
 
 export const SUDO_TTL_SECONDS = 300;
 const ISSUER = 'haul';
@@ -24,7 +24,7 @@ const SUDO_GUESSES: AttemptPolicy = { free: 10, baseDelayMs: 1000, maxDelayMs: 3
 
 const badSudo = () => new HttpError(400, 'invalid_grant', 'Please confirm it is you again: the confirmation has expired or belongs to another session.');
 
-/** Grants a sudo token for the caller's password, or for a verification token of a code sent to its own address. */
+/** Grants a sudo token for the caller's password, or for a verification token of a code sent to its own address or number. */
 export async function grantSudo(ctx: AppContext, caller: Caller, proof: { password?: string; verification_token?: string; verification_code?: string }): Promise<{ sudo_token: string; expires_in: number }> {
   const user = await findUserById(ctx.db, caller.userId);
   if (!user) throw new HttpError(400, 'invalid_grant', 'The account no longer exists.');
@@ -35,7 +35,11 @@ export async function grantSudo(ctx: AppContext, caller: Caller, proof: { passwo
     if (!(await verifyPassword(user.password_hash, proof.password))) throw new HttpError(400, 'invalid_grant', 'The password is incorrect.');
     await clearAttempts(ctx.db, [key]);
   } else if (proof.verification_token) {
-    await spendToken(ctx, proof.verification_token, { usages: ['DEFAULT', 'DELETION', 'EMAIL_ADDRESS_VERIFICATION'], userId: user.id, email: user.email });
+    // A code sent to the account's own address, or texted to its own bound number.
+    const usages = ['DEFAULT', 'DELETION', 'EMAIL_ADDRESS_VERIFICATION'] as const;
+    const pending = await findToken(ctx, proof.verification_token, { usages, userId: user.id });
+    const phone = user.phone_number && pending.email === user.phone_number ? user.phone_number : null;
+    await spendToken(ctx, proof.verification_token, { usages, userId: user.id, ...(phone ? { phone } : { email: user.email }) });
   } else {
     throw badInput('Please send your password or a verification token.');
   }

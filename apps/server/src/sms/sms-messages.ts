@@ -6,13 +6,26 @@ import type { Locale } from '../mail/messages.js';
 import type { SmsMessage } from './sms.js';
 
 /** What a texted code is for. */
-export type SmsPurpose = 'reset' | 'phone' | 'signin';
+export type SmsPurpose = 'reset' | 'phone' | 'signin' | 'confirm' | 'deletion';
+
+const EN_PURPOSE: Record<SmsPurpose, string> = {
+  reset: 'reset your password',
+  signin: 'sign in',
+  phone: 'confirm this phone number',
+  confirm: 'confirm it is you',
+  deletion: 'delete your account',
+};
+const ZH_PURPOSE: Record<SmsPurpose, string> = {
+  reset: '重置 Haul 密码',
+  signin: '登录 Haul',
+  phone: '验证 Haul 手机号',
+  confirm: '确认 Haul 账号操作',
+  deletion: '删除 Haul 账号',
+};
 
 const WORDS: Record<Locale, (code: string, purpose: SmsPurpose, minutes: number) => string> = {
-  en: (code, purpose, minutes) =>
-    `${code} is your Haul code to ${purpose === 'reset' ? 'reset your password' : purpose === 'signin' ? 'sign in' : 'confirm this phone number'}. Valid ${minutes} min. Never share it.`,
-  'zh-CN': (code, purpose, minutes) =>
-    `${code} 是你${purpose === 'reset' ? '重置 Haul 密码' : purpose === 'signin' ? '登录 Haul' : '验证 Haul 手机号'}的验证码，${minutes} 分钟内有效，请勿告诉他人。`,
+  en: (code, purpose, minutes) => `${code} is your Haul code to ${EN_PURPOSE[purpose]}. Valid ${minutes} min. Never share it.`,
+  'zh-CN': (code, purpose, minutes) => `${code} 是你${ZH_PURPOSE[purpose]}的验证码，${minutes} 分钟内有效，请勿告诉他人。`,
 };
 
 /** The text message carrying a verification code. */

@@ -1,11 +1,13 @@
 /**
  * What confirms it is you before a sensitive change: the current password, or a code mailed to the account's own
- * address ("Send me a code instead"). An account without a password (made by a sign-in provider) sees only the code.
+ * address ("Send me a code instead"), or texted to its own number when it has one. An account without a password
+ * (made by a sign-in provider) sees only the code.
  * The page keeps the password's text; the code and its sending live in the page's `useSudo`.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { displayPhoneNumber } from '@haul/shared/phone-numbers';
 import { errorMessage } from '../../lib/error-message';
 import { getMe } from '../auth/auth-api';
 import { CodeField, ResendButton, retryAfter, useCooldown, RESEND_AFTER_SECONDS } from '../auth/code-field';
@@ -26,6 +28,7 @@ export function SudoField({ sudo, value, onValue, error, inputRef, autoFocus }: 
   const { t } = useTranslation();
   const me = useQuery({ queryKey: ['me'], queryFn: getMe, staleTime: 5 * 60_000 });
   const email = me.data?.email ?? '';
+  const phone = me.data?.phone_number ? displayPhoneNumber(me.data.phone_number) : '';
   const cooldown = useCooldown(0);
   const [sending, setSending] = useState(false);
   const [sendError, setSendError] = useState('');
@@ -41,11 +44,11 @@ export function SudoField({ sudo, value, onValue, error, inputRef, autoFocus }: 
     );
   }
 
-  const send = async () => {
+  const send = async (channel: 'email' | 'sms' = sudo.sent?.channel ?? 'email') => {
     setSending(true);
     setSendError('');
     try {
-      await sudo.send();
+      await sudo.send(channel);
       cooldown.start(RESEND_AFTER_SECONDS);
     } catch (err) {
       const wait = retryAfter(err);
@@ -63,16 +66,27 @@ export function SudoField({ sudo, value, onValue, error, inputRef, autoFocus }: 
       {sudo.sent ? (
         <>
           <p className="account-notice" role="status">
-            {t('account.sudoCode.sent', { email })}
+            {sudo.sent.channel === 'sms' ? t('account.sudoCode.sentText', { phone }) : t('account.sudoCode.sent', { email })}
           </p>
-          <CodeField label={t('account.sudoCode.label')} value={sudo.code} onChange={sudo.setCode} error={error} inputRef={inputRef} />
+          <CodeField
+            label={sudo.sent.channel === 'sms' ? t('account.sudoCode.labelText') : t('account.sudoCode.label')}
+            value={sudo.code}
+            onChange={sudo.setCode}
+            error={error}
+            inputRef={inputRef}
+          />
           <ResendButton left={cooldown.left} busy={sending} onClick={() => void send()} />
         </>
       ) : (
         <>
-          <button type="button" className="btn" disabled={sending} onClick={() => void send()}>
+          <button type="button" className="btn" disabled={sending} onClick={() => void send('email')}>
             {t('account.sudoCode.send', { email })}
           </button>
+          {phone && (
+            <button type="button" className="btn" disabled={sending} onClick={() => void send('sms')}>
+              {t('account.sudoCode.sendText', { phone })}
+            </button>
+          )}
           {error && !sendError && (
             <small className="field-error" role="alert">
               {error}

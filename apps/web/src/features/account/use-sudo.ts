@@ -26,7 +26,7 @@ export function useSudo(usage: SudoUsage = 'DEFAULT') {
   const linked = useQuery({ queryKey: ['linkedProviders'], queryFn: listLinkedProviders, staleTime: 60_000, meta: { quiet: true } });
   const hasPassword = linked.data?.has_password ?? true;
   const [byCode, setByCode] = useState(false);
-  const [sent, setSent] = useState<SentCode | null>(null);
+  const [sent, setSent] = useState<(SentCode & { channel: 'email' | 'sms' }) | null>(null);
   const [code, setCodeText] = useState('');
   const mode: 'password' | 'code' = hasPassword && !byCode ? 'password' : 'code';
   const forget = () => {
@@ -56,9 +56,9 @@ export function useSudo(usage: SudoUsage = 'DEFAULT') {
       setByCode(on);
       forget();
     },
-    /** Mails a code to the account's own address; a new one replaces the one before. */
-    send: async () => {
-      setSent(await sendOwnCode(usage));
+    /** Mails a code to the account's own address, or texts it to its own number; a new one replaces the one before. */
+    send: async (channel: 'email' | 'sms' = 'email') => {
+      setSent({ ...(await sendOwnCode(usage, channel)), channel });
       setCodeText('');
       checked.current = null;
       forget();

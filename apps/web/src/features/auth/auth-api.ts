@@ -72,7 +72,8 @@ export async function resetPassword(verificationToken: string, newPassword: stri
 export const grantSudo = (password: string) => withSecondFactor((code) => haul.call('grantSudo', { body: { password, verification_code: code } }));
 
 /** A code to the account's own address, for a sudo grant: DELETION before deleting the account, DEFAULT otherwise. */
-export const sendOwnCode = (usage: 'DEFAULT' | 'DELETION') => haul.call('requestVerification', { body: { usage, locale: i18n.language || 'en-US' } });
+export const sendOwnCode = (usage: 'DEFAULT' | 'DELETION', channel: 'email' | 'sms' = 'email') =>
+  haul.call('requestVerification', { body: { usage, locale: i18n.language || 'en-US', ...(channel === 'sms' ? { selected_channel: 'SMS' } : {}) } });
 
 /** A sudo token for the verification token a code to the account's own address earned. */
 export const grantSudoByCode = (verificationToken: string) =>
