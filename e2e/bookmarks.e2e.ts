@@ -3,13 +3,12 @@
  * dialog (nothing fetched) and from a downloaded file's menu ("Collect link"); the header's search narrows the list;
  * two picked are fetched into a folder and land there; the page fits a phone.
  */
-import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addNew, fitsWidth, listView, pageApi, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { addNew, type E2E, fitsWidth, linkOrigin, listView, pageApi, signUpInBrowser, startE2E } from './harness.js';
 
 let e2e: E2E;
-let origin: Server;
+let origin: Awaited<ReturnType<typeof linkOrigin>>;
 let base = '';
 const FILES: Record<string, Buffer> = {
   '/film.mkv': Buffer.alloc(40_000, 1),
@@ -20,17 +19,16 @@ const FILES: Record<string, Buffer> = {
 
 beforeAll(async () => {
   e2e = await startE2E();
-  origin = createServer((req, res) => {
+  origin = await linkOrigin((req, res) => {
     const body = FILES[req.url ?? ''];
     if (!body) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length), etag: '"v1"' });
     res.end(req.method === 'HEAD' ? undefined : body);
   });
-  await new Promise<void>((r) => origin.listen(0, '127.0.0.1', () => r()));
-  base = `http://127.0.0.1:${(origin.address() as { port: number }).port}`;
+  base = origin.base;
 }, 60_000);
 afterAll(async () => {
-  await new Promise<void>((r) => origin?.close(() => r()));
+  await origin?.close();
   await e2e?.close();
 });
 

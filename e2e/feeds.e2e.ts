@@ -3,13 +3,12 @@
  * (fetched, and skipped with why); the fetched episode lands in the folder; paused, the feed is not read; resumed, it
  * is read at once and a new episode comes in; a skipped one is fetched anyway. The page fits a phone.
  */
-import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitsWidth, pageApi, signUpInBrowser, startE2E, type E2E } from './harness.js';
+import { type E2E, fitsWidth, linkOrigin, pageApi, signUpInBrowser, startE2E } from './harness.js';
 
 let e2e: E2E;
-let origin: Server;
+let origin: Awaited<ReturnType<typeof linkOrigin>>;
 let base = '';
 const EPISODE = Buffer.alloc(30_000, 7);
 let episodes = [1];
@@ -25,7 +24,7 @@ const rss = () =>
 beforeAll(async () => {
   e2e = await startE2E();
   e2e.haul.feeds.start();
-  origin = createServer((req, res) => {
+  origin = await linkOrigin((req, res) => {
     if (req.url === '/rss') {
       reads++;
       return void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(rss());
@@ -36,11 +35,10 @@ beforeAll(async () => {
     }
     res.writeHead(404).end();
   });
-  await new Promise<void>((r) => origin.listen(0, '127.0.0.1', () => r()));
-  base = `http://127.0.0.1:${(origin.address() as { port: number }).port}`;
+  base = origin.base;
 }, 60_000);
 afterAll(async () => {
-  await new Promise<void>((r) => origin?.close(() => r()));
+  await origin?.close();
   await e2e?.close();
 });
 

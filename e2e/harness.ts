@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../apps/server/src/config.js';
 import { placeFile } from '../apps/server/src/files/files.service.js';
 import type { MailInbox } from '../apps/server/test/mail-inbox.js';
 import { Readable } from 'node:stream';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 
 export const CHROMIUM = process.env.HAUL_CHROMIUM ?? '/usr/bin/chromium';
@@ -270,10 +270,19 @@ export async function addNew(page: Page, entry: 'Cloud download' | 'Upload files
 }
 
 /** A link origin on loopback that answers 404 to everything: what a cloud download that fails fetches from. */
-export async function goneOrigin(): Promise<{ url: string; close: () => void }> {
-  const server = createHttpServer((_req, res) => res.writeHead(404).end());
+export async function goneOrigin(): Promise<{ url: string; close: () => Promise<void> }> {
+  const origin = await linkOrigin((_req, res) => res.writeHead(404).end());
+  return { url: `${origin.base}/gone.iso`, close: origin.close };
+}
+
+/** A link origin on loopback answering with `handler`: its base address, and how to close it. */
+export async function linkOrigin(handler: RequestListener): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = createHttpServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/gone.iso`, close: () => server.close() };
+  return {
+    base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** Rows of the user in this browser's copy of the drive (IndexedDB `drive`, store `files`). */

@@ -5,14 +5,13 @@
  * it adds at once; the page fits a phone.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import bencode from 'bencode';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitsWidth, newEmail, pageApi, PASSWORD, signInBrowser, startE2E, type E2E } from './harness.js';
+import { type E2E, fitsWidth, linkOrigin, newEmail, pageApi, PASSWORD, signInBrowser, startE2E } from './harness.js';
 
 let e2e: E2E;
-let origin: Server;
+let origin: Awaited<ReturnType<typeof linkOrigin>>;
 let base = '';
 const email = newEmail();
 const FILM = Buffer.alloc(2_500_000, 3);
@@ -33,19 +32,18 @@ const torrent = Buffer.from(
 
 beforeAll(async () => {
   e2e = await startE2E();
-  origin = createServer((req, res) => {
+  origin = await linkOrigin((req, res) => {
     const body = req.url === '/film.mkv' ? FILM : req.url === '/concert.torrent' ? torrent : null;
     if (!body) return void res.writeHead(404).end();
     const type = req.url === '/film.mkv' ? 'video/x-matroska' : 'application/x-bittorrent';
     res.writeHead(200, { 'content-type': type, 'content-length': String(body.length), etag: '"v1"' });
     res.end(req.method === 'HEAD' ? undefined : body);
   });
-  await new Promise<void>((r) => origin.listen(0, '127.0.0.1', () => r()));
-  base = `http://127.0.0.1:${(origin.address() as { port: number }).port}`;
+  base = origin.base;
   await fetch(`${e2e.base}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
 }, 60_000);
 afterAll(async () => {
-  await new Promise<void>((r) => origin?.close(() => r()));
+  await origin?.close();
   await e2e?.close();
 });
 
