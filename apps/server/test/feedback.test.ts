@@ -125,11 +125,12 @@ describe('feedback', () => {
 
   it('refuses every feedback admin route to a person and to no token', async () => {
     const adminRoutes = FEEDBACK_ROUTES.filter(([, d]) => d.auth === 'admin');
-    expect(adminRoutes.length).toBe(4);
+    // Listing, reading, changing, the screenshot, and putting a message in the report queue.
+    expect(adminRoutes.length).toBe(5);
     const before = await rows();
     for (const [name, d] of adminRoutes) {
       const url = fillPath(d.path, { id: before[0]!.id });
-      const body = d.method === 'PATCH' ? { status: 'closed' } : undefined;
+      const body = d.method === 'PATCH' ? { status: 'closed' } : d.method === 'POST' ? { share_id: 'someshare', reason: 'other' } : undefined;
       const asPerson = await h.api(d.method, url, ada.access_token, body);
       expect([asPerson.status, asPerson.body.error], name).toEqual([403, 'permission_denied']);
       const anonymous = await h.api(d.method, url, undefined, body);
