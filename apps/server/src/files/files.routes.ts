@@ -95,6 +95,7 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
         fileIds: req.body.params?.file_ids,
         parentId: req.body.parent_id ?? '',
         name: req.body.name || undefined,
+        credentials: req.body.credentials,
       }, { requestId: req.id });
       onTaskCreated();
       const presented = tasks.map((t) => presentTask(t));

@@ -13,6 +13,7 @@ import { isDiskFull } from '../http/errors.js';
 import { resumeHasher } from '../storage/resumable-hash.js';
 import { appendBatched, BackgroundSync } from '../storage/synced-file-writer.js';
 import { BlockedAddressError, guardedLookup, isPublicAddress, parseHttpLink } from './network-guard.js';
+import { ORIGIN_BOUND_HEADERS } from './offline-credentials.js';
 
 const MAX_REDIRECTS = 10;
 
@@ -48,6 +49,8 @@ export interface RemoteMeta {
 
 export interface FetchOptions extends RequestOptions {
   url: string;
+  /** Sign-in and headers of the task (offline-credentials.ts); Authorization and Cookie stay with the link's origin. */
+  headers?: Record<string, string>;
   /** Where the bytes go (appended to when it already holds some). */
   partPath: string;
   /** Refuse content larger than this many bytes, saying why. */
@@ -128,8 +131,13 @@ async function sizeOnDisk(path: string): Promise<number> {
 export async function requestFollowing(link: string, headers: Record<string, string>, opts: RequestOptions): Promise<{ res: IncomingMessage; url: URL }> {
   let url = parseHttpLink(link);
   if (!url) throw new FetchError('Only http and https links can be fetched.', false);
+  const origin = url.origin;
+  let crossed = false;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const res = await open(url, { 'user-agent': 'Haul', accept: '*/*', ...headers }, opts);
+    // As browsers do: once a redirect leaves the link's origin, its Authorization and Cookie are not sent again.
+    crossed ||= url.origin !== origin;
+    const sent = crossed ? Object.fromEntries(Object.entries(headers).filter(([k]) => !ORIGIN_BOUND_HEADERS.has(k.toLowerCase()))) : headers;
+    const res = await open(url, { 'user-agent': 'Haul', accept: '*/*', ...sent }, opts);
     const status = res.statusCode ?? 0;
     if (!(status >= 300 && status < 400 && res.headers.location)) return { res, url };
     res.resume();
@@ -142,7 +150,7 @@ export async function requestFollowing(link: string, headers: Record<string, str
 
 export async function fetchToFile(opts: FetchOptions): Promise<FetchResult | null> {
   let offset = await sizeOnDisk(opts.partPath);
-  const { res, url } = await requestFollowing(opts.url, offset > 0 ? { range: `bytes=${offset}-` } : {}, opts);
+  const { res, url } = await requestFollowing(opts.url, { ...opts.headers, ...(offset > 0 ? { range: `bytes=${offset}-` } : {}) }, opts);
   const status = res.statusCode ?? 0;
   if (status >= 300 && status < 400) throw new FetchError(`The server answered ${status} without saying where to.`, false);
   if (status === 416 && offset > 0) {

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import parseTorrent from 'parse-torrent';
-import { PHASE, platformOfHost } from '@haul/shared';
+import { cleanName, PHASE, platformOfHost } from '@haul/shared';
 import { planLimits } from '../quotas/plan-limits.js';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
@@ -17,6 +17,7 @@ import { badInput } from '../http/errors.js';
 import { insertTask, requireTask } from '../tasks/tasks.repository.js';
 import { isPublicAddress, parseHttpLink } from './network-guard.js';
 import { requireOfflineRoom } from './offline-room.js';
+import { credentialHeaders, SEALED_PARAM, sealHeaders, withoutSealed, type CredentialsInput } from './offline-credentials.js';
 
 export const OFFLINE = 'offline';
 
@@ -108,7 +109,7 @@ function fileIdsParam(raw: string | undefined): string {
 export async function createOfflineTasks(
   ctx: AppContext,
   userId: string,
-  input: { text: string; parentId: string; name?: string; torrent?: string; fileIds?: string },
+  input: { text: string; parentId: string; name?: string; torrent?: string; fileIds?: string; credentials?: CredentialsInput },
   /** retry: a failed download started again replaces its task, so it does not count against today's allowance again. */
   opts: { retry?: boolean; requestId?: string; once?: OnceHooks } = {},
 ): Promise<TaskRow[]> {
@@ -119,6 +120,11 @@ export async function createOfflineTasks(
   if (input.torrent) made.push(await torrentFileTask(input.torrent));
   const fileIds = fileIdsParam(input.fileIds);
   if (fileIds && (made.length !== 1 || made[0]!.params.kind !== 'bt')) throw badInput('file_ids applies to a single magnet link or torrent file.');
+  const headers = credentialHeaders(input.credentials);
+  const sealed = Object.keys(headers).length > 0;
+  if (sealed && made.some((t) => t.params.kind === 'bt')) throw badInput('A user name, password or headers apply to http and https links only.');
+  // A chosen name is made valid (no slashes or control characters), never refused: it names one link's file.
+  const chosenName = made.length === 1 && input.name ? cleanName(input.name, '') : '';
   await requireMonthlyRoom(ctx, userId, 'offline', 1);
   // A size known now is checked now: a download that cannot land is refused here, naming the limit, not accepted to fail later.
   for (const t of made) {
@@ -134,8 +140,15 @@ export async function createOfflineTasks(
     if (!opts.retry) await chargeDailyTasks(ctx, trx, userId, made.length, dailyTasks, premium);
     const ids: string[] = [];
     for (const t of made) {
-      const named = made.length === 1 && input.name ? input.name : undefined;
-      const params = { ...t.params, parent_id: input.parentId, ...(named ? { name: named } : {}), ...(fileIds ? { file_ids: fileIds } : {}) };
+      const named = chosenName || undefined;
+      const params = {
+        ...t.params,
+        parent_id: input.parentId,
+        ...(named ? { name: named } : {}),
+        ...(fileIds ? { file_ids: fileIds } : {}),
+        // Sealed per task (own IV); the presenter never shows it and the task drops it when it ends.
+        ...(sealed ? { [SEALED_PARAM]: sealHeaders(ctx.secrets, headers) } : {}),
+      };
       ids.push(await insertTask(trx, { userId, type: OFFLINE, phase: PHASE.PENDING, name: named ?? t.name, params, requestId: opts.requestId }, now));
     }
     const rows = await trx.selectFrom('tasks').selectAll().where('id', 'in', ids).execute();
@@ -211,7 +224,8 @@ export async function completeOfflineTask(
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     // Deleted by its owner while the last bytes arrived: nothing is placed.
-    if (!(await trx.selectFrom('tasks').select('id').where('id', '=', task.id).executeTakeFirst())) return null;
+    const current = await trx.selectFrom('tasks').select('params').where('id', '=', task.id).executeTakeFirst();
+    if (!current) return null;
     await requireRoom(trx, task.user_id, content.size, now, NO_ROOM_ANYMORE);
     // Counted when it lands, under the same transaction: downloads that ran side by side cannot together pass the month.
     await chargeMonthly(ctx, trx, task.user_id, 'offline', content.size, now);
@@ -230,7 +244,7 @@ export async function completeOfflineTask(
     );
     await trx
       .updateTable('tasks')
-      .set({ phase: PHASE.COMPLETE, progress: 100, file_id: file.id, name: file.name, message: '', size: content.size, updated_time: now })
+      .set({ phase: PHASE.COMPLETE, progress: 100, file_id: file.id, name: file.name, message: '', size: content.size, updated_time: now, params: JSON.stringify(withoutSealed(parseParams(current.params))) })
       .where('id', '=', task.id)
       .execute();
     return file.id;

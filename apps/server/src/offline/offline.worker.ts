@@ -15,6 +15,7 @@ import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import { parseParams } from '../lib/params.js';
 import { FetchError, fetchToFile, TooLargeError } from './http-fetch.js';
+import { openHeaders, SEALED_PARAM, withoutSealed } from './offline-credentials.js';
 import { offlineRoom, offlineTooLarge, type OfflineRoom } from './offline-room.js';
 import { OFFLINE_REASONS, offlineReason } from './offline-reasons.js';
 import { completeOfflineTask, completeTorrentTask, dropOfflineBytes, OFFLINE, offlinePartPath, torrentDir } from './offline.service.js';
@@ -121,7 +122,8 @@ export class OfflineWorker {
    */
   private async fail(task: TaskRow, failure: Failure): Promise<void> {
     const limit = failure.limit ? { error: failure.limit.error, limit: failure.limit.message } : {};
-    const params = JSON.stringify({ ...parseParams(task.params), reason: failure.reason, detail: failure.detail, stage: '', ...limit });
+    // Sign-in and headers end with the task: a retry is a new task, given them again.
+    const params = JSON.stringify({ ...withoutSealed(parseParams(task.params)), reason: failure.reason, detail: failure.detail, stage: '', ...limit });
     await this.ctx.db
       .updateTable('tasks')
       .set({ phase: PHASE.ERROR, message: failure.message, updated_time: this.ctx.clock.now(), params })
@@ -248,6 +250,7 @@ export class OfflineWorker {
     let instant: { hash: string; size: number; name: string; mimeType: string } | null = null;
     const result = await fetchToFile({
       url: params.url ?? '',
+      headers: openHeaders(this.ctx.secrets, params[SEALED_PARAM]),
       partPath,
       allowPrivateNetwork: this.ctx.config.allowPrivateNetwork,
       timeoutMs: this.ctx.config.networkTimeoutSeconds * 1000,

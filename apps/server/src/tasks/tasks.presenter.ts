@@ -3,9 +3,11 @@ import type { DriveFile, DriveTask, TaskStatus } from '@haul/shared';
 import type { TaskRow } from '../db/schema.js';
 import { parseParams } from '../lib/params.js';
 import { toRfc3339 } from '../lib/time.js';
+import { withoutSealed } from '../offline/offline-credentials.js';
 
 export function presentTask(row: TaskRow, file: DriveFile | null = null): DriveTask {
-  const params = parseParams(row.params);
+  // A cloud download's sealed sign-in never leaves the server, not even sealed.
+  const params = withoutSealed(parseParams(row.params));
   return {
     kind: 'drive#task',
     id: row.id,

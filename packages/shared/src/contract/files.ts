@@ -45,6 +45,16 @@ export const CreateFileBodySchema = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 1024 })),
   parent_id: Type.Optional(ParentId),
   url: Type.Optional(Type.Object({ url: Type.String({ maxLength: 100_000, description: 'HTTP(S) links and magnet links, one a line.' }) })),
+  credentials: Type.Optional(
+    Type.Object(
+      {
+        username: Type.Optional(Type.String({ maxLength: 1024 })),
+        password: Type.Optional(Type.String({ maxLength: 1024 })),
+        headers: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 8192 }), { description: 'Only Authorization, Cookie, Referer and User-Agent; any other name is a 400.' })),
+      },
+      { description: "Cloud download of http(s) links: HTTP Basic sign-in and extra headers, sent to each link's origin (not after a redirect to another origin for Authorization and Cookie). Kept sealed while the task runs, never shown back, dropped when it ends." },
+    ),
+  ),
   torrent: Type.Optional(Type.String({ maxLength: 7_000_000, description: 'A .torrent file, base64 (cloud download).' })),
   params: Type.Optional(Type.Object({ file_ids: Type.Optional(Type.String({ maxLength: 1_000_000, description: 'Indexes of the torrent files to fetch, comma-separated.' })) })),
   folder_type: Type.Optional(Type.String({ maxLength: 40 })),

@@ -28,6 +28,7 @@ import {
   type TorrentListing,
 } from './offline-api';
 import { TorrentFiles } from './torrent-files';
+import { CloudSignIn, credentialsOf, NO_SIGN_IN, SaveAs, type SignIn } from './cloud-sign-in';
 import { FormError } from '../../components/form-error';
 import { useSubmit } from '../../components/use-submit';
 import { reportLimit } from '../limits/limit-store';
@@ -48,6 +49,8 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
   const [torrent, setTorrent] = useState<{ base64?: string; fileName?: string; listing: TorrentListing } | null>(null);
   const [chosen, setChosen] = useState<Set<number>>(new Set());
   const fileInput = useRef<HTMLInputElement>(null);
+  const [signIn, setSignIn] = useState<SignIn>(NO_SIGN_IN);
+  const [saveAs, setSaveAs] = useState('');
   const [openWhenReady, setOpenWhenReady] = useState(initialOpenWhenReady);
   const remember = useOpenWhenReady((s) => s.remember);
   // A link's preset is for this dialog only.
@@ -61,6 +64,9 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
     .filter(Boolean);
   const singleMagnet = lines.length === 1 && /^magnet:\?/i.test(lines[0]!) ? lines[0]! : null;
   const singleTorrentLink = lines.length === 1 && /^https?:\/\/\S+\.torrent(?:[?#]\S*)?$/i.test(lines[0]!) ? lines[0]! : null;
+  // Sign-in and headers go with http(s) links only; a chosen name with one link only.
+  const httpOnly = !torrent && lines.length > 0 && lines.every((l) => /^https?:\/\//i.test(l));
+  const singleHttp = httpOnly && lines.length === 1;
 
   const inspect = (source: { url: string } | { torrent: string }, base64?: string, fileName?: string) =>
     read(async () => {
@@ -104,7 +110,10 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
     let limited = false;
     let made: DriveTask[] = [];
     const ok = await runChange(() =>
-      addCloudDownloads(text, target?.id ?? '', { base64: torrent?.base64, fileIds }).then(
+      addCloudDownloads(text, target?.id ?? '', { base64: torrent?.base64, fileIds }, {
+        name: singleHttp ? saveAs.trim() : undefined,
+        credentials: httpOnly ? credentialsOf(signIn) : undefined,
+      }).then(
         (answer) => {
           made = answer.tasks ?? (answer.task ? [answer.task] : []);
         },
@@ -195,6 +204,8 @@ export function CloudDownloadDialog({ d }: { d: Extract<DialogState, { type: 'cl
           />
         </div>
         {torrent && <TorrentFiles listing={torrent.listing} chosen={chosen} onChange={setChosen} />}
+        {singleHttp && <SaveAs value={saveAs} onChange={setSaveAs} />}
+        {httpOnly && <CloudSignIn value={signIn} onChange={setSignIn} />}
         <FormError error={error} />
         <div className="cloud-target">
           <span className="muted">{t('cloud.saveTo')}</span>

@@ -1,7 +1,7 @@
 /** Cloud downloads on the server: add links, list tasks, pause, continue, retry, remove and clear. */
 import type { Answer } from '@haul/client';
 import { FILE_KIND, PHASE } from '@haul/shared/plain';
-import type { DriveTask } from '@haul/shared';
+import type { CreateFileBody, DriveTask } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 
 export const OFFLINE = 'offline';
@@ -13,7 +13,12 @@ export const CLOUD_UNFINISHED: readonly string[] = [PHASE.UNKNOWN, PHASE.PENDING
  * One task per line of `text`, plus one for a .torrent file (base64); `fileIds` keeps only those files of a single
  * torrent. The server refuses the lot when one link is bad.
  */
-export const addCloudDownloads = (text: string, parentId: string, torrent?: { base64?: string; fileIds?: number[] }) =>
+export const addCloudDownloads = (
+  text: string,
+  parentId: string,
+  torrent?: { base64?: string; fileIds?: number[] },
+  extra?: { name?: string; credentials?: CreateFileBody['credentials'] },
+) =>
   haul.call('createFile', {
     body: {
       kind: FILE_KIND,
@@ -22,6 +27,8 @@ export const addCloudDownloads = (text: string, parentId: string, torrent?: { ba
       parent_id: parentId,
       ...(torrent?.base64 ? { torrent: torrent.base64 } : {}),
       ...(torrent?.fileIds ? { params: { file_ids: torrent.fileIds.join(',') } } : {}),
+      ...(extra?.name ? { name: extra.name } : {}),
+      ...(extra?.credentials ? { credentials: extra.credentials } : {}),
     },
   });
 

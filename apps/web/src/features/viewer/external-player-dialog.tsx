@@ -12,10 +12,10 @@ import { Frame } from '../../app/dialogs/dialog-frame';
 import { copyText } from '../shares/share-format';
 import { useDialog } from '../../app/dialogs/dialog-store';
 import { playerWindowAddress } from './viewer-address';
+import { videoLinkOf } from './copy-video-link';
 
 /** The link an outside player can stream: the original bytes, served with Range. */
-export const externalLink = (d: Extract<DialogState, { type: 'external-player' }>) =>
-  d.file.medias?.find((m) => m.is_origin)?.link.url || d.file.web_content_link;
+export const externalLink = (d: Extract<DialogState, { type: 'external-player' }>) => videoLinkOf(d.file);
 
 export function ExternalPlayerDialog({ d }: { d: Extract<DialogState, { type: 'external-player' }> }) {
   const { t } = useTranslation();

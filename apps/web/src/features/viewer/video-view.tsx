@@ -12,6 +12,7 @@ import { toast } from 'sonner';
 import type { DriveFile, DriveMedia } from '@haul/shared';
 import { Icon } from '../../components/icon';
 import { PlayButton, ProgressSlider, RateSelect, VolumeControl } from './media-controls';
+import { CastButton } from './cast-button';
 import { PremiumQualityPrompt, PreviewEndPrompt } from './play-gate-prompts';
 import { previewLimit, rememberWantedQuality, takeWantedQuality } from './play-gates';
 import { getRecord } from './play-records';
@@ -134,6 +135,8 @@ export function VideoView({
     // written (a first play). The browser's player only where there is no Media Source (iPhone Safari).
     const mse = 'MediaSource' in window || 'ManagedMediaSource' in window;
     const native = media.is_origin || (!mse && el.canPlayType('application/vnd.apple.mpegurl') !== '');
+    // The browser's own cast offer (an overlay in some browsers) cannot take a Media Source stream: only the native one.
+    el.disableRemotePlayback = !native;
     if (native) el.src = url;
     else {
       void import('hls.js').then(({ default: HlsJs }) => {
@@ -159,9 +162,22 @@ export function VideoView({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by entry, not link: a fresh signature of the same entry is the same stream
   }, [media?.media_id, file.id]);
 
+  // Casting moves the player to the original (what a device can fetch), then asks the browser (cast-button.tsx).
+  const origin = medias.find((m) => m.is_origin);
+  const castWait = useRef<{ resolve: () => void; reject: (e: Error) => void } | null>(null);
+  const toCastable = () =>
+    new Promise<void>((resolve, reject) => {
+      if (!origin || media?.media_id === origin.media_id) return resolve();
+      castWait.current = { resolve, reject };
+      startAt.current = video.current?.currentTime ?? 0;
+      setMedia(origin);
+    });
+
   /** Native-mode failure with renditions: fall back once to the middle one; otherwise the error popup. */
   const fallback = fallbackMedia(medias);
   const fail = (element: 'network' | 'other') => {
+    castWait.current?.reject(new Error('The original cannot be loaded.'));
+    castWait.current = null;
     if (media?.is_origin && fallback && !fellBack.current) {
       fellBack.current = true;
       startAt.current = video.current?.currentTime ?? 0;
@@ -259,6 +275,8 @@ export function VideoView({
           }
           startAt.current = 0;
           player.start(v);
+          castWait.current?.resolve();
+          castWait.current = null;
         }}
         onPlay={() => {
           setPaused(false);
@@ -325,6 +343,7 @@ export function VideoView({
               ))}
             </select>
           )}
+          <CastButton video={video} link={origin?.link.url} toCastable={toCastable} />
           <button className="icon-btn" aria-label={t('viewer.fullscreen')} title={t('viewer.fullscreen')} onClick={fullscreen}>
             <Icon name="fullscreen" />
           </button>

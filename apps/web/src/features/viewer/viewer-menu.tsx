@@ -12,6 +12,7 @@ import { FILE_ACTIONS, type ActionContext } from '../files/actions';
 import { useDialog } from '../../app/dialogs/dialog-store';
 import { Icon } from '../../components/icon';
 import { useViewer } from './viewer-store';
+import { copyVideoLink } from './copy-video-link';
 
 /** Shown in the header already, or not for one file seen in the viewer. */
 const ELSEWHERE = new Set(['open', 'share', 'star', 'unstar', 'download', 'restore', 'delete-forever']);
@@ -40,6 +41,11 @@ export function ViewerMenu({ file, canRename }: { file: DriveFile; canRename: bo
       {playable && (
         <Menu.Item className="menu-item" onSelect={() => useDialog.getState().open({ type: 'external-player', file })}>
           {t('viewer.externalPlayer')}
+        </Menu.Item>
+      )}
+      {mediaTypeOf(file.name, file.mime_type) === 'video' && (
+        <Menu.Item className="menu-item" onSelect={() => void copyVideoLink(file)}>
+          {t('cast.copyLink')}
         </Menu.Item>
       )}
       <Menu.Item
