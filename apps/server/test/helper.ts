@@ -225,3 +225,14 @@ export async function startConsoleFixture(overrides: Partial<Config> = {}, passw
   };
   return { h, admin, person, signIn, refusedToPeople };
 }
+
+/** Polls `what` every 100 ms until `ok` holds; a failure of `what` fails at once (see child-server.ts for a server that may be down). */
+export async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await what();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(v).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
 import { SEALED_PARAM } from '../src/offline/offline-credentials.js';
-import { startTestHaul, type TestHaul } from './helper.js';
+import { startTestHaul, type TestHaul, until } from './helper.js';
 
 const USER = 'reader';
 const PASSWORD = 'pa55-S3cret-w0rd';
@@ -17,15 +17,6 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('cloud download with a user name, password and headers', () => {
   const content = randomBytes(200_000);

@@ -6,7 +6,7 @@ import type { TokenResponse } from '@haul/shared';
 import { buildHaul } from '../src/app.js';
 import { offlinePartPath } from '../src/offline/offline.service.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
-import { mkdir, startTestHaul, type TestHaul } from './helper.js';
+import { mkdir, startTestHaul, type TestHaul, until } from './helper.js';
 
 /** An HTTP origin on loopback that counts the body bytes it sends. */
 function origin(content: Buffer) {
@@ -54,15 +54,6 @@ function origin(content: Buffer) {
   return { server, stats };
 }
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('offline download over HTTP', () => {
   const content = randomBytes(1024 * 1024 + 3);

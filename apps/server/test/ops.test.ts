@@ -17,20 +17,11 @@ import { buildHaul, type Haul } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { REQUEST_ID_MAX } from '../src/ops/request-id.js';
 import { insertTask } from '../src/tasks/tasks.repository.js';
-import { mkdir, startTestHaul, type TestHaul } from './helper.js';
+import { mkdir, startTestHaul, type TestHaul, until } from './helper.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const isErrorObject = (b: any) => typeof b?.error === 'string' && typeof b?.error_code === 'number' && typeof b?.error_description === 'string';
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A port nothing listens on (taken, then released). */
 async function closedPort(): Promise<number> {

@@ -19,7 +19,7 @@ import { torrentDir } from '../src/offline/offline.service.js';
 import { startQbittorrentDaemon, type QbittorrentDaemon } from '../src/offline/qbittorrent-daemon.js';
 import { diskPathOf } from '../src/offline/torrent-engine.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
-import { mkdir, startTestHaul, type TestHaul } from './helper.js';
+import { mkdir, startTestHaul, type TestHaul, until } from './helper.js';
 
 function need(tool: string, pkg: string): void {
   if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
@@ -33,15 +33,6 @@ async function seedWithAria2(dir: string, torrentPath: string, extra: string[] =
   return seeder;
 }
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const workRoot = mkdtempSync(join(tmpdir(), 'haul-bt-'));
 let tracker: InstanceType<typeof Tracker>;
@@ -78,6 +69,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       until(
         () => task(tok, id),
         (x) => x.phase === 'PHASE_TYPE_COMPLETE' || x.phase === 'PHASE_TYPE_ERROR',
+        60_000,
       );
     const children_ = (tok: string, parent: string) =>
       h
@@ -177,6 +169,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       const running = await until(
         () => task(t.access_token, id),
         (x) => x.phase !== 'PHASE_TYPE_PENDING' && (x.phase !== 'PHASE_TYPE_RUNNING' || x.progress >= 15),
+        60_000,
       );
       expect(running.phase, running.message).toBe('PHASE_TYPE_RUNNING');
       expect((await h.api('PATCH', `/drive/v1/tasks/${id}`, t.access_token, { phase: 'PHASE_TYPE_PAUSED' })).status).toBe(200);
