@@ -4,7 +4,7 @@
  * the contract's route table.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,9 +16,34 @@ import { CHROMIUM } from './harness.js';
 
 export const EXTENSION_DIR = resolve(import.meta.dirname, '../apps/extension');
 
-/** Builds the unpacked extension (esbuild, under a second) and answers its folder. */
+/** Held while one test file builds: the browser tests run two files at a time, and two builds into one folder clash. */
+const BUILD_LOCK = join(EXTENSION_DIR, '.e2e-build-lock');
+
+function withBuildLock<T>(work: () => T): T {
+  const end = Date.now() + 120_000;
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // A lock left by a killed run: a build takes about a second, so one this old is nobody's.
+      const held = statSync(BUILD_LOCK, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > 60_000) rmSync(BUILD_LOCK, { recursive: true, force: true });
+      if (Date.now() > end) throw new Error(`The extension's build lock ${BUILD_LOCK} stayed taken.`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
+/** Builds the unpacked extension (esbuild, under a second), one test file at a time, and answers its folder. */
 export function buildExtension(): string {
-  const r = spawnSync(process.execPath, [join(EXTENSION_DIR, 'scripts/build.mjs')], { cwd: EXTENSION_DIR, encoding: 'utf8' });
+  const r = withBuildLock(() => spawnSync(process.execPath, [join(EXTENSION_DIR, 'scripts/build.mjs')], { cwd: EXTENSION_DIR, encoding: 'utf8' }));
   if (r.status !== 0) throw new Error(`The extension did not build:\n${r.stdout}\n${r.stderr}`);
   return join(EXTENSION_DIR, 'dist');
 }

@@ -78,7 +78,7 @@ describe('the URL checker', () => {
     await signIn(page);
     const dialog = page.getByRole('dialog', { name: 'Cloud download' });
     await dialog.waitFor();
-    expect(await dialog.getByRole('textbox').inputValue()).toBe(`${base}/film.mkv`);
+    expect(await dialog.getByRole('textbox', { name: 'Links' }).inputValue()).toBe(`${base}/film.mkv`);
     await dialog.getByRole('button', { name: 'Download', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
   });
@@ -98,7 +98,7 @@ describe('the URL checker', () => {
     const dialog = page.getByRole('dialog', { name: 'Cloud download' });
     await dialog.getByRole('group', { name: /Concert/ }).waitFor();
     // The torrent stands in for the link: nothing is left to fetch as a web file.
-    expect(await dialog.getByRole('textbox').inputValue()).toBe('');
+    expect(await dialog.getByRole('textbox', { name: 'Links' }).inputValue()).toBe('');
     await dialog.getByRole('checkbox', { name: /poster\.jpg/ }).uncheck();
     await dialog.getByRole('button', { name: 'Download', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
