@@ -36,6 +36,7 @@ import { bookmarksRoutes } from './bookmarks.js';
 import { telegramRoutes } from './telegram.js';
 import { feedsRoutes } from './feeds.js';
 import { webdavRoutes } from './webdav.js';
+import { zipRoutes } from './zip.js';
 
 export * from './define.js';
 export * from './schema-kit.js';
@@ -63,6 +64,7 @@ export { LinkedProviderSchema, SignInProviderSchema, type LinkedProvider, type S
 export { AvatarSchema } from './profile.js';
 export { AppPasswordSchema } from './webdav.js';
 export { PasskeySchema } from './passkeys.js';
+export { ZIP_MAX_IDS } from './zip.js';
 export { DELETION_BLOCKERS, VERIFICATION_USAGES, type VerificationUsage } from './accounts.js';
 
 export const CONTRACT = {
@@ -102,6 +104,7 @@ export const CONTRACT = {
   ...feedbackRoutes,
   ...shareReportRoutes,
   ...reportContentRoutes,
+  ...zipRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;
