@@ -28,6 +28,7 @@ import { feedsRoutes } from './feeds/feeds.routes.js';
 import { TelegramBot } from './telegram/telegram-bot.js';
 import { telegramRoutes } from './telegram/telegram.routes.js';
 import { contentRoutes } from './downloads/content.routes.js';
+import { zipRoutes } from './downloads/zip.routes.js';
 import { eventsRoutes } from './events/events.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { shareMediaRoutes } from './shares/share-media.routes.js';
@@ -207,6 +208,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await twoFactorRoutes(app, ctx);
   await passkeysRoutes(app, ctx);
   await contentRoutes(app, ctx);
+  await zipRoutes(app, ctx);
   await mediaRoutes(app, ctx);
   await tusRoutes(app, ctx, ctx.uploads);
   await sharesRoutes(app, ctx, () => media.kick());

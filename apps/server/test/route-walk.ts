@@ -39,6 +39,8 @@ export const PUBLIC: Record<string, string> = {
   'GET /drive/v1/share': 'public share page',
   'GET /drive/v1/share/file_info': 'public share page',
   'GET /drive/v1/share/content/:id': 'signed share content link',
+  'POST /drive/v1/share/zip': 'a zip link of a share, for anyone the share is open to (as the share page)',
+  'GET /drive/v1/zip/:name': 'signed zip link: the signature over the sealed selection is the permission',
   'GET /drive/v1/share/media/:fileId/:mediaId/index.m3u8': 'signed share media link',
   'GET /drive/v1/share/media/:fileId/:mediaId/:segment': 'signed share media link',
   'POST /v1/telegram/webhook/:secret': "Telegram posts the bot's updates: the secret in the path and Telegram's secret-token header are the credential",

@@ -213,4 +213,7 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   adminReportFromFeedback: { method: 'POST', path: '/admin/v1/feedback/:id/report', auth: 'admin', raw: false },
   adminReportFiles: { method: 'GET', path: '/admin/v1/reports/:id/files', auth: 'admin', raw: false },
   adminReportContent: { method: 'GET', path: '/admin/v1/report-content/:id', auth: 'signed-link', raw: true },
+  createZipLink: { method: 'POST', path: '/drive/v1/files::zip', auth: 'user', raw: false },
+  createShareZipLink: { method: 'POST', path: '/drive/v1/share/zip', auth: 'public', raw: false },
+  downloadZip: { method: 'GET', path: '/drive/v1/zip/:name', auth: 'signed-link', raw: true },
 };

@@ -121,3 +121,6 @@ export type StatEvent = (typeof STAT_EVENTS)[number];
 
 /** The grant type a device polls POST /v1/auth/token with (RFC 8628 §3.4). */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** Items one zip download may name (folders count once, whatever they hold): the selection travels in its link. */
+export const ZIP_MAX_IDS = 200;

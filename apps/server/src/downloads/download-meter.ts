@@ -22,7 +22,7 @@ export async function chargeForDownload(ctx: AppContext, payerId: string, bytes:
   }
 }
 
-/** `body`, counting what passes; when the response closes, the unsent rest of the charge is given back. */
+/** `body`, counting what passes; when the response closes, the rest of the charge that did not pass is given back. */
 export function metered(ctx: AppContext, reply: FastifyReply, body: Readable, charge: Charge): Readable {
   let passed = 0;
   const counter = new Transform({
@@ -32,9 +32,9 @@ export function metered(ctx: AppContext, reply: FastifyReply, body: Readable, ch
     },
   });
   reply.raw.once('close', () => {
-    // Finished: everything was sent. Otherwise what reached the socket; what sat in its buffer is counted as sent.
-    const sent = reply.raw.writableFinished ? charge.bytes : passed;
-    if (sent < charge.bytes) void refund(ctx.db, charge, charge.bytes - sent).catch(() => undefined);
+    // What passed reached the socket (what still sat in its buffer is counted as sent). Less than the charge: a reader
+    // who went away, or a body smaller than its bound (a zip's deflated entries): the rest is given back.
+    if (passed < charge.bytes) void refund(ctx.db, charge, charge.bytes - passed).catch(() => undefined);
   });
   body.on('error', (err) => counter.destroy(err));
   return body.pipe(counter);

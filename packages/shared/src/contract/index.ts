@@ -36,6 +36,7 @@ import { bookmarksRoutes } from './bookmarks.js';
 import { telegramRoutes } from './telegram.js';
 import { feedsRoutes } from './feeds.js';
 import { webdavRoutes } from './webdav.js';
+import { zipRoutes } from './zip.js';
 
 export * from './define.js';
 export * from './schema-kit.js';
@@ -102,6 +103,7 @@ export const CONTRACT = {
   ...feedbackRoutes,
   ...shareReportRoutes,
   ...reportContentRoutes,
+  ...zipRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

@@ -13,6 +13,7 @@ import { useDialog } from '../../app/dialogs/dialog-store';
 import { isFolder } from './files-api';
 import { deleteForever, downloadFile, setStar, trashFiles, untrashFiles } from './file-mutations';
 import { keepForLater } from '../bookmarks/bookmarks-api';
+import { downloadZip } from './zip-download';
 
 export type View = 'all' | 'star' | 'recent' | 'trash' | 'bookmarks' | 'shared' | 'search' | 'history';
 
@@ -108,6 +109,14 @@ export const FILE_ACTIONS: FileAction[] = [
     icon: 'download',
     visible: (c) => one(c) && !inTrash(c) && !isFolder(first(c)),
     perform: (c) => downloadFile(first(c)),
+  },
+  {
+    // A folder, or more than one item: one zip, built as it downloads.
+    id: 'download-zip',
+    labelKey: 'zip.download',
+    icon: 'download',
+    visible: (c) => live(c) && (c.files.length > 1 || isFolder(first(c))),
+    perform: (c) => downloadZip(c.files.map((f) => f.id)),
   },
   {
     id: 'move',

@@ -14,6 +14,7 @@ import { useSessionStore } from '../auth/session-store';
 import { EmptyState, Skeleton } from '../files/file-manager-page';
 import { iconFor } from '../files/file-item';
 import { clickDownload } from '../files/file-mutations';
+import { downloadShareZip } from '../files/zip-download';
 import { isFolder } from '../files/files-api';
 import { formatTime } from '../files/format-time';
 import { Icon } from '../../components/icon';
@@ -142,9 +143,14 @@ export function PublicSharePage() {
             </p>
           </div>
           <div className="public-actions">
-            {chosen.length === 1 && !isFolder(chosen[0]!) && (
+            {chosen.length === 1 && !isFolder(chosen[0]!) ? (
               <button className="btn" onClick={() => void download(chosen[0]!)}>
                 <Icon name="download" size={18} /> {t('actions.download')}
+              </button>
+            ) : (
+              // The ticked items, or else what this page shows (the folder opened, or the whole share), as one zip.
+              <button className="btn" onClick={() => void downloadShareZip(access, picked.size ? [...picked] : folderParam ? [folderParam] : [])}>
+                <Icon name="download" size={18} /> {picked.size ? t('zip.downloadChosen', { count: picked.size }) : t('zip.downloadAll')}
               </button>
             )}
             <button className="btn primary" onClick={startSave}>

@@ -89,6 +89,12 @@ export async function shareFileInfo(a: ShareAccess, fileId: string, play = false
   return info.file_info;
 }
 
+/** A signed link to a zip of the share: all of it when `ids` is empty, else those items of it. */
+export async function shareZipLink(a: ShareAccess, ids: string[]) {
+  await freshToken();
+  return haul.call('createShareZipLink', { body: { share_id: a.shareId, pass_code_token: a.token || undefined, ...(ids.length ? { ids } : {}) } });
+}
+
 /** Saves items of a share (all when `fileIds` is empty) into the caller's folder. */
 export const restoreShare = (a: ShareAccess, fileIds: string[], parentId: string) =>
   haul.call('restoreShare', {
