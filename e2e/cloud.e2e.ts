@@ -1,6 +1,7 @@
 /** Cloud downloads from the browser: paste a link, pick the folder, watch it, pause and continue it, find the file. */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { Server as Tracker } from 'bittorrent-tracker';
 import WebTorrent from 'webtorrent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { spawnAria2Seeder } from '../apps/server/test/bt-peers.js';
 import { addNew, listView, rowNames, signUpInBrowser, startE2E, type E2E, pageApi } from './harness.js';
 
 /** An origin on loopback with Range and an ETag; `slow` sends 64 KiB every 100 ms so a download can be paused. */
@@ -130,6 +132,44 @@ describe('cloud download', () => {
     await expect.poll(() => rowNames(page)).toEqual([]);
     // The list may drop the row before the removal's answer is in: the task list is read until it has gone too.
     await expect.poll(async () => (await api(page, 'GET', '/drive/v1/tasks?type=offline')).tasks).toEqual([]);
+  });
+
+  it("shows a torrent's files in the drive as each is done, before the torrent is", async () => {
+    for (const tool of ['aria2c', 'mktorrent']) {
+      if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) throw new Error(`${tool} is missing: apt-get install -y ${tool === 'aria2c' ? 'aria2' : tool}`);
+    }
+    const root = join(seedDir, 'early');
+    const season = join(root, 'season');
+    mkdirSync(season, { recursive: true });
+    writeFileSync(join(season, 'e01.bin'), randomBytes(256 * 1024));
+    writeFileSync(join(season, 'e02.bin'), randomBytes(10 * 1024 * 1024));
+    const torrentPath = join(root, 'season.torrent');
+    const announce = `http://127.0.0.1:${(tracker.http!.address() as { port: number }).port}/announce`;
+    expect(spawnSync('mktorrent', ['-a', announce, '-l', '16', '-o', torrentPath, season]).status).toBe(0);
+    // 1 MiB a second: the second file takes ~10 s, long after the first is whole.
+    const aria = await spawnAria2Seeder(root, torrentPath, ['--max-overall-upload-limit=1M']);
+    try {
+      const { page } = await e2e.newPage();
+      await signUpInBrowser(page);
+      await listView(page);
+      const made = await api(page, 'POST', '/drive/v1/files', { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', torrent: readFileSync(torrentPath).toString('base64'), parent_id: '' });
+      expect(made.task.name).toBe('season');
+      // Added elsewhere (through the API): the next visit lists it.
+      await page.reload();
+      await page.getByRole('button', { name: /Downloading 1 item/ }).click();
+      const row = page.getByRole('listitem', { name: 'season', exact: true });
+      // The first file is in while the torrent still runs; the row says so and opens the folder.
+      await expect.poll(() => row.textContent(), { timeout: 40_000 }).toContain('1 of 2 files in your drive');
+      expect(await statusOf(page, 'season')).toBe('PHASE_TYPE_RUNNING');
+      await row.getByRole('button', { name: 'Show in folder: season' }).click();
+      await expect.poll(() => rowNames(page)).toEqual(['season']);
+      await page.getByRole('row', { name: 'season' }).dblclick();
+      await expect.poll(() => rowNames(page)).toContain('e01.bin');
+      // The rest joins it in the same folder.
+      await expect.poll(async () => (await rowNames(page)).sort(), { timeout: 40_000 }).toEqual(['e01.bin', 'e02.bin']);
+    } finally {
+      aria.kill('SIGKILL');
+    }
   });
 
   it("reads a magnet link's files, keeps the chosen ones, and opens the finished folder", async () => {

@@ -200,6 +200,67 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       await expect.poll(() => existsSync(torrentDir(h.dataDir, id)), { timeout: 10_000 }).toBe(false);
     });
 
+    it('puts each file of a multi-file torrent in the drive as soon as it is done, and each once', async () => {
+      need('aria2c', 'aria2');
+      need('mktorrent', 'mktorrent');
+      const root = join(work, 'early');
+      const season = join(root, 'season');
+      mkdirSync(season, { recursive: true });
+      const first = randomBytes(256 * 1024);
+      const last = randomBytes(8 * 1024 * 1024);
+      writeFileSync(join(season, 'e01.bin'), first);
+      writeFileSync(join(season, 'e02.bin'), last);
+      const torrentPath = join(work, 'season.torrent');
+      const made = spawnSync('mktorrent', ['-a', announce, '-l', '16', '-o', torrentPath, season]);
+      expect(made.status, made.stderr.toString()).toBe(0);
+      // 1 MiB a second: the second file takes ~8 s, long after the first is whole (both engines fetch in order).
+      await seedWithAria2(root, torrentPath, ['--max-overall-upload-limit=1M']);
+      const folder = await mkdir(h, t.access_token, 'Early');
+      const month = async () => Number((await h.api('GET', '/drive/v1/about?with_quotas=cloud_download_size_month', t.access_token)).body.quotas.cloud_download_size_month.usage);
+      const monthBefore = await month();
+      const res = await h.api('POST', '/drive/v1/files', t.access_token, {
+        kind: 'drive#file',
+        upload_type: 'UPLOAD_TYPE_URL',
+        torrent: readFileSync(torrentPath).toString('base64'),
+        parent_id: folder,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const id = res.body.task.id;
+
+      // The first episode is in the drive, under the torrent's folder, while the task still runs.
+      const seasonFolder = await until(
+        () => children_(t.access_token, folder),
+        (list) => list.length === 1,
+        60_000,
+      );
+      expect(seasonFolder.map((f) => [f.name, f.kind])).toEqual([['season', 'drive#folder']]);
+      const early = await until(
+        () => children_(t.access_token, seasonFolder[0]!.id),
+        (list) => list.length > 0,
+        60_000,
+      );
+      const running = await task(t.access_token, id);
+      expect(running.phase, running.message).toBe('PHASE_TYPE_RUNNING');
+      expect(early.map((f) => [f.name, f.hash])).toEqual([['e01.bin', await contentHashOf(first)]]);
+      expect(running.file_id).toBe(seasonFolder[0]!.id);
+      expect(running.params).toMatchObject({ file_count: '2' });
+      expect(running.params.landed.split(',')).toHaveLength(1);
+
+      // At the end the rest joins it: one folder, each file once, the task pointing at the folder.
+      const done = await finished(t.access_token, id);
+      expect(done, done.message).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE', file_id: seasonFolder[0]!.id, name: 'season' });
+      expect((await children_(t.access_token, folder)).map((f) => f.name)).toEqual(['season']);
+      const all = await children_(t.access_token, seasonFolder[0]!.id);
+      expect(all.map((f) => [f.name, f.hash])).toEqual([
+        ['e01.bin', await contentHashOf(first)],
+        ['e02.bin', await contentHashOf(last)],
+      ]);
+      expect(done.params.landed.split(',')).toHaveLength(2);
+      // The month counted each byte once.
+      expect((await month()) - monthBefore).toBe(first.length + last.length);
+      await expect.poll(() => existsSync(torrentDir(h.dataDir, id)), { timeout: 10_000 }).toBe(false);
+    });
+
     it('gives two accounts fetching the same torrent at once each the file', async () => {
       need('aria2c', 'aria2');
       need('mktorrent', 'mktorrent');
@@ -330,7 +391,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       expect(readdirSync(join(h.dataDir, 'offline')).filter((n) => !n.endsWith('.bt') && !n.endsWith('.part'))).toEqual([]);
       expect(
         (await h.api('GET', '/drive/v1/files?parent_id=&limit=100', t.access_token)).body.files.map((f: { name: string }) => f.name).sort(),
-      ).toEqual(['Evil', 'Torrents', 'album.zip', 'show.mkv', 'song.flac'].sort());
+      ).toEqual(['Early', 'Evil', 'Torrents', 'album.zip', 'show.mkv', 'song.flac'].sort());
     });
 
     it('refuses a magnet link without an info hash, a file that is no torrent, and file_ids for links', async () => {

@@ -100,7 +100,7 @@ export const DriveTaskSchema = Type.Object(
     file_id: Type.String({ description: "The file the task made, once there is one; '' before." }),
     file_name: Type.String({ description: "The file's name when it exists, else the task's name." }),
     file_size: Type.String({ description: "Bytes of the file, or the size known so far, as a decimal string ('' while a cloud download does not know it yet)." }),
-    params: StringMap('Details by type. An upload: size. A cloud download: url or torrent, platform, parent_id, name, file_ids; while it runs received, size and speed (bytes a second); error (a limit it hit, as an error name) when it failed. A batch: count.'),
+    params: StringMap('Details by type. An upload: size. A cloud download: url or torrent, platform, parent_id, name, file_ids; while it runs received, size and speed (bytes a second); for a torrent, file_count (files chosen) and landed (indexes of the files already in the drive: each lands as soon as it is done, file_id pointing at the torrent folder from the first on); error (a limit it hit, as an error name) when it failed. A batch: count.'),
     created_time: TimeString(),
     updated_time: TimeString(),
     reference_resource: NullableObject(DriveFileSchema),

@@ -10,13 +10,14 @@ import type { TaskRow } from '../db/schema.js';
 import type { Db } from '../db/database.js';
 import { requireTargetFolder } from '../files/files.repository.js';
 import { requireRoom } from '../quotas/storage-room.js';
-import { makeFolderIn, placeFileIn } from '../files/files.service.js';
+import { placeFileIn } from '../files/files.service.js';
 import { parseParams } from '../lib/params.js';
 import { chargeDailyTasks, chargeMonthly, requireMonthlyRoom } from '../quotas/traffic.js';
 import { badInput } from '../http/errors.js';
 import { insertTask, requireTask } from '../tasks/tasks.repository.js';
 import { isPublicAddress, parseHttpLink } from './network-guard.js';
 import { requireOfflineRoom } from './offline-room.js';
+import { NO_ROOM_ANYMORE } from './torrent-landing.js';
 import { credentialHeaders, SEALED_PARAM, sealHeaders, withoutSealed, type CredentialsInput } from './offline-credentials.js';
 
 export const OFFLINE = 'offline';
@@ -213,7 +214,6 @@ export async function setOfflinePhase(ctx: AppContext, userId: string, id: strin
  * Space is checked when a download starts (it bounds what is fetched) and again when it is placed, under the user's
  * lock (requireRoom): downloads that ran side by side each fitted alone, and only those that still fit land.
  */
-const NO_ROOM_ANYMORE = 'The download no longer fits in your drive: other files took the space while it ran.';
 
 export async function completeOfflineTask(
   ctx: AppContext,
@@ -248,60 +248,5 @@ export async function completeOfflineTask(
       .where('id', '=', task.id)
       .execute();
     return file.id;
-  });
-}
-
-/**
- * A finished torrent becomes files in the task's folder: a multi-file torrent as a folder tree under its own name
- * (renamed on a clash), a single file beside the others. The task points at the top folder or the file.
- */
-export async function completeTorrentTask(
-  ctx: AppContext,
-  task: TaskRow,
-  content: { name: string; multiFile: boolean; files: { path: string[]; hash: string; size: number }[] },
-): Promise<string | null> {
-  const params = parseParams(task.params);
-  const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (trx) => {
-    if (!(await trx.selectFrom('tasks').select('id').where('id', '=', task.id).executeTakeFirst())) return null;
-    await requireRoom(trx, task.user_id, content.files.reduce((n, f) => n + f.size, 0), now, NO_ROOM_ANYMORE);
-    await chargeMonthly(ctx, trx, task.user_id, 'offline', content.files.reduce((n, f) => n + f.size, 0), now);
-    const folders = new Map<string, string>();
-    const folderFor = async (segments: string[]): Promise<string> => {
-      let parent = params.parent_id ?? '';
-      let key = '';
-      for (const segment of segments) {
-        key += `/${segment}`;
-        let id = folders.get(key);
-        if (!id) {
-          id = (await makeFolderIn(trx, task.user_id, parent, segment, now)).id;
-          folders.set(key, id);
-        }
-        parent = id;
-      }
-      return parent;
-    };
-    let top = '';
-    let topName = content.name;
-    for (const f of content.files) {
-      const parentId = await folderFor(f.path.slice(0, -1));
-      const file = await placeFileIn(
-        trx,
-        task.user_id,
-        { parentId, name: f.path.at(-1)!, hash: f.hash, size: f.size, params: { platform: 'bt', url: params.url ?? '' } },
-        now,
-      );
-      if (!top) {
-        top = f.path.length > 1 ? folders.get(`/${f.path[0]}`)! : file.id;
-        topName = f.path.length > 1 ? content.name : file.name;
-      }
-    }
-    const size = content.files.reduce((n, f) => n + f.size, 0);
-    await trx
-      .updateTable('tasks')
-      .set({ phase: PHASE.COMPLETE, progress: 100, file_id: top, name: params.name || topName, message: '', size, updated_time: now })
-      .where('id', '=', task.id)
-      .execute();
-    return top;
   });
 }

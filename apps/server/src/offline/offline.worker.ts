@@ -13,14 +13,17 @@ import { sql } from 'kysely';
 import { describeError, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
+import type { Db } from '../db/database.js';
 import { parseParams } from '../lib/params.js';
 import { FetchError, fetchToFile, TooLargeError } from './http-fetch.js';
 import { openHeaders, SEALED_PARAM, withoutSealed } from './offline-credentials.js';
 import { offlineRoom, offlineTooLarge, type OfflineRoom } from './offline-room.js';
 import { OFFLINE_REASONS, offlineReason } from './offline-reasons.js';
-import { completeOfflineTask, completeTorrentTask, dropOfflineBytes, OFFLINE, offlinePartPath, torrentDir } from './offline.service.js';
+import { completeOfflineTask, dropOfflineBytes, OFFLINE, offlinePartPath, torrentDir } from './offline.service.js';
+import { completeTorrentTask, landTorrentFile, type LandingFile } from './torrent-landing.js';
+import { withTaskParams } from './task-params.js';
 import { httpSourceKey, knownSource, rememberSource, torrentSourceKey } from './offline-sources.js';
-import { TorrentError, type TorrentEngine, type TorrentInfo } from './torrent-types.js';
+import { TorrentError, type DownloadedFile, type TorrentEngine, type TorrentInfo } from './torrent-types.js';
 import { createTorrentEngine } from './torrent-engines.js';
 import { StallWatch } from './stall-watch.js';
 import { createContentHasher } from '../storage/content-hash.js';
@@ -99,18 +102,17 @@ export class OfflineWorker {
    * download (a paused one keeps its bytes).
    */
   private async report(task: TaskRow, changes: { progress?: number; message?: string; params?: Record<string, string> }): Promise<'running' | 'paused' | 'gone'> {
-    const res = await this.ctx.db
-      .updateTable('tasks')
-      .set({
-        updated_time: this.ctx.clock.now(),
-        ...(changes.progress !== undefined ? { progress: changes.progress } : {}),
-        ...(changes.message !== undefined ? { message: changes.message } : {}),
-        ...(changes.params ? { params: JSON.stringify({ ...parseParams(task.params), ...changes.params }) } : {}),
-      })
-      .where('id', '=', task.id)
-      .where('phase', '=', PHASE.RUNNING)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 1) return 'running';
+    const set = {
+      updated_time: this.ctx.clock.now(),
+      ...(changes.progress !== undefined ? { progress: changes.progress } : {}),
+      ...(changes.message !== undefined ? { message: changes.message } : {}),
+    };
+    const running = (db: Db) => db.updateTable('tasks').where('id', '=', task.id).where('phase', '=', PHASE.RUNNING);
+    // Params are merged into the row's own (files of a torrent that landed meanwhile are recorded there).
+    const res = changes.params
+      ? await withTaskParams(this.ctx, task.id, (params, trx) => running(trx).set({ ...set, params: JSON.stringify({ ...params, ...changes.params }) }).executeTakeFirst())
+      : await running(this.ctx.db).set(set).executeTakeFirst();
+    if (Number(res?.numUpdatedRows ?? 0) === 1) return 'running';
     const now = await this.ctx.db.selectFrom('tasks').select('phase').where('id', '=', task.id).executeTakeFirst();
     return now?.phase === PHASE.PAUSED ? 'paused' : 'gone';
   }
@@ -123,12 +125,10 @@ export class OfflineWorker {
   private async fail(task: TaskRow, failure: Failure): Promise<void> {
     const limit = failure.limit ? { error: failure.limit.error, limit: failure.limit.message } : {};
     // Sign-in and headers end with the task: a retry is a new task, given them again.
-    const params = JSON.stringify({ ...withoutSealed(parseParams(task.params)), reason: failure.reason, detail: failure.detail, stage: '', ...limit });
-    await this.ctx.db
-      .updateTable('tasks')
-      .set({ phase: PHASE.ERROR, message: failure.message, updated_time: this.ctx.clock.now(), params })
-      .where('id', '=', task.id)
-      .execute();
+    await withTaskParams(this.ctx, task.id, (params, trx) => {
+      const next = JSON.stringify({ ...withoutSealed(params), reason: failure.reason, detail: failure.detail, stage: '', ...limit });
+      return trx.updateTable('tasks').set({ phase: PHASE.ERROR, message: failure.message, updated_time: this.ctx.clock.now(), params: next }).where('id', '=', task.id).execute();
+    });
   }
 
   /** What a failed attempt tells: a limit error when the download passed one, else the reason in words. */
@@ -288,8 +288,21 @@ export class OfflineWorker {
     const seen = magnetHash ? await knownSource(this.ctx, torrentSourceKey(magnetHash, 'torrent')) : null;
     if (seen) source = await readAll(this.ctx.blobs.read(seen.hash));
     const fileIds = params.file_ids ? params.file_ids.split(',').map(Number) : [];
+    // Files of a multi-file torrent land as each is done; their hashes are kept for the end.
+    const early = new Map<number, string>();
+    let multiFile = false;
+    let landing = Promise.resolve();
+    const landEarly = async (f: DownloadedFile, infoHash: string) => {
+      const hash = f.hash ?? (await hashFile(f.diskPath));
+      early.set(f.index, hash);
+      // The engine may still read through the file (pieces it shares with the next one): the store takes a link.
+      await this.ctx.blobs.adopt(f.diskPath, hash, { keep: true });
+      await rememberSource(this.ctx, torrentSourceKey(infoHash, f.index), { hash, size: f.size, name: f.path.at(-1)!, mimeType: '' });
+      await landTorrentFile(this.ctx, task, { index: f.index, path: f.path, hash, size: f.size });
+    };
+    let torrentHash = '';
     // Set from the metadata callback (TypeScript cannot see that assignment, hence the cast).
-    let known = null as { info: TorrentInfo; files: { path: string[]; hash: string; size: number }[] } | null;
+    let known = null as { info: TorrentInfo; files: LandingFile[] } | null;
     const result = await this.torrents.download({
       source,
       dir,
@@ -304,24 +317,33 @@ export class OfflineWorker {
         }
         const stored = await Promise.all(chosen.map((f) => knownSource(this.ctx, torrentSourceKey(info.infoHash, f.index))));
         if (stored.every(Boolean)) {
-          known = { info, files: chosen.map((f, i) => ({ path: f.path, hash: stored[i]!.hash, size: stored[i]!.size })) };
+          known = { info, files: chosen.map((f, i) => ({ index: f.index, path: f.path, hash: stored[i]!.hash, size: stored[i]!.size })) };
           return false;
         }
-        await this.report(task, { params: { size: String(total), info_hash: info.infoHash } });
+        multiFile = info.multiFile;
+        torrentHash = info.infoHash;
+        await this.report(task, { params: { size: String(total), info_hash: info.infoHash, file_count: String(chosen.length) } });
         return true;
       },
       onProgress: (received, total, speed) => onProgress(received, total, speed),
+      onFile: (f) => {
+        if (!multiFile) return;
+        // One at a time, in the order they finished. One that cannot land now (no room left) lands with the rest, or
+        // fails the task for the same reason then.
+        landing = landing.then(() => landEarly(f, torrentHash)).catch((err: Error) => this.log.warn({ task: task.id, err: err.message }, 'a finished torrent file could not land early'));
+      },
     });
+    await landing;
     if (!known && !result) throw new TorrentError('The torrent stopped before its files arrived.', true);
     let files = known?.files;
     if (!files) {
       // One file at a time: hashed by the engine as it arrived (else read whole once here), then moved into the store.
       files = [];
       for (const f of result!.files) {
-        const hash = f.hash ?? (await hashFile(f.diskPath));
+        const hash = f.hash ?? early.get(f.index) ?? (await hashFile(f.diskPath));
         await this.ctx.blobs.adopt(f.diskPath, hash);
         await rememberSource(this.ctx, torrentSourceKey(result!.info.infoHash, f.index), { hash, size: f.size, name: f.path.at(-1)!, mimeType: '' });
-        files.push({ path: f.path, hash, size: f.size });
+        files.push({ index: f.index, path: f.path, hash, size: f.size });
       }
     }
     const info = known?.info ?? result!.info;

@@ -108,6 +108,12 @@ export async function diskPathIn(dir: string, name: string, size: number): Promi
   return at;
 }
 
+/**
+ * Pieces in order, the first and last of each file first (as the built-in engine fetches): a torrent's files finish
+ * one after another, so each lands in the drive early, and a video's start and index come first.
+ */
+const IN_ORDER = { sequentialDownload: 'true', firstLastPiecePrio: 'true' } as const;
+
 /** qBittorrent's file priority "do not download" (the library's TorrentFilePriority.Skip). */
 const SKIP = 0;
 
@@ -230,10 +236,12 @@ export class QbittorrentEngine implements TorrentEngine {
         if (skipped.length) await qb.setFilePriority(hash, skipped, SKIP);
         await qb.startTorrent(hash);
         const total = chosen.reduce((n, f) => n + f.size, 0);
+        const reported = new Set<number>();
         for (;;) {
           const t = await this.find(hash);
           if (!t) throw new TorrentError('The torrent was removed from the torrent daemon.');
           input.onProgress(Math.min(total, t.completed), total, t.dlspeed);
+          if (input.onFile && reported.size < chosen.length) await this.reportFinished(hash, input, chosen, reported);
           if (FAILED.has(t.state)) throw new TorrentError(`The torrent daemon stopped this torrent (${t.state}).`);
           if (COMPLETE.has(t.state) && t.amount_left === 0) break;
           // Stopped in the daemon by someone else: the task is not paused, so it goes on.
@@ -259,6 +267,21 @@ export class QbittorrentEngine implements TorrentEngine {
     }
   }
 
+  /** Tells `input.onFile` of each chosen file the daemon has complete (every piece verified) and not told of yet. */
+  private async reportFinished(hash: string, input: TorrentDownload, chosen: TorrentFileInfo[], reported: Set<number>): Promise<void> {
+    const files = await (await this.client()).torrentFiles(hash);
+    for (const [i, f] of files.entries()) {
+      const index = (f as { index?: number }).index ?? i;
+      const c = chosen.find((x) => x.index === index);
+      if (!c || reported.has(index) || f.progress < 1) continue;
+      // Not on disk under its final name yet (the daemon still moving it): the next poll looks again.
+      const diskPath = await diskPathIn(input.dir, f.name, c.size).catch(() => null);
+      if (!diskPath) continue;
+      reported.add(index);
+      input.onFile!({ ...c, diskPath });
+    }
+  }
+
   /** `dir` as the daemon sees it. */
   private daemonPath(dir: string): string {
     const rel = relative(this.opts.localRoot, dir);
@@ -281,13 +304,13 @@ export class QbittorrentEngine implements TorrentEngine {
   private async addFile(bytes: Buffer, savepath: string, hash: string): Promise<void> {
     await this.guard();
     // Added stopped, so nothing is fetched before the unchosen files are taken out.
-    await (await this.client()).addTorrent(new Uint8Array(bytes), { savepath, paused: 'true', contentLayout: 'Original', tags: 'haul' });
+    await (await this.client()).addTorrent(new Uint8Array(bytes), { savepath, paused: 'true', contentLayout: 'Original', tags: 'haul', ...IN_ORDER });
     await this.added(hash);
   }
 
   private async addMagnet(magnet: string, savepath: string, hash: string): Promise<void> {
     // The daemon stops the torrent once its metadata arrived: the files are chosen before any piece is fetched.
-    const options = { savepath, paused: 'false', contentLayout: 'Original', tags: 'haul', stopCondition: 'MetadataReceived' } as const;
+    const options = { savepath, paused: 'false', contentLayout: 'Original', tags: 'haul', stopCondition: 'MetadataReceived', ...IN_ORDER } as const;
     await this.guard();
     await (await this.client()).addMagnet(magnet, options as Parameters<QBittorrent['addMagnet']>[1]);
     await this.added(hash);

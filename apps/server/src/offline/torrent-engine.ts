@@ -41,6 +41,7 @@ type FromThread =
   | { type: 'idle' }
   | { id: number; type: 'meta'; meta: TorrentMeta }
   | { id: number; type: 'progress'; received: number; total: number; speed: number }
+  | { id: number; type: 'file'; index: number; path: string; hash: string }
   | { id: number; type: 'done'; meta: TorrentMeta | null; paths?: string[]; hashes?: string[] | null }
   | { id: number; type: 'error'; message: string; retryable: boolean };
 type JobMessage = Exclude<FromThread, { type: 'ready' | 'idle' }>;
@@ -165,6 +166,9 @@ export class BuiltinTorrentEngine implements TorrentEngine {
         reply({ op: 'answer', indexes: go ? chosen.map((c) => c.index) : null });
       } else if (m.type === 'progress') {
         input.onProgress(m.received, m.total, m.speed);
+      } else if (m.type === 'file' && info) {
+        const c = info.files[m.index];
+        if (c) input.onFile?.({ ...c, diskPath: diskPathOf(input.dir, m.path), hash: m.hash });
       } else if (m.type === 'done') {
         if (!m.meta || !m.paths || !info) return null;
         const chosen = chosenFiles(info, input.fileIds);

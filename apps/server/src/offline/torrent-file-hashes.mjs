@@ -40,11 +40,12 @@ const getPiece = (t, index) =>
 
 /**
  * Hashes `files` (WebTorrent files of `t`) as their pieces arrive; `kick()` after each verified piece, `result()`
- * once every file is done. Null from `result()` when the hashes cannot be trusted to match the disk.
+ * once every file is done. Null from `result()` when the hashes cannot be trusted to match the disk. `onFile(i, hash)`
+ * hears of each file (by its place in `files`) as soon as all its pieces are verified and hashed.
  */
-export async function hashWhileDownloading(t, files) {
+export async function hashWhileDownloading(t, files, onFile = () => {}) {
   if (!distinctOnDisk(t)) return { kick: () => {}, result: async () => null };
-  const walks = await Promise.all(files.map(async (f) => ({ f, next: f._startPiece, left: f.length, hasher: await newHasher() })));
+  const walks = await Promise.all(files.map(async (f) => ({ f, next: f._startPiece, left: f.length, hasher: await newHasher(), digest: null })));
   let running = null;
   let again = false;
   let failed = null;
@@ -52,7 +53,8 @@ export async function hashWhileDownloading(t, files) {
   async function pump() {
     do {
       again = false;
-      for (const w of walks) {
+      for (const [i, w] of walks.entries()) {
+        if (w.digest) continue;
         while (w.left > 0 && t.bitfield.get(w.next)) {
           const buf = await getPiece(t, w.next);
           const pieceStart = w.next * t.pieceLength;
@@ -61,6 +63,10 @@ export async function hashWhileDownloading(t, files) {
           w.hasher.update(buf.subarray(from, to));
           w.left -= to - from;
           w.next++;
+        }
+        if (w.left === 0) {
+          w.digest = w.hasher.digest();
+          onFile(i, w.digest);
         }
       }
     } while (again);
@@ -92,7 +98,7 @@ export async function hashWhileDownloading(t, files) {
       while (running) await running;
       if (failed) throw failed;
       if (walks.some((w) => w.left > 0)) throw new Error('A piece of a finished file is missing.');
-      return walks.map((w) => w.hasher.digest());
+      return walks.map((w) => w.digest);
     },
   };
 }

@@ -109,7 +109,8 @@ function addAndWait(job, source, path, timeoutMs) {
  */
 async function downloadChosen(job, t, indexes) {
   const files = indexes.map((i) => t.files[i]);
-  const hashes = await hashWhileDownloading(t, files);
+  // Each file as soon as it is complete and hashed, so the server can put it in the drive before the rest.
+  const hashes = await hashWhileDownloading(t, files, (i, hash) => post({ id: job.id, type: 'file', index: indexes[i], path: files[i].path, hash }));
   t.on('verified', hashes.kick);
   files.forEach((f) => f.select());
   const total = files.reduce((n, f) => n + f.length, 0);

@@ -54,6 +54,11 @@ export interface TorrentDownload {
   /** Sees the file list first and may stop the download by returning false (content already stored, too large). */
   onMeta: (info: TorrentInfo, chosen: TorrentFileInfo[]) => Promise<boolean>;
   onProgress: (received: number, total: number, speed: number) => void;
+  /**
+   * Hears of each chosen file as soon as it is complete and verified on disk, before the rest of the torrent. The
+   * engine keeps the file where it is (other files' pieces may still be read through it): take a link or a copy.
+   */
+  onFile?: (file: DownloadedFile) => void;
 }
 
 /** The files a task asked for (all when it named none); a choice that names none of the torrent's files is refused. */

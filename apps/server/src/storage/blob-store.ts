@@ -9,8 +9,11 @@ export interface StoredBlob {
 export interface BlobStore {
   /** Writes a stream, hashing it on the way; the blob becomes visible only when complete. */
   put(source: Readable): Promise<StoredBlob>;
-  /** Takes over a complete local file whose hash the server computed, moving it into the store. */
-  adopt(localPath: string, hash: string): Promise<void>;
+  /**
+   * Takes over a complete local file whose hash the server computed, moving it into the store; with `keep`, the file
+   * stays where it is (another program still reads it) and the store takes a link to it, or a copy.
+   */
+  adopt(localPath: string, hash: string, opts?: { keep?: boolean }): Promise<void>;
   has(hash: string): Promise<boolean>;
   /** Reads bytes [start, end] (inclusive) or the whole blob. */
   read(hash: string, range?: { start: number; end: number }): Readable;

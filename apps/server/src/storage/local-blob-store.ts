@@ -3,7 +3,7 @@
  * (synced-file-writer.ts), renamed into place, the folder synced so the name lasts too.
  */
 import { createReadStream, mkdirSync } from 'node:fs';
-import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { newId } from '../lib/ids.js';
@@ -51,11 +51,22 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  async adopt(localPath: string, hash: string): Promise<void> {
+  async adopt(localPath: string, hash: string, opts: { keep?: boolean } = {}): Promise<void> {
     const fh = await open(localPath, 'r');
     await fh.sync();
     await fh.close();
-    await this.place(localPath, hash);
+    if (!opts.keep) return this.place(localPath, hash);
+    if (await this.has(hash)) return;
+    // A second name for the same bytes (no copy) when the file is on the store's disk, else a copy.
+    const tmp = join(this.tmpDir, `${newId()}.part`);
+    await link(localPath, tmp).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EXDEV' && err.code !== 'EPERM') throw err;
+      await copyFile(localPath, tmp);
+      const copy = await open(tmp, 'r');
+      await copy.sync();
+      await copy.close();
+    });
+    await this.place(tmp, hash);
   }
 
   /** Moves a complete, synced file to its hash's name (or drops it when that content is stored already). */

@@ -123,7 +123,7 @@ export class S3BlobStore implements BlobStore {
     return { hash, size };
   }
 
-  async adopt(localPath: string, hash: string): Promise<void> {
+  async adopt(localPath: string, hash: string, opts: { keep?: boolean } = {}): Promise<void> {
     const key = this.keyOf(hash);
     if (!(await this.has(hash))) {
       const { size } = await stat(localPath);
@@ -133,7 +133,7 @@ export class S3BlobStore implements BlobStore {
       const upload = new Upload({ client: this.client, params: { Bucket: this.bucket, Key: key, Body: createReadStream(localPath, { highWaterMark: MiB }) }, partSize, queueSize: this.queueSize });
       await upload.done();
     }
-    await rm(localPath, { force: true });
+    if (!opts.keep) await rm(localPath, { force: true });
   }
 
   /**

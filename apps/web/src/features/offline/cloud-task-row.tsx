@@ -48,11 +48,14 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
       [PHASE.PENDING]: t('uploads.waiting'),
     }[task.phase] ?? t('uploads.transferring');
 
+  // A torrent's files land one by one: those already in the drive can be opened before the rest arrive.
+  const landed = (task.params.landed ?? '').split(',').filter(Boolean).length;
+  const showFolder = () => {
+    const parent = task.reference_resource?.parent_id ?? task.params.parent_id ?? '';
+    void navigate(parent ? `/all/${parent}` : '/all', { state: { highlight: task.file_id } });
+  };
   const run = () => {
-    if (action === 'view') {
-      const parent = task.reference_resource?.parent_id ?? task.params.parent_id ?? '';
-      return navigate(parent ? `/all/${parent}` : '/all', { state: { highlight: task.file_id } });
-    }
+    if (action === 'view') return showFolder();
     if (unpacking) return navigate(`/decompression/${task.params.file_id ?? ''}`);
     const work = {
       pause: () => setCloudPhase(task.id, PHASE.PAUSED),
@@ -82,6 +85,7 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
           {task.phase === PHASE.RUNNING && speed > 0 && ` · ${formatSize(speed, 1, i18n.language)}/s`}
           {eta !== null && ` · ${t('cloud.left', { time: duration(eta) })}`}
           {peers && <PeersWait task={task} />}
+          {!done && landed > 0 && ` · ${t('cloud.landed', { count: landed, total: Number(task.params.file_count) || landed })}`}
         </>
       }
       error={task.phase === PHASE.ERROR ? failureWords(task) : undefined}
@@ -90,6 +94,7 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
       progress={done || task.phase === PHASE.ERROR ? null : task.progress}
       buttons={[
         ...(limit ? [{ label: t('limits.upgrade'), icon: 'star' as IconName, onClick: showLimit }] : []),
+        ...(!done && landed > 0 && task.file_id ? [{ label: t('uploads.showInFolder'), icon: ICONS.view, onClick: showFolder }] : []),
         ...(unpacking && action === 'pause' ? [] : [{ label, icon: ICONS[action], onClick: run }]),
         // A failed download has nothing left to cancel: it is removed from the list.
         { label: done || task.phase === PHASE.ERROR ? t('cloud.remove') : t('cloud.cancel'), icon: 'close', onClick: remove },

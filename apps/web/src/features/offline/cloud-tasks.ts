@@ -46,11 +46,17 @@ export function useCloudTasks(userId: string | undefined): DriveTask[] {
   }, [refetch]);
   // Phases as last seen; null before the first answer, whose finished tasks are old news.
   const phases = useRef<Map<string, string> | null>(null);
+  // Files of each torrent already in the drive, as last seen: each lands as soon as it is done.
+  const landed = useRef(new Map<string, string>());
   useEffect(() => {
     if (!data) return;
     const seen = phases.current;
-    // Completed since the last answer, or new and already complete (content the server had fetched before).
-    if (seen && data.some((t) => t.phase === PHASE.COMPLETE && seen.get(t.id) !== PHASE.COMPLETE)) void settleFileChanges();
+    // Completed since the last answer, or new and already complete (content the server had fetched before), or a
+    // torrent with more of its files in the drive: the drive picks them up.
+    const completed = seen && data.some((t) => t.phase === PHASE.COMPLETE && seen.get(t.id) !== PHASE.COMPLETE);
+    const more = data.some((t) => t.phase !== PHASE.COMPLETE && !!t.params.landed && t.params.landed !== landed.current.get(t.id));
+    if (completed || more) void settleFileChanges();
+    landed.current = new Map(data.map((t) => [t.id, t.params.landed ?? '']));
     // Stopped by a limit while it ran (its size was known only then): the limit dialog opens, as for an upload.
     const limited = seen && data.find((t) => t.phase === PHASE.ERROR && seen.get(t.id) !== PHASE.ERROR && taskLimit(t));
     if (limited) showTaskLimit(limited);
