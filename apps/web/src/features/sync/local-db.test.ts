@@ -1,7 +1,7 @@
 import Dexie from 'dexie';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeDrive } from './fake-drive';
-import { clearLocalUser, deleteLocalDb, localDb, localTasksOf, saveLocalTask } from './local-db';
+import { clearLocalUser, deleteLocalDb, localDb, localDbOpened, localTasksOf, saveLocalTask } from './local-db';
 import { deleteStale, deleteStaleDrive, readSlice, updateLocal, writeLocalPage } from './local-files';
 import type { LocalFile } from './stored-row';
 
@@ -131,4 +131,45 @@ describe('the local database', () => {
     expect(await db.getAllKeys('files')).toEqual(['b', 'c']);
     expect(await db.getAllKeys('tasks')).toEqual(['t2']);
   });
+
+  it('forgets the sync marks when it has to make the database again (dropped by the browser), keeping them otherwise', async () => {
+    await localDb();
+    localStorage.setItem('haul.sync.u1', JSON.stringify({ since: 't', fullAt: 1 }));
+    localStorage.setItem('other.key', 'kept');
+    // A reload (the module afresh) opening the database that is there: the marks hold.
+    vi.resetModules();
+    const reloaded = await import('./local-db');
+    expect(reloaded.localDbOpened()).toBe(false);
+    (await reloaded.localDb()).close();
+    expect(localStorage.getItem('haul.sync.u1')).not.toBeNull();
+    // The browser drops the database behind the app's back (the open connection steps aside).
+    await new Promise<void>((resolve) => {
+      const req = indexedDB.deleteDatabase('drive');
+      req.onsuccess = () => resolve();
+    });
+    expect(localDbOpened()).toBe(false);
+    await localDb();
+    expect(localDbOpened()).toBe(true);
+    expect(localStorage.getItem('haul.sync.u1')).toBeNull();
+    expect(localStorage.getItem('other.key')).toBe('kept');
+  });
+
+  it('makes an unreadable database again: one of a later version, or one lacking a store', async () => {
+    for (const version of [900, 71]) {
+      await deleteLocalDb();
+      await new Promise<void>((resolve, reject) => {
+        const req = indexedDB.open('drive', version);
+        req.onupgradeneeded = () => req.result.createObjectStore('files', { keyPath: 'id' }).put({ id: 'left' });
+        req.onsuccess = () => (req.result.close(), resolve());
+        req.onerror = () => reject(req.error);
+      });
+      localStorage.setItem('haul.sync.u1', JSON.stringify({ since: 't', fullAt: 1 }));
+      const db = await localDb();
+      expect(db.version).toBe(71);
+      expect([...db.objectStoreNames].sort()).toEqual(['checkpoints', 'files', 'resumes', 'tasks']);
+      expect(await db.getAllKeys('files')).toEqual([]);
+      expect(localStorage.getItem('haul.sync.u1')).toBeNull();
+    }
+  });
 });
+

@@ -4,6 +4,11 @@
  * 70), and 7.1 is the same stores with the files indexed by what the app reads them by (user and folder, user and
  * star, sync time) and nothing else. Every index is worked out again on every put: with the eight of 7.0, the first
  * sync of a large drive spent most of its time in IndexedDB (bench/README.md, "web app: the first sync").
+ *
+ * The sync marks (localStorage `haul.sync.<user>`: what the copy holds and where the next sync starts) describe this
+ * database's rows, so they are trusted only once this page has opened it (`localDbOpened`), and an open that has to
+ * create the database (a first visit, or a copy the browser dropped) forgets them first: the engine then runs a full
+ * sync. A database that cannot be opened or lacks a store is deleted and made again, the same way.
  */
 import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
 import type { StoredFile } from './stored-row';
@@ -46,12 +51,51 @@ const STORES = {
 
 const keyPath = (name: string) => (name.startsWith('[') ? name.slice(1, -1).split('+') : name);
 
+const MARKS_PREFIX = 'haul.sync.';
+
 let opening: Promise<DriveDb> | null = null;
+let opened = false;
+
+/** Whether this page has the database open: until then the sync marks may describe rows that are gone. */
+export const localDbOpened = () => opened;
+
+/** Every user's sync marks, forgotten: the rows they describe are not in the database. */
+function forgetSyncMarks() {
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const key = localStorage.key(i);
+    if (key?.startsWith(MARKS_PREFIX)) localStorage.removeItem(key);
+  }
+}
 
 /** The open database; every caller waits for the same open (and its creation on a first visit). */
 export function localDb(): Promise<DriveDb> {
-  opening ??= openDB<DriveSchema>('drive', VERSION, {
-    upgrade(db, _old, _new, tx) {
+  opening ??= openOrRemake().then((db) => {
+    opened = true;
+    return db;
+  });
+  opening.catch(() => (opening = null));
+  return opening;
+}
+
+/** Opens the database; one that fails to open or lacks a store (unreadable) is deleted and made again once. */
+async function openOrRemake(): Promise<DriveDb> {
+  let db: DriveDb | null = null;
+  try {
+    db = await openDrive();
+    if (Object.keys(STORES).every((name) => db!.objectStoreNames.contains(name as keyof typeof STORES))) return db;
+  } catch {
+    /* made again below */
+  }
+  db?.close();
+  await deleteDrive();
+  return openDrive();
+}
+
+function openDrive(): Promise<DriveDb> {
+  return openDB<DriveSchema>('drive', VERSION, {
+    upgrade(db, old, _new, tx) {
+      // Made now (a first visit, or a copy the browser dropped or that could not be read): no marks hold.
+      if (old === 0) forgetSyncMarks();
       // Creates what is missing and drops indexes no longer kept, so a database made by an earlier schema ends up
       // with exactly these stores' indexes; the rows stay.
       const raw = unwrap(db);
@@ -68,31 +112,36 @@ export function localDb(): Promise<DriveDb> {
     blocking(_current, _next, event) {
       (event.target as IDBDatabase).close();
       opening = null;
+      opened = false;
     },
     terminated() {
       opening = null;
+      opened = false;
     },
   });
-  opening.catch(() => (opening = null));
-  return opening;
 }
 
-/** Closes and deletes the database (tests: a first visit again). */
-export async function deleteLocalDb(): Promise<void> {
-  const current = opening;
-  opening = null;
-  if (current) (await current.catch(() => null))?.close();
-  await new Promise<void>((resolve, reject) => {
+function deleteDrive(): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     const req = indexedDB.deleteDatabase('drive');
     req.onsuccess = () => resolve();
     req.onerror = () => reject(req.error);
   });
 }
 
+/** Closes and deletes the database (tests: a first visit again). */
+export async function deleteLocalDb(): Promise<void> {
+  const current = opening;
+  opening = null;
+  opened = false;
+  if (current) (await current.catch(() => null))?.close();
+  await deleteDrive();
+}
+
 /** Forgets everything kept for a user (sign-out, or another account signing in on this browser). */
 export async function clearLocalUser(userId: string): Promise<void> {
   // The sync marks go with the rows: a later sign-in starts from a full sync.
-  localStorage.removeItem(`haul.sync.${userId}`);
+  localStorage.removeItem(`${MARKS_PREFIX}${userId}`);
   const tx = (await localDb()).transaction(['files', 'tasks'], 'readwrite');
   const files = tx.objectStore('files');
   const tasks = tx.objectStore('tasks');

@@ -141,3 +141,33 @@ describe('SyncEngine.incremental while one runs', () => {
     expect(await localIds()).toEqual(['after', 'during', 'first']);
   });
 });
+
+describe('SyncEngine and a local copy that is gone', () => {
+  it('trusts no mark before the database is open, and syncs the whole drive when opening it forgot them', async () => {
+    drive.put('a', 'F');
+    drive.put('F', '', { kind: 'drive#folder' });
+    store.set('haul.sync.u1', JSON.stringify({ since: 't', fullAt: drive.clock, folders: { F: true } }));
+    let open = false;
+    const e = new SyncEngine('u1', {
+      list: (p) => drive.list(p),
+      sleep: async () => undefined,
+      now: () => drive.clock,
+      storage: { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => void store.set(k, v) },
+      // The database had to be made again: opening it forgets the marks (local-db.ts).
+      localCopy: {
+        opened: () => open,
+        open: async () => {
+          store.delete('haul.sync.u1');
+          open = true;
+        },
+      },
+    });
+    expect(e.hasFolder('F')).toBe(false);
+    await e.start();
+    // A full sync (no modified_time filter), not an incremental one from the forgotten mark.
+    expect(drive.calls.map((c) => [c.parentId, c.filters?.modified_time])).toEqual([['*', undefined]]);
+    expect(await localIds()).toEqual(['F', 'a']);
+    expect(e.hasFolder('F')).toBe(true);
+  });
+});
+

@@ -8,6 +8,7 @@ import { isApiError } from '../../lib/api-error';
 import { LIVE_FILTERS, type Filters, type ListParams } from '../files/files-api';
 import type { LocalFile } from './stored-row';
 import { deleteStale, deleteStaleDrive, writeLocalPage, type LocalSlice } from './local-files';
+import { localDb, localDbOpened } from './local-db';
 import { useSyncStatus } from './sync-status';
 
 export const SYNC = {
@@ -27,6 +28,11 @@ export interface SyncDeps {
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   storage?: Pick<Storage, 'getItem' | 'setItem'>;
+  /**
+   * The local database the marks describe: whether this page has it open, and opening it (which forgets the marks
+   * when it has to create it). Marks are read only once it is open (local-db.ts).
+   */
+  localCopy?: { opened: () => boolean; open: () => Promise<unknown> };
 }
 
 interface Marks {
@@ -62,6 +68,7 @@ export class SyncEngine {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
   private readonly storage: Pick<Storage, 'getItem' | 'setItem'>;
+  private readonly local: NonNullable<SyncDeps['localCopy']>;
   private incrementalRun: Promise<void> | null = null;
   private followUp: Promise<void> | null = null;
   private lastIncrementalAt = 0;
@@ -76,6 +83,12 @@ export class SyncEngine {
     this.sleep = deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = deps.now ?? Date.now;
     this.storage = deps.storage ?? localStorage;
+    this.local = deps.localCopy ?? { opened: localDbOpened, open: localDb };
+  }
+
+  /** Runs `then` once the local database is open, so the marks it reads describe rows that are there. */
+  private whenOpen(then: () => Promise<void>): Promise<void> {
+    return this.local.opened() ? then() : this.local.open().then(then);
   }
 
   private get marksKey() {
@@ -194,8 +207,12 @@ export class SyncEngine {
     });
   }
 
-  /** Whether the local copy of a folder is whole: loaded once, or the whole drive was. */
+  /**
+   * Whether the local copy of a folder is whole: loaded once, or the whole drive was. Not before this page has opened
+   * the database: the marks may describe a copy the browser has dropped since (the folder is then fetched).
+   */
   hasFolder(parentId: string): boolean {
+    if (!this.local.opened()) return false;
     const m = this.readMarks();
     return !!m.since && (!!m.fullAt || !!m.folders?.[parentId]);
   }
@@ -216,6 +233,7 @@ export class SyncEngine {
    * is neither fetched again nor taken as stale.
    */
   fullSync(): Promise<void> {
+    if (!this.local.opened()) return this.whenOpen(() => this.fullSync());
     this.fullRun ??= this.tracked(async () => {
       const cursor = this.readMarks().fullCursor;
       try {
@@ -257,6 +275,7 @@ export class SyncEngine {
    * dropped: one more run follows it, so a change made during a sync is never missed. A forced one looks back 10 minutes.
    */
   incremental(opts: { force?: boolean } = {}): Promise<void> {
+    if (!this.local.opened()) return this.whenOpen(() => this.incremental(opts));
     if (this.incrementalRun) {
       this.followUp ??= this.incrementalRun
         .catch(() => undefined)
@@ -285,6 +304,7 @@ export class SyncEngine {
 
   /** On start: a full sync when there is none yet or it is older than three periods, else an incremental one. */
   start(): Promise<void> {
+    if (!this.local.opened()) return this.whenOpen(() => this.start());
     const marks = this.readMarks();
     if (!marks.since || !marks.fullAt || this.now() - marks.fullAt > 3 * SYNC.periodMs) return this.fullSync();
     return this.incremental();

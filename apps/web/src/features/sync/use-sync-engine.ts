@@ -2,7 +2,12 @@
 import { useEffect } from 'react';
 import { listFiles } from '../files/files-api';
 import { useSessionStore } from '../auth/session-store';
+import { localDb } from './local-db';
 import { SyncEngine } from './sync-engine';
+
+// Opened as the app's shell loads, so that by the time a folder screen asks whether its folder is known whole the
+// marks are checked against the database (until then every folder is fetched; see local-db.ts).
+if (typeof indexedDB !== 'undefined') void localDb().catch(() => undefined);
 
 const BACKGROUND_SYNC_MS = 60_000;
 let engine: SyncEngine | null = null;
