@@ -63,6 +63,7 @@ import { LocalBlobStore } from './storage/local-blob-store.js';
 import { S3BlobStore } from './storage/s3-blob-store.js';
 import { stopHashThread } from './storage/threaded-hasher.js';
 import { mediaRoutes } from './media/media.routes.js';
+import { subtitlesRoutes } from './media/subtitles.routes.js';
 import { providersRoutes } from './providers/providers.routes.js';
 import { MediaWorker } from './media/media.worker.js';
 import { ArchiveWorker } from './archives/archives.worker.js';
@@ -210,6 +211,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await contentRoutes(app, ctx);
   await zipRoutes(app, ctx);
   await mediaRoutes(app, ctx);
+  await subtitlesRoutes(app, ctx);
   await tusRoutes(app, ctx, ctx.uploads);
   await sharesRoutes(app, ctx, () => media.kick());
   await shareMediaRoutes(app, ctx);

@@ -216,4 +216,6 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   createZipLink: { method: 'POST', path: '/drive/v1/files::zip', auth: 'user', raw: false },
   createShareZipLink: { method: 'POST', path: '/drive/v1/share/zip', auth: 'public', raw: false },
   downloadZip: { method: 'GET', path: '/drive/v1/zip/:name', auth: 'signed-link', raw: true },
+  listSubtitles: { method: 'GET', path: '/drive/v1/files/:id/subtitles', auth: 'user', raw: false },
+  getSubtitleVtt: { method: 'GET', path: '/drive/v1/subtitles/:fileId/:trackId', auth: 'signed-link', raw: true },
 };

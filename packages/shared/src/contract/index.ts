@@ -37,6 +37,7 @@ import { telegramRoutes } from './telegram.js';
 import { feedsRoutes } from './feeds.js';
 import { webdavRoutes } from './webdav.js';
 import { zipRoutes } from './zip.js';
+import { subtitlesRoutes } from './subtitles.js';
 
 export * from './define.js';
 export * from './schema-kit.js';
@@ -104,6 +105,7 @@ export const CONTRACT = {
   ...shareReportRoutes,
   ...reportContentRoutes,
   ...zipRoutes,
+  ...subtitlesRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

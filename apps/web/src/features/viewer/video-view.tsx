@@ -13,6 +13,9 @@ import type { DriveFile, DriveMedia } from '@haul/shared';
 import { Icon } from '../../components/icon';
 import { PlayButton, ProgressSlider, RateSelect, VolumeControl } from './media-controls';
 import { CastButton } from './cast-button';
+import { useSubtitleCues } from './subtitle-cues';
+import { SubtitlesControl } from './subtitles-menu';
+import { useSubtitles } from './subtitles-state';
 import { PremiumQualityPrompt, PreviewEndPrompt } from './play-gate-prompts';
 import { previewLimit, rememberWantedQuality, takeWantedQuality } from './play-gates';
 import { getRecord } from './play-records';
@@ -82,6 +85,11 @@ export function VideoView({
   const [limitReached, setLimitReached] = useState(false);
   const [asking, setAsking] = useState<DriveMedia | null>(null);
   const wanted = useRef<{ mediaId: string; asked: DriveFile } | null>(null);
+  // Subtitles of one's own videos (a share's visitor has no drive to list them from).
+  const subs = useSubtitles(file.id, source.kind === 'drive');
+  const [subsOpen, setSubsOpen] = useState(false);
+  const textTracks = subs.tracks.filter((s) => s.kind === 'text');
+  useSubtitleCues(video, subs.choice, textTracks.map((s) => s.link.url).join(' '), media?.media_id ?? '');
   const { progress, flush } = usePlayReport(
     'video',
     file.id,
@@ -240,10 +248,12 @@ export function VideoView({
     return () => window.removeEventListener('keydown', onKey);
   });
 
+  const subsOpenRef = useRef(false);
+  subsOpenRef.current = subsOpen;
   const poke = () => {
     setControls(true);
     clearTimeout(hideTimer.current);
-    hideTimer.current = setTimeout(() => !video.current?.paused && setControls(false), HIDE_CONTROLS_MS);
+    hideTimer.current = setTimeout(() => !video.current?.paused && !subsOpenRef.current && setControls(false), HIDE_CONTROLS_MS);
   };
 
   if (!media) {
@@ -264,6 +274,7 @@ export function VideoView({
         onClick={toggle}
         aria-label={file.name}
         data-media={media.media_id}
+        data-subtitle-size={subs.choice.size}
         onLoadedMetadata={(e) => {
           const v = e.currentTarget;
           setDuration(limit != null && fullDuration > 0 ? fullDuration : v.duration);
@@ -309,7 +320,11 @@ export function VideoView({
           if (v.duration > 0 && v.buffered.length) setBuffered((v.buffered.end(v.buffered.length - 1) / v.duration) * 100);
         }}
         onError={(e) => fail(e.currentTarget.error?.code === MediaError.MEDIA_ERR_NETWORK ? 'network' : 'other')}
-      />
+      >
+        {textTracks.map((s) => (
+          <track key={s.id} kind="subtitles" src={s.link.url} label={s.name || s.title || s.language || s.id} srcLang={s.language || undefined} data-id={s.id} />
+        ))}
+      </video>
       {waiting && (
         <div className="video-loading" role="status">
           <div className="viewer-spinner" />
@@ -342,6 +357,16 @@ export function VideoView({
                 </option>
               ))}
             </select>
+          )}
+          {source.kind === 'drive' && (
+            <SubtitlesControl
+              subs={subs}
+              open={subsOpen}
+              onOpen={(open) => {
+                setSubsOpen(open);
+                setControls(true);
+              }}
+            />
           )}
           <CastButton video={video} link={origin?.link.url} toCastable={toCastable} />
           <button className="icon-btn" aria-label={t('viewer.fullscreen')} title={t('viewer.fullscreen')} onClick={fullscreen}>
