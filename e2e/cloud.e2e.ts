@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { spawnAria2Seeder } from '../apps/server/test/bt-peers.js';
 import { addNew, listView, rowNames, signUpInBrowser, startE2E, type E2E, pageApi } from './harness.js';
+import { ff, requireFfmpeg } from './media-fixtures.js';
 
 /** An origin on loopback with Range and an ETag; `slow` sends 64 KiB every 100 ms so a download can be paused. */
 function origin(content: Buffer) {
@@ -48,6 +49,7 @@ const content = randomBytes(4 * 1024 * 1024);
 const { server, state } = origin(content);
 let link: string;
 beforeAll(async () => {
+  requireFfmpeg();
   e2e = await startE2E();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   link = `http://127.0.0.1:${(server.address() as { port: number }).port}/films/movie.bin`;
@@ -167,6 +169,40 @@ describe('cloud download', () => {
       await expect.poll(() => rowNames(page)).toContain('e01.bin');
       // The rest joins it in the same folder.
       await expect.poll(async () => (await rowNames(page)).sort(), { timeout: 40_000 }).toEqual(['e01.bin', 'e02.bin']);
+    } finally {
+      aria.kill('SIGKILL');
+    }
+  });
+
+  it('plays a video of a torrent from the transfer list before the torrent is done', async () => {
+    const root = join(seedDir, 'play');
+    mkdirSync(root, { recursive: true });
+    // ~10 MB of video (a steady 4 Mbit/s), its index first, as films are usually published.
+    ff(
+      ...['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-t', '20', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
+      ...['-b:v', '4M', '-minrate', '4M', '-maxrate', '4M', '-bufsize', '8M', '-movflags', '+faststart', join(root, 'film.mp4')],
+    );
+    const torrentPath = join(seedDir, 'film.torrent');
+    const announce = `http://127.0.0.1:${(tracker.http!.address() as { port: number }).port}/announce`;
+    expect(spawnSync('mktorrent', ['-a', announce, '-l', '16', '-o', torrentPath, join(root, 'film.mp4')]).status).toBe(0);
+    // 1 MiB a second: ~10 s for the whole film.
+    const aria = await spawnAria2Seeder(root, torrentPath, ['--max-overall-upload-limit=1M']);
+    try {
+      const { page } = await e2e.newPage();
+      await signUpInBrowser(page);
+      const made = await api(page, 'POST', '/drive/v1/files', { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', torrent: readFileSync(torrentPath).toString('base64'), parent_id: '' });
+      await page.reload();
+      await page.getByRole('button', { name: /Downloading 1 item/ }).click();
+      await page.getByRole('button', { name: 'Play while it downloads: film.mp4' }).click({ timeout: 30_000 });
+      const dialog = page.getByRole('dialog', { name: 'Play “film.mp4”' });
+      const video = dialog.locator('video');
+      // The first frame is on screen while the torrent still runs.
+      await expect
+        .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState >= 2 && v.videoWidth), { timeout: 30_000 })
+        .toBe(640);
+      const now = (await api(page, 'GET', `/drive/v1/tasks/${made.task.id}`)) as { phase: string; progress: number };
+      expect(now.phase).toBe('PHASE_TYPE_RUNNING');
+      expect(now.progress).toBeLessThan(100);
     } finally {
       aria.kill('SIGKILL');
     }

@@ -21,6 +21,7 @@ import { statsRoutes } from './stats/stats.routes.js';
 import { invitationsRoutes } from './invitations/invitations.routes.js';
 import { OfflineWorker } from './offline/offline.worker.js';
 import { offlineRoutes } from './offline/offline.routes.js';
+import { torrentPlayRoutes } from './offline/torrent-play.routes.js';
 import { urlCheckRoutes } from './offline/url-check.routes.js';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.js';
 import { FeedWorker } from './feeds/feed.worker.js';
@@ -212,6 +213,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await zipRoutes(app, ctx);
   await mediaRoutes(app, ctx);
   await subtitlesRoutes(app, ctx);
+  await torrentPlayRoutes(app, ctx);
   await tusRoutes(app, ctx, ctx.uploads);
   await sharesRoutes(app, ctx, () => media.kick());
   await shareMediaRoutes(app, ctx);

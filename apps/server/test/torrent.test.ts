@@ -261,6 +261,65 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       await expect.poll(() => existsSync(torrentDir(h.dataDir, id)), { timeout: 10_000 }).toBe(false);
     });
 
+    it('plays a video of a torrent still downloading from the pieces already there, a seek asking for its own', async () => {
+      need('aria2c', 'aria2');
+      need('mktorrent', 'mktorrent');
+      const root = join(work, 'play');
+      mkdirSync(root, { recursive: true });
+      const film = randomBytes(24 * 1024 * 1024);
+      writeFileSync(join(root, 'film.mp4'), film);
+      const torrentPath = join(work, 'film.torrent');
+      const made = spawnSync('mktorrent', ['-a', announce, '-l', '16', '-o', torrentPath, join(root, 'film.mp4')]);
+      expect(made.status, made.stderr.toString()).toBe(0);
+      // 2 MiB a second: ~12 s for the whole film.
+      await seedWithAria2(root, torrentPath, ['--max-overall-upload-limit=2M']);
+      const res = await h.api('POST', '/drive/v1/files', t.access_token, {
+        kind: 'drive#file',
+        upload_type: 'UPLOAD_TYPE_URL',
+        torrent: readFileSync(torrentPath).toString('base64'),
+        parent_id: '',
+      });
+      const id = res.body.task.id;
+      const playable = await until(
+        () => h.api('GET', `/drive/v1/tasks/${id}/playable`, t.access_token),
+        (r) => r.status !== 200 || Number(r.body.files[0]?.received ?? 0) >= 65536,
+        60_000,
+      );
+      expect(playable.status, JSON.stringify(playable.body)).toBe(200);
+      expect(playable.body.files).toHaveLength(1);
+      expect(playable.body.files[0]).toMatchObject({ index: 0, name: 'film.mp4', kind: 'video', mime_type: 'video/mp4', size: String(film.length) });
+      const link = new URL(playable.body.files[0].url as string);
+      const url = link.pathname + link.search;
+      const get = (path: string, range?: string) => h.app.inject({ method: 'GET', url: path, headers: range ? { range } : {} });
+
+      // The start plays while the task runs.
+      const head = await get(url, 'bytes=0-65535');
+      expect(head.statusCode).toBe(206);
+      expect(head.headers['content-range']).toBe(`bytes 0-65535/${film.length}`);
+      expect(head.rawPayload.equals(film.subarray(0, 65536))).toBe(true);
+      expect((await task(t.access_token, id)).phase).toBe('PHASE_TYPE_RUNNING');
+
+      // A seek to the end (where a video's index often is) waits for its piece, asked for first (or fetched first by
+      // the daemon), and gets it before the film is whole.
+      const from = film.length - 65536;
+      const tail = await get(url, `bytes=${from}-`);
+      expect(tail.statusCode).toBe(206);
+      expect(tail.rawPayload.equals(film.subarray(from))).toBe(true);
+      expect((await task(t.access_token, id)).phase).toBe('PHASE_TYPE_RUNNING');
+
+      // A link changed by a byte, or another account's look at the task, gets nothing.
+      expect((await get(url.replace(/s=./, (m) => (m === 's=A' ? 's=B' : 's=A')))).statusCode).toBe(404);
+      const other = await h.signUp();
+      expect((await h.api('GET', `/drive/v1/tasks/${id}/playable`, other.access_token)).status).toBe(404);
+      const done = await finished(t.access_token, id);
+      expect(done.phase).toBe('PHASE_TYPE_COMPLETE');
+      // Finished while it played: the same link goes on, from the store.
+      const again = await get(url, 'bytes=100-199');
+      expect(again.statusCode).toBe(206);
+      expect(again.rawPayload.equals(film.subarray(100, 200))).toBe(true);
+      expect((await h.api('GET', `/drive/v1/tasks/${id}/playable`, t.access_token)).status).toBe(409);
+    });
+
     it('gives two accounts fetching the same torrent at once each the file', async () => {
       need('aria2c', 'aria2');
       need('mktorrent', 'mktorrent');
@@ -391,7 +450,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       expect(readdirSync(join(h.dataDir, 'offline')).filter((n) => !n.endsWith('.bt') && !n.endsWith('.part'))).toEqual([]);
       expect(
         (await h.api('GET', '/drive/v1/files?parent_id=&limit=100', t.access_token)).body.files.map((f: { name: string }) => f.name).sort(),
-      ).toEqual(['Early', 'Evil', 'Torrents', 'album.zip', 'show.mkv', 'song.flac'].sort());
+      ).toEqual(['Early', 'Evil', 'Torrents', 'album.zip', 'film.mp4', 'show.mkv', 'song.flac'].sort());
     });
 
     it('refuses a magnet link without an info hash, a file that is no torrent, and file_ids for links', async () => {

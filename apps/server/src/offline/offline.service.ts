@@ -36,6 +36,8 @@ export function torrentDir(dataDir: string, taskId: string): string {
 export async function dropOfflineBytes(dataDir: string, taskId: string): Promise<void> {
   await rm(offlinePartPath(dataDir, taskId), { force: true });
   await rm(torrentDir(dataDir, taskId), { recursive: true, force: true });
+  // What a player of the unfinished torrent read and asked for (torrent-play.ts).
+  for (const side of ['pieces', 'wanted']) await rm(`${torrentDir(dataDir, taskId)}.${side}`, { force: true });
 }
 
 /** Where a link comes from, for the platform filter and icons. */

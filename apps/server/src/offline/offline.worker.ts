@@ -10,7 +10,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import { describeError, PHASE } from '@haul/shared';
+import { describeError, isAudio, isVideo, PHASE } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { TaskRow } from '../db/schema.js';
 import type { Db } from '../db/database.js';
@@ -322,7 +322,9 @@ export class OfflineWorker {
         }
         multiFile = info.multiFile;
         torrentHash = info.infoHash;
-        await this.report(task, { params: { size: String(total), info_hash: info.infoHash, file_count: String(chosen.length) } });
+        // Songs and videos among the chosen files play while they download (torrent-play.ts).
+        const playable = chosen.some((f) => isVideo(f.path.at(-1)!) || isAudio(f.path.at(-1)!));
+        await this.report(task, { params: { size: String(total), info_hash: info.infoHash, file_count: String(chosen.length), playable: playable ? '1' : '' } });
         return true;
       },
       onProgress: (received, total, speed) => onProgress(received, total, speed),
@@ -348,7 +350,7 @@ export class OfflineWorker {
     }
     const info = known?.info ?? result!.info;
     await completeTorrentTask(this.ctx, task, { name: info.name, multiFile: info.multiFile, files });
-    await rm(dir, { recursive: true, force: true });
+    await dropOfflineBytes(this.ctx.config.dataDir, task.id);
   }
 }
 

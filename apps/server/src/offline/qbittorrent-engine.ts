@@ -20,6 +20,7 @@ import {
   TorrentError,
   torrentInfoOf,
   type DownloadedFile,
+  type PartialTorrent,
   type TorrentDownload,
   type TorrentEngine,
   type TorrentFileInfo,
@@ -265,6 +266,32 @@ export class QbittorrentEngine implements TorrentEngine {
     } finally {
       if (held) await this.remove(hash, false);
     }
+  }
+
+  /**
+   * The daemon says which pieces it has; it fetches in order, each file's first and last pieces first (IN_ORDER), so
+   * a player waits for what it asks for without a way to move it ahead. Files are where the torrent names them
+   * (content layout "Original"), checked to stay inside the task's folder.
+   */
+  partial(dir: string, hash: string): PartialTorrent {
+    return {
+      pathOf: (torrentPath) => {
+        const at = resolve(dir, ...torrentPath.split('/'));
+        if (!at.startsWith(resolve(dir) + sep)) throw new TorrentError('A file of the torrent is outside its folder.', false);
+        return at;
+      },
+      pieces: async () => {
+        const states = await (await this.client()).torrentPieceStates(hash).catch(() => null);
+        if (!states) return null;
+        const bits = new Uint8Array(Math.ceil(states.length / 8));
+        // 2: downloaded and checked.
+        states.forEach((state, i) => {
+          if (Number(state) === 2) bits[i >> 3]! |= 128 >> (i & 7);
+        });
+        return bits;
+      },
+      want: async () => undefined,
+    };
   }
 
   /** Tells `input.onFile` of each chosen file the daemon has complete (every piece verified) and not told of yet. */

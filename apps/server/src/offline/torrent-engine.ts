@@ -8,10 +8,11 @@
  * The thread costs memory while it lives (WebTorrent loaded, a heap of its own, pages its allocator keeps), so it ends
  * once it has had no job for `idleMs`; the next job starts a new one in well under a second.
  */
-import { basename, dirname, join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import filenameReservedRegex from 'filename-reserved-regex';
-import { chosenFiles, TorrentError, torrentInfoOf, type DownloadedFile, type TorrentDownload, type TorrentEngine, type TorrentInfo, type TorrentMeta, type TorrentSource } from './torrent-types.js';
+import { chosenFiles, TorrentError, torrentInfoOf, type DownloadedFile, type PartialTorrent, type TorrentDownload, type TorrentEngine, type TorrentInfo, type TorrentMeta, type TorrentSource } from './torrent-types.js';
 
 export { TorrentError, type DownloadedFile, type TorrentFileInfo, type TorrentInfo, type TorrentSource } from './torrent-types.js';
 
@@ -142,6 +143,19 @@ export class BuiltinTorrentEngine implements TorrentEngine {
       worker.ref();
       reply(start);
     });
+  }
+
+  /** The thread shares what it has beside the task's folder (torrent-thread.mjs, sharePieces), for any process. */
+  partial(dir: string): PartialTorrent {
+    return {
+      pathOf: (torrentPath) => {
+        const at = diskPathOf(dir, torrentPath);
+        if (!resolve(at).startsWith(resolve(dir) + sep)) throw new TorrentError('A file of the torrent is outside its folder.', false);
+        return at;
+      },
+      pieces: () => readFile(`${dir}.pieces`).then((b) => new Uint8Array(b), () => null),
+      want: (from, to) => writeFile(`${dir}.wanted`, JSON.stringify({ from, to })).catch(() => undefined),
+    };
   }
 
   /** The file list of a torrent, for the person to choose from; nothing is downloaded. */

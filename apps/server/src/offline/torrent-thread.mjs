@@ -18,6 +18,7 @@
  * Plain JavaScript so that it runs the same under tsx, Vitest and plain node, with no loader. The protocol is in
  * torrent-engine.ts, the side that talks to it.
  */
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { guardThreadSockets } from './address-guard.mjs';
 import { hashWhileDownloading } from './torrent-file-hashes.mjs';
@@ -104,10 +105,60 @@ function addAndWait(job, source, path, timeoutMs) {
 }
 
 /**
+ * Play while it downloads (torrent-play.ts reads these, in whichever process serves the player): which pieces are
+ * verified, written beside the task's folder as the raw bitfield (`<dir>.pieces`, at most twice a second), and which
+ * pieces a player waits for, read from `<dir>.wanted` ({from, to} pieces) each second and made critical.
+ */
+function sharePieces(t, dir) {
+  let writing = false;
+  let again = false;
+  let wanted = '';
+  const write = async () => {
+    if (writing) return void (again = true);
+    writing = true;
+    try {
+      do {
+        again = false;
+        // Done or stopped: the server side removes the task's files, and nothing is written after.
+        if (t.destroyed || t.done) break;
+        await writeFile(`${dir}.pieces.tmp`, Buffer.from(t.bitfield.buffer));
+        await rename(`${dir}.pieces.tmp`, `${dir}.pieces`);
+        await new Promise((r) => setTimeout(r, 500));
+      } while (again);
+    } catch {
+      // The task's folder went (deleted): nothing to share.
+    } finally {
+      writing = false;
+    }
+  };
+  const readWanted = async () => {
+    const text = await readFile(`${dir}.wanted`, 'utf8').catch(() => '');
+    if (!text || text === wanted) return;
+    wanted = text;
+    try {
+      const { from, to } = JSON.parse(text);
+      if (Number.isInteger(from) && Number.isInteger(to) && from >= 0 && to >= from && to < t.pieces.length) {
+        // Ahead of the file's own selection (selections go by priority), as a file stream's own range is (a plain
+        // select() merges into the file's selection and changes nothing); taken from a slower peer if need be.
+        t._select(from, to, 1, undefined, true);
+        t.critical(from, to);
+      }
+    } catch {
+      // A half-written request: read again next time.
+      wanted = '';
+    }
+  };
+  t.on('verified', write);
+  void write();
+  return { tick: () => void readWanted() };
+}
+
+/**
  * Downloads the chosen files of a torrent whose metadata is in, reporting progress each second; gives their content
  * hashes (null when they must be read from disk instead).
  */
-async function downloadChosen(job, t, indexes) {
+async function downloadChosen(job, t, indexes, dir) {
+  const shared = sharePieces(t, dir);
   const files = indexes.map((i) => t.files[i]);
   // Each file as soon as it is complete and hashed, so the server can put it in the drive before the rest.
   const hashes = await hashWhileDownloading(t, files, (i, hash) => post({ id: job.id, type: 'file', index: indexes[i], path: files[i].path, hash }));
@@ -127,6 +178,7 @@ async function downloadChosen(job, t, indexes) {
     const timer = setInterval(() => {
       const received = files.reduce((n, f) => n + Math.min(f.length, f.downloaded), 0);
       post({ id: job.id, type: 'progress', received, total, speed: Math.round(t.downloadSpeed) });
+      shared.tick();
       check();
     }, 1000);
     job.onAbort = () => finish(new JobError('Stopped.'));
@@ -156,7 +208,7 @@ async function run(m) {
       post({ id: m.id, type: 'meta', meta: metaOf(t) });
     });
     if (!indexes) return post({ id: m.id, type: 'done', meta: null });
-    const hashes = await downloadChosen(job, t, indexes);
+    const hashes = await downloadChosen(job, t, indexes, m.dir);
     post({ id: m.id, type: 'done', meta: metaOf(t), paths: indexes.map((i) => t.files[i].path), hashes });
   } catch (err) {
     post({ id: m.id, type: 'error', message: err.message, retryable: err.retryable ?? true });

@@ -69,8 +69,20 @@ export function chosenFiles(info: TorrentInfo, fileIds: number[]): TorrentFileIn
   return chosen;
 }
 
+/** A torrent still downloading into a task's folder, as a player of one of its files sees it (torrent-play.ts). */
+export interface PartialTorrent {
+  /** Where a file of the torrent (its path as the torrent names it) is being written. */
+  pathOf(torrentPath: string): string;
+  /** The verified pieces, bit i for piece i (most significant bit first); null when not known yet. */
+  pieces(): Promise<Uint8Array | null>;
+  /** Asks for pieces `from` to `to` before the others: a player waits there. */
+  want(from: number, to: number): Promise<void>;
+}
+
 /** A BitTorrent engine as the offline worker drives it. */
 export interface TorrentEngine {
+  /** The torrent of a task still downloading into `dir`, read by any process that sees the data folder. */
+  partial(dir: string, infoHash: string): PartialTorrent;
   /** The file list of a torrent, for the person to choose from; nothing is downloaded. */
   inspect(source: TorrentSource, scratchDir: string, signal: AbortSignal, timeoutMs?: number): Promise<TorrentInfo>;
   /**

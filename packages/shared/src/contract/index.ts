@@ -38,6 +38,7 @@ import { feedsRoutes } from './feeds.js';
 import { webdavRoutes } from './webdav.js';
 import { zipRoutes } from './zip.js';
 import { subtitlesRoutes } from './subtitles.js';
+import { torrentPlayRoutes } from './torrent-play.js';
 
 export * from './define.js';
 export * from './schema-kit.js';
@@ -106,6 +107,7 @@ export const CONTRACT = {
   ...reportContentRoutes,
   ...zipRoutes,
   ...subtitlesRoutes,
+  ...torrentPlayRoutes,
 };
 export type Contract = typeof CONTRACT;
 export type RouteName = keyof Contract;

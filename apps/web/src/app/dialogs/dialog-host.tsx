@@ -8,6 +8,7 @@ import { DetailsDialog } from '../../features/files/details-dialog';
 import { FolderPicker } from '../../features/files/folder-picker';
 import { NameDialog } from '../../features/files/name-dialog';
 import { CloudDownloadDialog, RemoveCloudTasksDialog } from '../../features/offline/cloud-dialogs';
+import { TorrentPlayerDialog } from '../../features/offline/torrent-player';
 import { ShareDialog } from '../../features/shares/share-dialog';
 import { ExternalPlayerDialog } from '../../features/viewer/external-player-dialog';
 import { ConfirmDialog } from './confirm-dialog';
@@ -54,6 +55,8 @@ export function DialogHost() {
       return <CloudDownloadDialog d={d} />;
     case 'remove-cloud-tasks':
       return <RemoveCloudTasksDialog d={d} />;
+    case 'torrent-player':
+      return <TorrentPlayerDialog task={d.task} />;
     case 'share':
     case 'share-manage':
       return <ShareDialog d={d} />;

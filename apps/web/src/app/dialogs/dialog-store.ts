@@ -18,6 +18,8 @@ export type DialogState =
       torrentFile?: File;
     }
   | { type: 'remove-cloud-tasks'; tasks: DriveTask[] }
+  /** A song or video of a torrent still downloading, played from what has arrived. */
+  | { type: 'torrent-player'; task: DriveTask }
   | { type: 'share'; files: DriveFile[] }
   /** An existing link: copy its text again, change its validity or pass code. */
   | { type: 'share-manage'; entry: ShareEntry }

@@ -50,6 +50,7 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
 
   // A torrent's files land one by one: those already in the drive can be opened before the rest arrive.
   const landed = (task.params.landed ?? '').split(',').filter(Boolean).length;
+  const playable = !done && task.params.playable === '1' && task.phase !== PHASE.ERROR;
   const showFolder = () => {
     const parent = task.reference_resource?.parent_id ?? task.params.parent_id ?? '';
     void navigate(parent ? `/all/${parent}` : '/all', { state: { highlight: task.file_id } });
@@ -94,6 +95,8 @@ export function CloudTaskRow({ task }: { task: DriveTask }) {
       progress={done || task.phase === PHASE.ERROR ? null : task.progress}
       buttons={[
         ...(limit ? [{ label: t('limits.upgrade'), icon: 'star' as IconName, onClick: showLimit }] : []),
+        // A torrent still downloading: its songs and videos play from what has arrived.
+        ...(playable ? [{ label: t('cloud.play'), icon: 'play' as IconName, onClick: () => openDialog({ type: 'torrent-player', task }) }] : []),
         ...(!done && landed > 0 && task.file_id ? [{ label: t('uploads.showInFolder'), icon: ICONS.view, onClick: showFolder }] : []),
         ...(unpacking && action === 'pause' ? [] : [{ label, icon: ICONS[action], onClick: run }]),
         // A failed download has nothing left to cancel: it is removed from the list.

@@ -98,3 +98,7 @@ export function torrentFileOf(check: UrlCheck): File | null {
   const bytes = Uint8Array.from(atob(check.torrent_file), (c) => c.charCodeAt(0));
   return new File([bytes], /\.torrent$/i.test(check.name) ? check.name : `${check.name}.torrent`, { type: 'application/x-bittorrent' });
 }
+
+export type PlayableTaskFile = Answer<'listPlayableTaskFiles'>['files'][number];
+/** The songs and videos of a torrent still downloading, each with a link that plays what has arrived. */
+export const listPlayableTaskFiles = (id: string) => haul.call('listPlayableTaskFiles', { params: { id } }).then((r) => r.files);
