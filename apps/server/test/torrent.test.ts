@@ -80,6 +80,20 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
           ),
         );
 
+    /** A torrent of `path` (inside `root`) made by mktorrent with 2^`pieceLog`-byte pieces, seeded by aria2c (at `rate` a second when given). */
+    async function seeded(root: string, path: string, name: string, pieceLog: number, rate?: string): Promise<string> {
+      need('aria2c', 'aria2');
+      need('mktorrent', 'mktorrent');
+      const torrentPath = join(work, `${name}.torrent`);
+      const made = spawnSync('mktorrent', ['-a', announce, '-l', String(pieceLog), '-o', torrentPath, path]);
+      expect(made.status, made.stderr.toString()).toBe(0);
+      await seedWithAria2(root, torrentPath, rate ? [`--max-overall-upload-limit=${rate}`] : []);
+      return torrentPath;
+    }
+    /** A cloud download of a .torrent file into `parentId`. */
+    const addTorrent = (torrentPath: string, parentId = '') =>
+      h.api('POST', '/drive/v1/files', t.access_token, { kind: 'drive#file', upload_type: 'UPLOAD_TYPE_URL', torrent: readFileSync(torrentPath).toString('base64'), parent_id: parentId });
+
     beforeAll(async () => {
       mkdirSync(work, { recursive: true });
       if (engine === 'qbittorrent') daemon = await startQbittorrentDaemon();
@@ -147,23 +161,12 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
     });
 
     it('pauses a torrent keeping its pieces on disk, and continues from them', async () => {
-      need('aria2c', 'aria2');
-      need('mktorrent', 'mktorrent');
       const root = join(work, 'paused');
       mkdirSync(root, { recursive: true });
       const content = randomBytes(16 * 1024 * 1024);
       writeFileSync(join(root, 'show.mkv'), content);
-      const torrentPath = join(work, 'show.torrent');
-      const made = spawnSync('mktorrent', ['-a', announce, '-l', '18', '-o', torrentPath, join(root, 'show.mkv')]);
-      expect(made.status, made.stderr.toString()).toBe(0);
       // 2 MiB a second: the whole file takes ~8 s, so the pause surely comes half-way.
-      await seedWithAria2(root, torrentPath, ['--max-overall-upload-limit=2M']);
-      const res = await h.api('POST', '/drive/v1/files', t.access_token, {
-        kind: 'drive#file',
-        upload_type: 'UPLOAD_TYPE_URL',
-        torrent: readFileSync(torrentPath).toString('base64'),
-        parent_id: '',
-      });
+      const res = await addTorrent(await seeded(root, join(root, 'show.mkv'), 'show', 18, '2M'));
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const id = res.body.task.id;
       const running = await until(
@@ -201,8 +204,6 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
     });
 
     it('puts each file of a multi-file torrent in the drive as soon as it is done, and each once', async () => {
-      need('aria2c', 'aria2');
-      need('mktorrent', 'mktorrent');
       const root = join(work, 'early');
       const season = join(root, 'season');
       mkdirSync(season, { recursive: true });
@@ -210,20 +211,12 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       const last = randomBytes(8 * 1024 * 1024);
       writeFileSync(join(season, 'e01.bin'), first);
       writeFileSync(join(season, 'e02.bin'), last);
-      const torrentPath = join(work, 'season.torrent');
-      const made = spawnSync('mktorrent', ['-a', announce, '-l', '16', '-o', torrentPath, season]);
-      expect(made.status, made.stderr.toString()).toBe(0);
       // 1 MiB a second: the second file takes ~8 s, long after the first is whole (both engines fetch in order).
-      await seedWithAria2(root, torrentPath, ['--max-overall-upload-limit=1M']);
+      const torrentPath = await seeded(root, season, 'season', 16, '1M');
       const folder = await mkdir(h, t.access_token, 'Early');
       const month = async () => Number((await h.api('GET', '/drive/v1/about?with_quotas=cloud_download_size_month', t.access_token)).body.quotas.cloud_download_size_month.usage);
       const monthBefore = await month();
-      const res = await h.api('POST', '/drive/v1/files', t.access_token, {
-        kind: 'drive#file',
-        upload_type: 'UPLOAD_TYPE_URL',
-        torrent: readFileSync(torrentPath).toString('base64'),
-        parent_id: folder,
-      });
+      const res = await addTorrent(torrentPath, folder);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const id = res.body.task.id;
 
@@ -262,23 +255,12 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
     });
 
     it('plays a video of a torrent still downloading from the pieces already there, a seek asking for its own', async () => {
-      need('aria2c', 'aria2');
-      need('mktorrent', 'mktorrent');
       const root = join(work, 'play');
       mkdirSync(root, { recursive: true });
       const film = randomBytes(24 * 1024 * 1024);
       writeFileSync(join(root, 'film.mp4'), film);
-      const torrentPath = join(work, 'film.torrent');
-      const made = spawnSync('mktorrent', ['-a', announce, '-l', '16', '-o', torrentPath, join(root, 'film.mp4')]);
-      expect(made.status, made.stderr.toString()).toBe(0);
       // 2 MiB a second: ~12 s for the whole film.
-      await seedWithAria2(root, torrentPath, ['--max-overall-upload-limit=2M']);
-      const res = await h.api('POST', '/drive/v1/files', t.access_token, {
-        kind: 'drive#file',
-        upload_type: 'UPLOAD_TYPE_URL',
-        torrent: readFileSync(torrentPath).toString('base64'),
-        parent_id: '',
-      });
+      const res = await addTorrent(await seeded(root, join(root, 'film.mp4'), 'film', 16, '2M'));
       const id = res.body.task.id;
       const playable = await until(
         () => h.api('GET', `/drive/v1/tasks/${id}/playable`, t.access_token),
