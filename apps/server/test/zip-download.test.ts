@@ -136,6 +136,18 @@ describe('zip downloads', () => {
     const dir = mkdtempSync(join(work, 'share-'));
     expect(spawnSync('unzip', ['-q', file, '-d', dir]).status).toBe(0);
     expect(await tree(dir)).toEqual({ 'Deep/': '', 'Deep/Deeper/': '', 'Deep/Deeper/Ünïcødé 日本語.txt': sha('utf-8 name') });
+    // A share with a pass code: nothing without the token; with it, the zip; a new code ends the link given.
+    const locked = (await h.api('POST', '/drive/v1/share', owner.access_token, { file_ids: [deep], share_to: 'encryptedlink', expiration_days: -1 })).body;
+    const refused = await h.api('POST', '/drive/v1/share/zip', undefined, { share_id: locked.share_id });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('permission_denied');
+    const opened = await h.api('GET', `/drive/v1/share?share_id=${locked.share_id}&pass_code=${locked.pass_code}`, undefined);
+    const lockedLink = await h.api('POST', '/drive/v1/share/zip', undefined, { share_id: locked.share_id, pass_code_token: opened.body.pass_code_token });
+    expect(lockedLink.status).toBe(200);
+    expect((await fetch(lockedLink.body.url.replace('http://haul.test', base))).status).toBe(200);
+    await h.api('PATCH', '/drive/v1/share', owner.access_token, { share_id: locked.share_id, pass_code: 'other1' });
+    expect((await fetch(lockedLink.body.url.replace('http://haul.test', base))).status).toBe(404);
+
     // A sibling of the shared folder, or the folder above it, is not part of the share.
     for (const id of [empty, album, bigId]) {
       const out = await h.api('POST', '/drive/v1/share/zip', undefined, { share_id: share, ids: [id] });
