@@ -37,6 +37,7 @@ export const PUBLIC: Record<string, string> = {
   'GET /drive/v1/media/:fileId/:mediaId/index.m3u8': 'signed media link',
   'GET /drive/v1/media/:fileId/:mediaId/:segment': 'signed media link',
   'GET /drive/v1/subtitles/:fileId/:trackId': 'signed media link over the video and the track',
+  'GET /drive/v1/subtitles/:fileId/:trackId/burned': 'signed media link over the video and the burned-in track',
   'GET /drive/v1/tasks/:id/play/:index/:name': 'signed link to a file of a torrent still downloading',
   'GET /drive/v1/share': 'public share page',
   'GET /drive/v1/share/file_info': 'public share page',

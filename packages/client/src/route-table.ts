@@ -218,6 +218,8 @@ export const ROUTES: { readonly [N in RouteName]: RouteEntry } = {
   downloadZip: { method: 'GET', path: '/drive/v1/zip/:name', auth: 'signed-link', raw: true },
   listSubtitles: { method: 'GET', path: '/drive/v1/files/:id/subtitles', auth: 'user', raw: false },
   getSubtitleVtt: { method: 'GET', path: '/drive/v1/subtitles/:fileId/:trackId', auth: 'signed-link', raw: true },
+  burnSubtitles: { method: 'POST', path: '/drive/v1/files/:id/subtitles/:trackId/burn', auth: 'user', raw: false },
+  getBurnedVideo: { method: 'GET', path: '/drive/v1/subtitles/:fileId/:trackId/burned', auth: 'signed-link', raw: true },
   listPlayableTaskFiles: { method: 'GET', path: '/drive/v1/tasks/:id/playable', auth: 'user', raw: false },
   playTaskFile: { method: 'GET', path: '/drive/v1/tasks/:id/play/:index/:name', auth: 'signed-link', raw: true },
 };

@@ -38,7 +38,7 @@ export const MAX_SUBTITLE_BYTES = 8 * 1024 * 1024;
 const EMBEDDED = /^s(\d{1,4})$/;
 const PICKED = /^f(.{1,64})$/;
 
-const isLiveVideo = (f: FileRow | undefined): f is FileRow => !!f && isLiveContent(f) && mediaTypeOf(f.name, f.mime_type) === 'video';
+export const isLiveVideo = (f: FileRow | undefined): f is FileRow => !!f && isLiveContent(f) && mediaTypeOf(f.name, f.mime_type) === 'video';
 
 function trackLink(ctx: AppContext, signer: Signer, videoId: string, trackId: string) {
   const { query, expires } = signQuery(ctx, 'media', signer, `${videoId}/subtitles/${trackId}`);

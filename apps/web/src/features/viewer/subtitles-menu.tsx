@@ -1,5 +1,6 @@
 /**
- * The player's subtitles button and its panel: off or a track (image tracks shown, not choosable), a subtitle file
+ * The player's subtitles button and its panel: off or a track (an image track is burned into the picture by the
+ * server, which takes a moment: the panel says how it stands), a subtitle file
  * from the drive, text size, position (raise, lower) and delay in half seconds. Escape or a click outside closes it.
  */
 import './subtitles.css';
@@ -18,6 +19,13 @@ function CaptionsIcon() {
       <path d="M10.5 10.2a2.2 2.2 0 1 0 0 3.6M17 10.2a2.2 2.2 0 1 0 0 3.6" />
     </svg>
   );
+}
+
+/** How the chosen image track's burn-in stands, in the panel. */
+function burnWords(subs: Subtitles, t: (key: string) => string): string {
+  if (subs.burnFailed || subs.burn?.state === 'failed') return subs.burn?.message || t('subtitles.burnFailed');
+  if (subs.burn?.state === 'ready') return t('subtitles.burned');
+  return t('subtitles.burning');
 }
 
 const seconds = (s: number) => `${s > 0 ? '+' : s < 0 ? '−' : ''}${Math.abs(s).toFixed(1)} s`;
@@ -90,17 +98,16 @@ export function SubtitlesControl({ subs, open, onOpen }: { subs: Subtitles; open
                 </label>
                 {tracks.map((track, i) => {
                   const image = track.kind === 'image';
+                  const chosen = choice.track === track.id;
                   return (
-                    <label key={track.id} className={`subtitles-track${image ? ' disabled' : ''}`} title={image ? t('subtitles.imageNote') : undefined}>
-                      <input
-                        type="radio"
-                        name="subtitle-track"
-                        disabled={image}
-                        checked={choice.track === track.id}
-                        onChange={() => change({ track: track.id })}
-                      />
+                    <label key={track.id} className="subtitles-track" title={image ? t('subtitles.burnNote') : undefined}>
+                      <input type="radio" name="subtitle-track" checked={chosen} onChange={() => change({ track: track.id })} />
                       <span className="subtitles-track-name">{subtitleLabel(track, i, i18n.language, words)}</span>
-                      {image && <span className="subtitles-note">{t('subtitles.image')}</span>}
+                      {image && (
+                        <span className="subtitles-note" data-testid={`burn-${track.id}`} role={chosen ? 'status' : undefined}>
+                          {chosen ? burnWords(subs, t) : t('subtitles.burnIn')}
+                        </span>
+                      )}
                     </label>
                   );
                 })}

@@ -6,12 +6,16 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { getSubtitleChoice, saveSubtitleChoice, type SubtitleChoice } from './subtitle-records';
 import { listSubtitles, type SubtitleTrack } from './subtitles-api';
+import { useSubtitleBurn, type SubtitleBurn } from './subtitles-burn';
 
 export interface Subtitles {
   tracks: SubtitleTrack[];
   loading: boolean;
   failed: boolean;
   choice: SubtitleChoice;
+  /** The burn-in of the chosen image track; null when a text track or none is chosen. */
+  burn: SubtitleBurn | null;
+  burnFailed: boolean;
   /** Changes the choice and remembers it for this video. */
   change: (patch: Partial<SubtitleChoice>) => void;
 }
@@ -39,5 +43,8 @@ export function useSubtitles(fileId: string, enabled: boolean): Subtitles {
     if (query.isError && choice.file) change({ file: '', track: choice.track === `f${choice.file}` ? '' : choice.track });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- reacts to a failed list only
   }, [query.isError]);
-  return { tracks: query.data ?? [], loading: query.isLoading, failed: query.isError, choice, change };
+  const tracks = query.data ?? [];
+  const image = tracks.find((s) => s.id === choice.track && s.kind === 'image');
+  const { burn, failed: burnFailed } = useSubtitleBurn(fileId, image?.id ?? '', enabled);
+  return { tracks, loading: query.isLoading, failed: query.isError, choice, change, burn, burnFailed };
 }

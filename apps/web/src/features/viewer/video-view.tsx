@@ -14,6 +14,7 @@ import { Icon } from '../../components/icon';
 import { PlayButton, ProgressSlider, RateSelect, VolumeControl } from './media-controls';
 import { CastButton } from './cast-button';
 import { useSubtitleCues } from './subtitle-cues';
+import { useBurnedMedia } from './subtitles-burn';
 import { SubtitlesControl } from './subtitles-menu';
 import { useSubtitles } from './subtitles-state';
 import { PremiumQualityPrompt, PreviewEndPrompt } from './play-gate-prompts';
@@ -90,6 +91,8 @@ export function VideoView({
   const [subsOpen, setSubsOpen] = useState(false);
   const textTracks = subs.tracks.filter((s) => s.kind === 'text');
   useSubtitleCues(video, subs.choice, textTracks.map((s) => s.link.url).join(' '), media?.media_id ?? '');
+  // An image track burned into the picture plays in place of the rendition, from where the video was.
+  const { burned, shown, lastTime } = useBurnedMedia(media, subs.burn, startAt);
   const { progress, flush } = usePlayReport(
     'video',
     file.id,
@@ -134,15 +137,15 @@ export function VideoView({
   // Attach the source; hls.js only for renditions in browsers without native HLS.
   useEffect(() => {
     const el = video.current;
-    if (!el || !media) return;
+    if (!el || !shown) return;
     let hls: Hls | null = null;
     let cancelled = false;
     setWaiting(true);
-    const url = media.link.url;
+    const url = shown.link.url;
     // hls.js wherever Media Source exists: Chromium's own HLS player gives up on a playlist that is still being
     // written (a first play). The browser's player only where there is no Media Source (iPhone Safari).
     const mse = 'MediaSource' in window || 'ManagedMediaSource' in window;
-    const native = media.is_origin || (!mse && el.canPlayType('application/vnd.apple.mpegurl') !== '');
+    const native = shown.is_origin || (!mse && el.canPlayType('application/vnd.apple.mpegurl') !== '');
     // The browser's own cast offer (an overlay in some browsers) cannot take a Media Source stream: only the native one.
     el.disableRemotePlayback = !native;
     if (native) el.src = url;
@@ -168,7 +171,7 @@ export function VideoView({
       el.load();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by entry, not link: a fresh signature of the same entry is the same stream
-  }, [media?.media_id, file.id]);
+  }, [shown?.media_id, file.id]);
 
   // Casting moves the player to the original (what a device can fetch), then asks the browser (cast-button.tsx).
   const origin = medias.find((m) => m.is_origin);
@@ -273,7 +276,8 @@ export function VideoView({
         playsInline
         onClick={toggle}
         aria-label={file.name}
-        data-media={media.media_id}
+        data-media={shown!.media_id}
+        data-burned={burned ? burned.track_id : undefined}
         data-subtitle-size={subs.choice.size}
         onLoadedMetadata={(e) => {
           const v = e.currentTarget;
@@ -313,6 +317,7 @@ export function VideoView({
             setLimitReached(true);
           }
           setTime(Math.min(v.currentTime, limit ?? Infinity));
+          if (v.currentTime > 0) lastTime.current = v.currentTime;
           progress(v.currentTime, v.duration);
         }}
         onProgress={(e) => {
@@ -339,6 +344,11 @@ export function VideoView({
           <PlayButton paused={paused} onToggle={toggle} />
           <VolumeControl volume={volume} onVolume={changeVolume} onMute={mute} />
           <span className="media-spacer" />
+          {burned && (
+            <span className="subtitles-burned" role="status">
+              {t('subtitles.burnedBadge')}
+            </span>
+          )}
           <RateSelect rate={rate} onRate={setRate} />
           {offered.length > 1 && (
             <select
