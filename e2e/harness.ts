@@ -316,3 +316,6 @@ export const localRows = (page: Page, userId: string) =>
 export async function folderWhole(page: Page, name: string, files: number): Promise<void> {
   await expect.poll(() => page.getByRole('grid', { name }).getAttribute('aria-rowcount'), { timeout: 30_000 }).toBe(String(files + 1));
 }
+
+/** The open viewer (the dialog with the file counter). */
+export const viewer = (page: Page) => page.getByRole('dialog', { name: /.+/ }).filter({ has: page.getByTestId('viewer-count') });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
 import { recordEvent } from '../apps/server/src/events/events.repository.js';
-import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, viewer } from './harness.js';
 import { makePlayerMedia } from './media-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-walk-'));
@@ -53,7 +53,6 @@ async function seed(page: Page) {
   return { userId, ids };
 }
 
-const viewer = (page: Page) => page.getByRole('dialog', { name: /.+/ }).filter({ has: page.getByTestId('viewer-count') });
 const count = (page: Page) => viewer(page).getByTestId('viewer-count').textContent();
 const media = (page: Page, sel: string) =>
   page.locator(`.viewer ${sel}`).evaluate((el: HTMLMediaElement) => ({ t: el.currentTime, ended: el.ended, paused: el.paused }));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { type E2E, fitsWidth, listView, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, fitsWidth, listView, sessionUserId, signUpInBrowser, startE2E, viewer } from './harness.js';
 import { ff, requireFfmpeg } from './media-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-subtitles-'));
@@ -33,7 +33,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const viewer = (page: Page) => page.getByRole('dialog', { name: /.+/ }).filter({ has: page.getByTestId('viewer-count') });
 const panel = (page: Page) => page.getByRole('dialog', { name: 'Subtitles' });
 /** The TextTrack of the <track> for `id` (found in video.textTracks): its mode and the text of its active cues. */
 const activeCues = (page: Page, id: string) =>

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, viewer } from './harness.js';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -54,7 +54,6 @@ async function seed(page: Page) {
   await expect.poll(() => rowNames(page)).toEqual(['a notes.md', 'b big.log', 'c legacy.txt', 'd report.pdf']);
 }
 
-const viewer = (page: Page) => page.getByRole('dialog', { name: /.+/ }).filter({ has: page.getByTestId('viewer-count') });
 /** Dark pixels drawn on a PDF page's canvas. */
 const inked = (page: Page, n: number) =>
   viewer(page)

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
 import { trashFiles } from '../apps/server/src/files/trash.service.js';
-import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, viewer } from './harness.js';
 import { ff, requireFfmpeg } from './media-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-errors-'));
@@ -22,7 +22,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const viewer = (page: Page) => page.getByRole('dialog', { name: /.+/ }).filter({ has: page.getByTestId('viewer-count') });
 const popup = (page: Page) => viewer(page).getByRole('alert');
 
 describe('viewer error popups', () => {

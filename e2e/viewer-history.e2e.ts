@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { type E2E, folderWhole, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, folderWhole, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, viewer } from './harness.js';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -42,7 +42,6 @@ async function seed(page: Page) {
   return { folderUrl: `${e2e.base}/drive/all/${folder.id}`, ids };
 }
 
-const viewer = (page: Page) => page.getByRole('dialog', { name: /.+/ }).filter({ has: page.getByTestId('viewer-count') });
 const count = (page: Page) => viewer(page).getByTestId('viewer-count').textContent();
 const shownImage = (page: Page, name: string) =>
   viewer(page)

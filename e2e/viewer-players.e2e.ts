@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { type E2E, folderWhole, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, folderWhole, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, viewer } from './harness.js';
 import { makePlayerMedia } from './media-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-players-'));
@@ -23,7 +23,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const viewer = (page: Page) => page.getByRole('dialog', { name: /.+/ }).filter({ has: page.getByTestId('viewer-count') });
 const count = (page: Page) => viewer(page).getByTestId('viewer-count').textContent();
 const video = (page: Page) => page.locator('.viewer video').evaluate((el: HTMLVideoElement) => ({ t: el.currentTime, paused: el.paused }));
 const swipe = (page: Page, from: number, to: number) =>

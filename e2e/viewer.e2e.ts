@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createFolder } from '../apps/server/src/files/files.service.js';
-import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E } from './harness.js';
+import { type E2E, listView, rowNames, sessionUserId, signUpInBrowser, startE2E, viewer } from './harness.js';
 import { ff, requireFfmpeg } from './media-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haul-e2e-media-'));
@@ -92,7 +92,6 @@ async function seed(page: Page) {
   await expect.poll(() => rowNames(page)).toEqual(['clip.mp4', 'movie.mkv', 'notes.zip', 'photo.jpg', 'song.mp3']);
 }
 
-const viewer = (page: Page) => page.getByRole('dialog', { name: /.+/ }).filter({ has: page.getByTestId('viewer-count') });
 const playing = (page: Page, selector: string) =>
   page.locator(selector).evaluate((el: HTMLMediaElement) => ({ t: el.currentTime, paused: el.paused, media: el.dataset.media ?? '' }));
 
