@@ -135,13 +135,13 @@ describe('working in the drive', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('file-view'))).toBe(true);
     expect(await selectedNames(page)).toEqual(['b.txt']);
 
-    // The menu key on a folder: a folder's actions.
+    // The menu key on a folder: a folder's actions (a folder downloads as a zip).
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ContextMenu');
     await menu.waitFor();
     expect(await selectedNames(page)).toEqual(['Box']);
-    expect(await labels(menu)).toEqual(['Open', 'Details', 'Move to…', 'Copy to…', 'Rename', 'Delete']);
+    expect(await labels(menu)).toEqual(['Open', 'Details', 'Download as zip', 'Move to…', 'Copy to…', 'Rename', 'Delete']);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('file-view'))).toBe(true);
   });

@@ -155,7 +155,11 @@ describe('subtitles in the player', () => {
     await e2e.seedFile(userId, folder.id, 'Film.zh-CN.with.a.rather.long.name.srt', SIDECAR);
     await page.goto(`/drive/all/${folder.id}`);
     await listView(page);
+    // Both rows in (the folder's sync may land after the first paint and redraw the list under a tap).
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
     await openRow(page);
+    // Paused, the player's bar stays on screen (while it plays it hides after 2.5 s, and a slow tap can miss it).
+    await viewer(page).locator('video').evaluate((v: HTMLVideoElement) => v.pause());
     await viewer(page).getByRole('button', { name: 'Subtitles' }).tap();
     await expect.poll(() => panel(page).getByRole('radio').count()).toBe(3);
     const box = (await panel(page).boundingBox())!;
