@@ -6,7 +6,7 @@
  *    page (the animation frame after the first `[data-item]` entered it), since Playwright's wait polls too sparsely;
  *  - the longest main-thread task while scrolling that folder end to end, in the grid and in the list (aim: none over 50 ms);
  *  - the full sync of the drive on a first visit (aim: 5 s) and where its time goes: the listing calls (until headers,
- *    body, JSON.parse), the IndexedDB write transactions on `files`, the main thread's busy time, and the long tasks
+ *    body, JSON.parse), the IndexedDB write transactions on `chunks`, the main thread's busy time, and the long tasks
  *    meanwhile (aim: none over 50 ms), beside a bare fetch() of every page in the same page.
  * Beside the first visit, the JavaScript of the sign-in page a signed-out visitor gets; HAUL_BENCH_WEB_JS=1 lists the files.
  * HAUL_BENCH_WEB_SCROLL=0 stops after the first-row figures (the scroll phases take minutes); HAUL_BENCH_WEB_LINK_MBIT=N
@@ -91,7 +91,7 @@ function syncProbe() {
   IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
     const tx = transaction.apply(this, args);
     const names = typeof args[0] === 'string' ? [args[0]] : [...args[0]];
-    if (args[1] === 'readwrite' && names.includes('files')) {
+    if (args[1] === 'readwrite' && names.includes('chunks')) {
       p.txs++;
       const t = performance.now();
       const done = () => (p.txMs += performance.now() - t);
@@ -102,7 +102,7 @@ function syncProbe() {
   } as IDBDatabase['transaction'];
   const put = IDBObjectStore.prototype.put;
   IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
-    if (this.name === 'files') p.puts++;
+    if (this.name === 'chunks') p.puts++;
     return put.apply(this, args);
   };
 }
@@ -270,7 +270,7 @@ try {
     `    main thread: listing calls ${probe.calls}, until headers ${s1(probe.headersMs)}, bodies ${s1(probe.bodyMs)}, JSON.parse ${s1(probe.parseMs)}; busy ${busySeconds.toFixed(1)} s in all`,
   );
   console.log(
-    `    IndexedDB writes on files: ${probe.txs} transactions, ${probe.puts} rows put (${(probe.puts / Math.max(1, probe.txs)).toFixed(0)} a transaction), ${s1(probe.txMs)} open in all`,
+    `    IndexedDB writes of chunks: ${probe.txs} transactions, ${probe.puts} chunks put (${(probe.puts / Math.max(1, probe.txs)).toFixed(1)} a transaction), ${s1(probe.txMs)} open in all`,
   );
   console.log(
     `    long tasks: ${probe.longTasks.length}, ${s1(probe.longTasks.reduce((a, b) => a + b, 0))} in all, longest ${Math.max(0, ...probe.longTasks).toFixed(0)} ms   (aim: none over 50 ms)`,

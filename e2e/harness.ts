@@ -285,7 +285,7 @@ export async function linkOrigin(handler: RequestListener): Promise<{ base: stri
   };
 }
 
-/** Rows of the user in this browser's copy of the drive (IndexedDB `drive`, store `files`). */
+/** Rows of the user in this browser's copy of the drive (IndexedDB `drive`: the ids records of the user's chunks). */
 export const localRows = (page: Page, userId: string) =>
   page.evaluate(
     (uid) =>
@@ -293,17 +293,13 @@ export const localRows = (page: Page, userId: string) =>
         const open = indexedDB.open('drive');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
-          // A user's rows are the keys of the folder index from [user] up to [user, []].
-          const count = open.result
-            .transaction('files')
-            .objectStore('files')
-            .index('[user_id+parent_id+id]')
-            .count(IDBKeyRange.bound([uid], [uid, []]));
-          count.onsuccess = () => {
+          // A user's chunks are the keys from [user] up to [user, []].
+          const read = open.result.transaction('chunk_ids').objectStore('chunk_ids').getAll(IDBKeyRange.bound([uid], [uid, []]));
+          read.onsuccess = () => {
             open.result.close();
-            resolve(count.result);
+            resolve((read.result as { ids: string }[]).reduce((n, c) => n + (c.ids ? c.ids.split('\n').length : 0), 0));
           };
-          count.onerror = () => reject(count.error);
+          read.onerror = () => reject(read.error);
         };
       }),
     userId,

@@ -70,7 +70,7 @@ describe('a local copy that is gone or unreadable', () => {
     const cases = [
       { label: 'deleted', bogus: null },
       { label: 'of a later version', bogus: { version: 900, stores: ['files'] } },
-      { label: 'lacking stores', bogus: { version: 71, stores: ['files'] } },
+      { label: 'lacking stores', bogus: { version: 80, stores: ['chunks'] } },
     ];
     for (const { label, bogus } of cases) {
       // From a page of the same origin that is not the app (no running app opens the database again before the
@@ -92,7 +92,7 @@ describe('a local copy that is gone or unreadable', () => {
       // A new full sync ran and stored the drive in a database this build reads.
       await expect.poll(async () => (await syncMarks(page, userId)).fullAt ?? 0, { timeout: 30_000 }).toBeGreaterThan(before.fullAt!);
       await expect.poll(() => localRows(page, userId), { timeout: 30_000 }).toBe(FILES + 1);
-      expect(await page.evaluate(() => indexedDB.databases().then((d) => d.find((x) => x.name === 'drive')?.version)), label).toBe(71);
+      expect(await page.evaluate(() => indexedDB.databases().then((d) => d.find((x) => x.name === 'drive')?.version)), label).toBe(80);
     }
   });
 });

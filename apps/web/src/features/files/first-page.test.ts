@@ -5,7 +5,7 @@ import { PHASE } from '@haul/shared/plain';
 import type { DriveFile, FileList } from '@haul/shared';
 import type { Session } from '@haul/client';
 import { useSessionStore } from '../auth/session-store';
-import { localDb } from '../sync/local-db';
+import { clearStoredRows, storedIds } from '../sync/stored-rows.test-support';
 import { SyncEngine } from '../sync/sync-engine';
 import { FIRST_PAGE_MAX_AGE_MS } from './first-page';
 import { listFiles } from './files-api';
@@ -72,7 +72,7 @@ beforeEach(async () => {
   localStorage.clear();
   delete window.__haulFirstPage;
   useSessionStore.getState().signIn(session('a'));
-  await (await localDb()).clear('files');
+  await clearStoredRows();
   serve();
 });
 afterEach(() => {
@@ -87,7 +87,7 @@ describe('the first page asked for by index.html', () => {
     const engine = new SyncEngine('u1', { list: listFiles, storage: localStorage });
     await engine.syncFolder('F1');
     expect(sent).toHaveLength(1);
-    expect((await (await localDb()).getAll('files')).map((f) => f.id)).toEqual(['u1-F1-1']);
+    expect(await storedIds()).toEqual(['u1-F1-1']);
     // Taken once: the same request again goes to the server.
     expect(names(await folderPage('F1'))).toEqual(['u1-F1-1']);
     expect(sent).toHaveLength(2);

@@ -1,9 +1,9 @@
 /**
- * The browser's copy of the drive: IndexedDB database `drive`, version 7 (seed 000 §3), through `idb`'s promise
- * wrapper. It is stored as 71: the schema was first created with Dexie, which multiplies its versions by ten (7 is
- * 70), and 7.1 is the same stores with the files indexed by what the app reads them by (user and folder, user and
- * star, sync time) and nothing else. Every index is worked out again on every put: with the eight of 7.0, the first
- * sync of a large drive spent most of its time in IndexedDB (bench/README.md, "web app: the first sync").
+ * The browser's copy of the drive: IndexedDB database `drive` (seed 000 §3 describes the hosted client's layout, one
+ * row per file; this copy keeps the same rows in chunks, chunks.ts), through `idb`'s promise wrapper. Version 80 holds
+ * the files as chunks and their ids; versions 70 (made with Dexie, which multiplies versions by ten) and 71 held one
+ * record per file in a `files` store, and opening one of those moves its rows into chunks in the upgrade, keeping
+ * the sync marks: the copy stays whole, offline too.
  *
  * The sync marks (localStorage `haul.sync.<user>`: what the copy holds and where the next sync starts) describe this
  * database's rows, so they are trusted only once this page has opened it (`localDbOpened`), and an open that has to
@@ -11,7 +11,8 @@
  * sync. A database that cannot be opened or lacks a store is deleted and made again, the same way.
  */
 import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
-import type { StoredFile } from './stored-row';
+import { idsOf, packRows, type Chunk, type ChunkIds, type ChunkKey } from './chunks';
+import { fromStored, toStored, type StoredFile } from './stored-row';
 
 export interface LocalTask {
   taskId: string;
@@ -22,15 +23,10 @@ export interface LocalTask {
 }
 
 export interface DriveSchema extends DBSchema {
-  files: {
-    key: string;
-    value: StoredFile;
-    indexes: {
-      local_sync_timestamp: number;
-      '[user_id+parent_id+id]': [string, string, string];
-      '[user_id+star+id]': [string, number, string];
-    };
-  };
+  chunks: { key: ChunkKey; value: Chunk; indexes: { '[user_id+stars]': [string, number]; '[user_id+oldest]': [string, number] } };
+  chunk_ids: { key: ChunkKey; value: ChunkIds };
+  /** `chunks`: the generation of the chunks, one more at every write (chunk-writes.ts). */
+  local_meta: { key: string; value: { key: string; gen: number } };
   tasks: { key: string; value: LocalTask; indexes: { userId: string; status: string; taskType: string } };
   resumes: { key: string; value: { uploadId: string; [key: string]: unknown } };
   checkpoints: { key: string; value: { task_id: string; [key: string]: unknown } };
@@ -38,12 +34,14 @@ export interface DriveSchema extends DBSchema {
 
 export type DriveDb = IDBPDatabase<DriveSchema>;
 
-const VERSION = 71;
+const VERSION = 80;
 
 /** Each store's primary key and indexes; an index named `[a+b]` has the key path [a, b]. */
 const STORES = {
-  // A user's rows are the [user_id+parent_id+id] keys from [user] up to [user, []] (parent ids are strings).
-  files: ['id', 'local_sync_timestamp', '[user_id+parent_id+id]', '[user_id+star+id]'],
+  // A user's chunks are the keys from [user] up to [user, []] (an array sorts after every number).
+  chunks: ['[user_id+shelf+n]', '[user_id+stars]', '[user_id+oldest]'],
+  chunk_ids: ['[user_id+shelf+n]'],
+  local_meta: ['key'],
   tasks: ['taskId', 'userId', 'status', 'taskType'],
   resumes: ['uploadId'],
   checkpoints: ['task_id'],
@@ -102,11 +100,15 @@ function openDrive(): Promise<DriveDb> {
       for (const [name, [primary, ...indexes]] of Object.entries(STORES)) {
         const store = raw.objectStoreNames.contains(name)
           ? unwrap(tx).objectStore(name)
-          : raw.createObjectStore(name, { keyPath: primary });
+          : raw.createObjectStore(name, { keyPath: keyPath(primary) });
         const keep: readonly string[] = indexes;
         for (const index of [...store.indexNames]) if (!keep.includes(index)) store.deleteIndex(index);
         for (const index of indexes) if (!store.indexNames.contains(index)) store.createIndex(index, keyPath(index));
       }
+      const rawTx = unwrap(tx);
+      // A new generation, never one a locator made from an earlier copy could hold.
+      if (old < 80) rawTx.objectStore('local_meta').put({ key: 'chunks', gen: Math.floor(Math.random() * 2 ** 30) });
+      if (raw.objectStoreNames.contains('files')) moveRowsIntoChunks(raw, rawTx);
     },
     // Another tab opening a newer version: step aside rather than block it, and open again on the next call.
     blocking(_current, _next, event) {
@@ -119,6 +121,21 @@ function openDrive(): Promise<DriveDb> {
       opened = false;
     },
   });
+}
+
+/** The rows of a copy kept one record per file (versions 70 and 71), packed into chunks; then that store goes. */
+function moveRowsIntoChunks(raw: IDBDatabase, tx: IDBTransaction) {
+  const read = tx.objectStore('files').getAll();
+  read.onsuccess = () => {
+    const chunks = tx.objectStore('chunks');
+    const ids = tx.objectStore('chunk_ids');
+    // Dexie's rows were kept whole: stored again without the fields at their usual value.
+    for (const c of packRows((read.result as StoredFile[]).map((r) => toStored(fromStored(r))))) {
+      chunks.put(c);
+      ids.put(idsOf(c));
+    }
+    raw.deleteObjectStore('files');
+  };
 }
 
 function deleteDrive(): Promise<void> {
@@ -142,11 +159,14 @@ export async function deleteLocalDb(): Promise<void> {
 export async function clearLocalUser(userId: string): Promise<void> {
   // The sync marks go with the rows: a later sign-in starts from a full sync.
   localStorage.removeItem(`${MARKS_PREFIX}${userId}`);
-  const tx = (await localDb()).transaction(['files', 'tasks'], 'readwrite');
-  const files = tx.objectStore('files');
-  const tasks = tx.objectStore('tasks');
+  const tx = (await localDb()).transaction(['chunks', 'chunk_ids', 'local_meta', 'tasks'], 'readwrite');
   const theirs = IDBKeyRange.bound([userId], [userId, []]);
-  for (const id of await files.index('[user_id+parent_id+id]').getAllKeys(theirs)) void files.delete(id);
+  void tx.objectStore('chunks').delete(theirs);
+  void tx.objectStore('chunk_ids').delete(theirs);
+  // A new generation: every tab's locator of ids (chunk-writes.ts) is made again before its next write.
+  const meta = await tx.objectStore('local_meta').get('chunks');
+  void tx.objectStore('local_meta').put({ key: 'chunks', gen: (meta?.gen ?? 0) + 1 });
+  const tasks = tx.objectStore('tasks');
   for (const id of await tasks.index('userId').getAllKeys(userId)) void tasks.delete(id);
   await tx.done;
 }

@@ -2,9 +2,10 @@
  * Every write to the local files table goes through here and is announced to the screens showing those rows, so
  * a screen keeps its rows in memory and never re-reads 100,000 of them because one changed.
  */
-import { unwrap } from 'idb';
-import { localDb } from './local-db';
-import { fromStored, toStored, type LocalFile } from './stored-row';
+import { writeRows } from './chunk-writes';
+import { rowIn, shelfOf, type Chunk, type ChunkKey } from './chunks';
+import { localDb, type DriveDb } from './local-db';
+import { fromStored, type LocalFile } from './stored-row';
 
 export interface LocalChange {
   put: LocalFile[];
@@ -22,78 +23,36 @@ function emit(c: LocalChange) {
   if (c.put.length || c.deleted.length) listeners.forEach((l) => l(c));
 }
 
-/** Rows put in one go: about 10 ms of the main thread (each put copies its row and works out its index keys). */
-const PUT_SLICE = 100;
-
 /**
- * One page of a sync in one IndexedDB transaction: deletions, then rows put, without awaiting each request. It goes
- * straight to IndexedDB's own requests, without a promise per row (the rows are many, the pages few). The puts are
- * queued 100 at a time, the next hundred from the last one's success callback (the transaction stays open, and the
- * page gets input and frames in between), so a page of 500 is no 40 ms task. The rows are announced at once,
- * so a screen paints a page from the network answer while it is stored, and again when stored;
- * the promise settles when the transaction commits, or rejects when it fails, keeping nothing of the page.
+ * One page of a sync in one transaction: deletions, then rows put. The rows are announced at once, so a screen paints
+ * a page from the network answer while it is stored, and again when stored; the promise settles when the transaction
+ * commits, or rejects when it fails, keeping nothing of the page.
  */
 export async function writeLocalPage(put: LocalFile[], deleted: string[]): Promise<void> {
   if (!put.length && !deleted.length) return;
   // Announced before the database is open: on a first visit creating it takes 40-50 ms the screen need not wait for.
-  // A page IndexedDB then refuses (a bad key) was shown but is not kept; the sync fails and tries again.
+  // A page IndexedDB then refuses was shown but is not kept; the sync fails and tries again.
   emit({ put, deleted });
-  // localDb() settles once the database is created or upgraded: no other transaction may start before.
-  const tx = unwrap(await localDb()).transaction('files', 'readwrite', { durability: 'relaxed' });
-  let failure: unknown = null;
-  const done = new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onabort = () => reject(failure ?? tx.error ?? new DOMException('The write was aborted.', 'AbortError'));
-  });
-  const store = tx.objectStore('files');
-  let i = 0;
-  const queue = () => {
-    try {
-      let last: IDBRequest | undefined;
-      for (const end = Math.min(put.length, i + PUT_SLICE); i < end; i++) last = store.put(toStored(put[i]!));
-      if (last && i < put.length) last.onsuccess = queue;
-    } catch (err) {
-      failure = err; // a row IndexedDB refuses (a bad key): none of the page is kept
-      tx.abort();
-    }
-  };
-  for (const id of deleted) store.delete(id);
-  queue();
-  if (failure) {
-    done.catch(() => undefined);
-    throw failure;
-  }
+  await writeRows({ put, deleted });
   // Again once stored: a screen that mounts between the two (a reload mid-sync, a layout swapped for a phone's) reads
   // the database before the page is in it and missed the first announcement. Commits come in order, so the last
   // announcement of a row is always of its newest stored version.
-  return done.then(() => emit({ put, deleted }));
+  emit({ put, deleted });
 }
 
 export async function putLocal(rows: LocalFile[]): Promise<void> {
-  const tx = (await localDb()).transaction('files', 'readwrite');
-  await Promise.all([...rows.map((r) => tx.store.put(toStored(r))), tx.done]);
+  await writeRows({ put: rows });
   emit({ put: rows, deleted: [] });
 }
 
 export async function deleteLocal(ids: string[]): Promise<void> {
-  const tx = (await localDb()).transaction('files', 'readwrite');
-  await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
+  await writeRows({ deleted: ids });
   emit({ put: [], deleted: ids });
 }
 
 /** Changes fields of stored rows; rows not stored are left out. */
 export async function updateLocal(changes: { id: string; changes: Partial<LocalFile> }[]): Promise<void> {
-  const tx = (await localDb()).transaction('files', 'readwrite');
-  const put: LocalFile[] = [];
-  for (const c of changes) {
-    const row = await tx.store.get(c.id);
-    if (!row) continue;
-    const next = { ...fromStored(row), ...c.changes };
-    put.push(next);
-    void tx.store.put(toStored(next));
-  }
-  await tx.done;
-  emit({ put, deleted: [] });
+  emit({ put: await writeRows({ update: changes }), deleted: [] });
 }
 
 /** Deletes the rows of a slice written before `stamp` (the server no longer lists them there). */
@@ -107,18 +66,12 @@ export async function deleteStale(userId: string, slice: LocalSlice, stamp: numb
 
 /** Deletes the user's rows written before `stamp`, wherever they are (the end of a full sync of the drive). */
 export async function deleteStaleDrive(userId: string, stamp: number): Promise<void> {
-  // Only rows older than the sync can be stale: one cursor over the stamp index, not the whole drive.
-  const tx = unwrap(await localDb()).transaction('files', 'readonly');
-  const req = tx.objectStore('files').index('local_sync_timestamp').openCursor(IDBKeyRange.upperBound(stamp, true));
-  const stale = await new Promise<string[]>((resolve, reject) => {
-    const ids: string[] = [];
-    req.onsuccess = () => {
-      const cursor = req.result;
-      if (!cursor) return resolve(ids);
-      if ((cursor.value as LocalFile).user_id === userId) ids.push(cursor.primaryKey as string);
-      cursor.continue();
-    };
-    req.onerror = () => reject(req.error);
+  // Only chunks holding a row older than the sync can hold a stale one: found through their oldest row's stamp.
+  const db = await localDb();
+  const keys = await db.getAllKeysFromIndex('chunks', '[user_id+oldest]', IDBKeyRange.bound([userId, -Infinity], [userId, stamp], false, true));
+  const stale: string[] = [];
+  await eachChunk(db, keys, (c) => {
+    for (const r of c.rows) if (r.local_sync_timestamp < stamp) stale.push(r.id);
   });
   if (stale.length) await deleteLocal(stale);
 }
@@ -129,7 +82,19 @@ export type LocalSlice = { kind: 'folder'; parentId: string } | { kind: 'starred
 export const inSlice = (userId: string, slice: LocalSlice) => (f: LocalFile) =>
   f.user_id === userId && (slice.kind === 'folder' ? f.parent_id === slice.parentId : f.star === 1);
 
-/** Reads a slice in chunks in key order, so no single task deserialises 100,000 rows. */
+/** Reads the chunks under `keys` a few at a time, so no single task deserialises many thousands of rows. */
+async function eachChunk(db: DriveDb, keys: ChunkKey[], each: (c: Chunk) => void, signal?: AbortSignal) {
+  for (let i = 0; i < keys.length; i += CHUNKS_A_READ) {
+    const tx = db.transaction('chunks');
+    const found = await Promise.all(keys.slice(i, i + CHUNKS_A_READ).map((k) => tx.store.get(k)));
+    if (signal?.aborted) return;
+    for (const c of found) if (c) each(c);
+  }
+}
+
+const CHUNKS_A_READ = 2;
+
+/** Reads a slice, handing its rows over `chunk` at a time: the folder's shelf, or the chunks holding a star. */
 export async function readSlice(
   userId: string,
   slice: LocalSlice,
@@ -137,19 +102,28 @@ export async function readSlice(
   signal?: AbortSignal,
   chunk = 2000,
 ) {
-  const [index, prefix] =
-    slice.kind === 'folder'
-      ? (['[user_id+parent_id+id]', [userId, slice.parentId]] as const)
-      : (['[user_id+star+id]', [userId, 1]] as const);
   const db = await localDb();
-  let after: string = '';
-  for (;;) {
-    // An array sorts after every string: [...prefix, []] bounds the slice's ids from above.
-    const range = IDBKeyRange.bound([...prefix, after], [...prefix, []], after !== '', true);
-    const rows = (await db.getAllFromIndex('files', index, range, chunk)).map(fromStored);
-    if (signal?.aborted) return;
-    if (rows.length) onChunk(rows);
-    if (rows.length < chunk) return;
-    after = rows[rows.length - 1]!.id;
-  }
+  const parentId = slice.kind === 'folder' ? slice.parentId : null;
+  const keys =
+    parentId === null
+      ? await db.getAllKeysFromIndex('chunks', '[user_id+stars]', IDBKeyRange.bound([userId, 1], [userId, Infinity]))
+      : await db.getAllKeys('chunks', IDBKeyRange.bound([userId, shelfOf(parentId)], [userId, shelfOf(parentId), []]));
+  const belongs = rowIn(userId, parentId);
+  let rows: LocalFile[] = [];
+  await eachChunk(
+    db,
+    keys,
+    (c) => {
+      for (const r of c.rows) {
+        if (!belongs(r)) continue;
+        rows.push(fromStored(r));
+        if (rows.length >= chunk) {
+          onChunk(rows);
+          rows = [];
+        }
+      }
+    },
+    signal,
+  );
+  if (rows.length && !signal?.aborted) onChunk(rows);
 }

@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { FileList } from '@haul/shared';
+import type { DriveFile, FileList } from '@haul/shared';
 import { ApiError } from '../../lib/api-error';
 import type { ListParams } from '../files/files-api';
 import { FakeDrive } from './fake-drive';
-import { deleteLocalDb, localDb } from './local-db';
-import { onLocalChange, writeLocalPage, type LocalChange } from './local-files';
+import { deleteLocalDb } from './local-db';
+import { onLocalChange, putLocal, writeLocalPage, type LocalChange } from './local-files';
+import { clearStoredRows, storedIds, storedRows } from './stored-rows.test-support';
 import { SYNC, SyncEngine } from './sync-engine';
 
 let drive: FakeDrive;
@@ -16,12 +17,12 @@ const engine = (list: (p: ListParams) => Promise<FileList> = (p) => drive.list(p
     now: () => drive.clock,
     storage: { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => void store.set(k, v) },
   });
-const localIds = async () => (await (await localDb()).getAll('files')).map((f) => f.id).sort();
+const localIds = storedIds;
 const marks = () => JSON.parse(store.get('haul.sync.u1') ?? '{}') as { since?: string; fullAt?: number; fullCursor?: { token: string; since: string } };
 const id = (i: number) => `f${String(i).padStart(4, '0')}`;
 
 beforeEach(async () => {
-  await (await localDb()).clear('files');
+  await clearStoredRows();
   drive = new FakeDrive();
   store = new Map();
   for (let i = 0; i < 1200; i++) drive.put(id(i), i % 2 ? 'A' : '');
@@ -78,8 +79,8 @@ describe('SyncEngine full sync, page by page', () => {
     let broken = true;
     const list = async (p: ListParams) => {
       const page = await drive.list(p);
-      // An object is no valid key: the second page's write throws and its transaction is aborted.
-      if (broken && p.pageToken === '500') page.files[250] = { ...page.files[250]!, id: {} as unknown as string };
+      // A function cannot be stored: the second page's write throws and its transaction is aborted.
+      if (broken && p.pageToken === '500') page.files[250] = { ...page.files[250]!, cannotCopy: () => 1 } as unknown as DriveFile;
       return page;
     };
     await expect(engine(list).fullSync()).rejects.toThrow();
@@ -129,8 +130,8 @@ describe('SyncEngine full sync, page by page', () => {
   });
 
   it('drops rows of the drive the full sync no longer finds, and only those', async () => {
-    await (await localDb()).put('files', { ...drive.files.get(id(0))!, id: 'gone', local_sync_timestamp: 1 });
-    await (await localDb()).put('files', { ...drive.files.get(id(0))!, id: 'other-user', user_id: 'u2', local_sync_timestamp: 1 });
+    await putLocal([{ ...drive.files.get(id(0))!, id: 'gone', local_sync_timestamp: 1 }]);
+    await putLocal([{ ...drive.files.get(id(0))!, id: 'other-user', user_id: 'u2', local_sync_timestamp: 1 }]);
     await engine().fullSync();
     const ids = await localIds();
     expect(ids).not.toContain('gone');
@@ -182,7 +183,7 @@ describe('SyncEngine incremental sync in pages', () => {
     await e.incremental();
     off();
     expect(drive.calls.filter((c) => c.filters?.modified_time)).toHaveLength(2);
-    const rows = await (await localDb()).getAll('files');
+    const rows = [...(await storedRows()).values()];
     expect(rows).toHaveLength(1198);
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(byId.has(id(2))).toBe(false);

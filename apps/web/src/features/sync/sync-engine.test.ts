@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-error';
 import { FakeDrive } from './fake-drive';
-import { localDb } from './local-db';
+import { putLocal } from './local-files';
+import { clearStoredRows, storedIds, storedRows } from './stored-rows.test-support';
 import { SYNC, SyncEngine } from './sync-engine';
 
 let drive: FakeDrive;
@@ -14,10 +15,10 @@ const engine = () =>
     now: () => drive.clock,
     storage: { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => void store.set(k, v) },
   });
-const localIds = async () => (await (await localDb()).getAll('files')).map((f) => f.id).sort();
+const localIds = storedIds;
 
 beforeEach(async () => {
-  await (await localDb()).clear('files');
+  await clearStoredRows();
   drive = new FakeDrive();
   sleeps = [];
   store = new Map();
@@ -27,7 +28,7 @@ describe('SyncEngine', () => {
   it('syncs a folder page by page and drops local rows the server no longer has there', async () => {
     for (let i = 0; i < 1200; i++) drive.put(`f${String(i).padStart(4, '0')}`, 'A');
     drive.put('other', 'B');
-    await (await localDb()).put('files', { ...drive.files.get('f0000')!, id: 'stale', local_sync_timestamp: 1 });
+    await putLocal([{ ...drive.files.get('f0000')!, id: 'stale', local_sync_timestamp: 1 }]);
     await engine().syncFolder('A');
     expect(drive.calls.map((c) => c.limit)).toEqual([SYNC.pageSize, SYNC.pageSize, SYNC.pageSize]);
     const ids = await localIds();
@@ -50,7 +51,7 @@ describe('SyncEngine', () => {
     drive.put('keep', '', { name: 'renamed' });
     await e.incremental();
     expect(await localIds()).toEqual(['keep', 'new']);
-    expect((await (await localDb()).get('files', 'keep'))?.name).toBe('renamed');
+    expect((await storedRows()).get('keep')?.name).toBe('renamed');
     expect(drive.calls.at(-1)?.filters?.modified_time).toBeDefined();
   });
 
@@ -69,7 +70,7 @@ describe('SyncEngine', () => {
 
   it('asks an empty root once more after 500 ms before dropping its local rows', async () => {
     drive.put('kept', '');
-    await (await localDb()).put('files', { ...drive.files.get('kept')!, local_sync_timestamp: 1 });
+    await putLocal([{ ...drive.files.get('kept')!, local_sync_timestamp: 1 }]);
     drive.files.delete('kept');
     // The drive lists its file only by the second ask.
     const e = new SyncEngine('u1', {

@@ -1,0 +1,204 @@
+/**
+ * Writes to the chunked local copy (chunks.ts): rows put, changed or deleted by id, each call one transaction.
+ *
+ * Which chunk holds a row comes from the locator, a map of every stored id kept in memory, made from the `chunk_ids`
+ * records (a few MB of strings, read in tens of milliseconds) the first time a write needs it. Other tabs write too:
+ * every write adds one to the generation in `local_meta`, and a write that finds it moved since the locator was made
+ * (another tab wrote, or a write of this one failed) makes the locator again, inside its own transaction.
+ */
+import { localDb, type DriveDb } from './local-db';
+import { CHUNK_ROWS, idsOf, sealChunk, shelfOf, splitIds, type Chunk, type ChunkKey } from './chunks';
+import { fromStored, toStored, type LocalFile, type StoredFile } from './stored-row';
+
+/** One chunk as the locator knows it: shared by all its rows' entries. */
+interface Place {
+  user: string;
+  shelf: number;
+  n: number;
+}
+
+interface Locator {
+  gen: number;
+  where: Map<string, Place>;
+  /** The highest chunk number of each user's shelf (`user\nshelf`): where new rows go. */
+  last: Map<string, Place>;
+}
+
+let locator: Locator | null = null;
+
+const shelfKey = (user: string, shelf: number) => `${user}\n${shelf}`;
+const keyOf = (p: Place): ChunkKey => [p.user, p.shelf, p.n];
+
+function makeLocator(records: { user_id: string; shelf: number; n: number; ids: string }[], gen: number): Locator {
+  const loc: Locator = { gen, where: new Map(), last: new Map() };
+  for (const r of records) {
+    const place: Place = { user: r.user_id, shelf: r.shelf, n: r.n };
+    for (const id of splitIds(r.ids)) loc.where.set(id, place);
+    const key = shelfKey(r.user_id, r.shelf);
+    if ((loc.last.get(key)?.n ?? -1) < r.n) loc.last.set(key, place);
+  }
+  return loc;
+}
+
+export interface RowWrites {
+  put?: LocalFile[];
+  /** Fields changed on stored rows; rows not stored are left out. */
+  update?: { id: string; changes: Partial<LocalFile> }[];
+  deleted?: string[];
+}
+
+/** A chunk being changed: its rows and where each id sits among them (made when first needed). */
+class Open {
+  private index: Map<string, number> | null = null;
+  dirty = false;
+  constructor(
+    readonly place: Place,
+    public rows: StoredFile[],
+  ) {}
+  private positions() {
+    if (!this.index) {
+      this.index = new Map();
+      this.rows.forEach((r, i) => this.index!.set(r.id, i));
+    }
+    return this.index;
+  }
+  get(id: string): StoredFile | undefined {
+    const i = this.positions().get(id);
+    return i === undefined ? undefined : this.rows[i];
+  }
+  set(row: StoredFile) {
+    const at = this.positions();
+    const i = at.get(row.id);
+    if (i === undefined) {
+      at.set(row.id, this.rows.length);
+      this.rows.push(row);
+    } else this.rows[i] = row;
+    this.dirty = true;
+  }
+  remove(id: string) {
+    const at = this.positions();
+    const i = at.get(id);
+    if (i === undefined) return;
+    // The last row takes the gap: order inside a chunk carries no meaning.
+    const tail = this.rows.pop()!;
+    if (i < this.rows.length) {
+      this.rows[i] = tail;
+      at.set(tail.id, i);
+    }
+    at.delete(id);
+    this.dirty = true;
+  }
+}
+
+/**
+ * Applies deletions, then changes, then puts, in one transaction; resolves with the rows put and changed (as stored)
+ * once it commits. A failed write keeps nothing and leaves the locator to be made again.
+ */
+export async function writeRows(w: RowWrites): Promise<LocalFile[]> {
+  const db = await localDb();
+  try {
+    return await inTransaction(db, w);
+  } catch (err) {
+    locator = null;
+    throw err;
+  }
+}
+
+async function inTransaction(db: DriveDb, w: RowWrites): Promise<LocalFile[]> {
+  const tx = startWrite(db);
+  const done = tx.done;
+  done.catch(() => undefined); // awaited below; a failure before then is reported there
+  try {
+    return await changeChunks(tx, w, done);
+  } catch (err) {
+    // A row IndexedDB refuses (one it cannot copy): none of the write is kept.
+    try {
+      tx.abort();
+    } catch {
+      /* already finished */
+    }
+    throw err;
+  }
+}
+
+type WriteTx = ReturnType<typeof startWrite>;
+const startWrite = (db: DriveDb) => db.transaction(['chunks', 'chunk_ids', 'local_meta'], 'readwrite', { durability: 'relaxed' });
+
+async function changeChunks(tx: WriteTx, w: RowWrites, done: Promise<void>): Promise<LocalFile[]> {
+  const chunks = tx.objectStore('chunks');
+  const meta = await tx.objectStore('local_meta').get('chunks');
+  const gen = meta?.gen ?? 0;
+  if (locator?.gen !== gen) locator = makeLocator(await tx.objectStore('chunk_ids').getAll(), gen);
+  const loc = locator;
+
+  const open = new Map<Place, Open>();
+  const load = async (places: Iterable<Place>) => {
+    const wanted = [...new Set(places)].filter((p) => !open.has(p));
+    const found = await Promise.all(wanted.map((p) => chunks.get(keyOf(p))));
+    wanted.forEach((p, i) => open.set(p, new Open(p, found[i]?.rows ?? [])));
+  };
+  const placeOf = (id: string) => loc.where.get(id);
+
+  // The chunks holding every row named, then the last chunk of each shelf a row may go to.
+  const named = [...(w.deleted ?? []), ...(w.update ?? []).map((u) => u.id), ...(w.put ?? []).map((r) => r.id)];
+  await load(named.map(placeOf).filter((p): p is Place => !!p));
+
+  const remove = (id: string) => {
+    const p = placeOf(id);
+    if (!p) return;
+    open.get(p)!.remove(id);
+    loc.where.delete(id);
+  };
+  for (const id of w.deleted ?? []) remove(id);
+
+  const rows: LocalFile[] = [...(w.put ?? [])];
+  for (const u of w.update ?? []) {
+    const p = placeOf(u.id);
+    const stored = p && open.get(p)!.get(u.id);
+    if (stored) rows.push({ ...fromStored({ ...stored }), ...u.changes });
+  }
+
+  // Rows that stay on their shelf are changed where they are; the others go to the end of their new shelf.
+  const moving: LocalFile[] = [];
+  for (const row of rows) {
+    const p = placeOf(row.id);
+    if (p && p.user === row.user_id && p.shelf === shelfOf(row.parent_id)) open.get(p)!.set(toStored(row));
+    else {
+      if (p) remove(row.id);
+      moving.push(row);
+    }
+  }
+  if (moving.length) {
+    await load(moving.map((r) => loc.last.get(shelfKey(r.user_id, shelfOf(r.parent_id)))).filter((p): p is Place => !!p));
+    for (const row of moving) {
+      const key = shelfKey(row.user_id, shelfOf(row.parent_id));
+      let last = loc.last.get(key);
+      if (!last || open.get(last)!.rows.length >= CHUNK_ROWS) {
+        last = { user: row.user_id, shelf: shelfOf(row.parent_id), n: last ? last.n + 1 : 0 };
+        loc.last.set(key, last);
+        open.set(last, new Open(last, []));
+      }
+      open.get(last)!.set(toStored(row));
+      loc.where.set(row.id, last);
+    }
+  }
+
+  const ids = tx.objectStore('chunk_ids');
+  for (const c of open.values()) {
+    if (!c.dirty) continue;
+    const { user, shelf, n } = c.place;
+    // An emptied chunk goes, but for its shelf's last one, where new rows are added.
+    if (!c.rows.length && loc.last.get(shelfKey(user, shelf)) !== c.place) {
+      void chunks.delete(keyOf(c.place));
+      void ids.delete(keyOf(c.place));
+      continue;
+    }
+    const record: Chunk = sealChunk(user, shelf, n, c.rows);
+    void chunks.put(record);
+    void ids.put(idsOf(record));
+  }
+  void tx.objectStore('local_meta').put({ key: 'chunks', gen: gen + 1 });
+  loc.gen = gen + 1;
+  await done;
+  return rows;
+}
