@@ -6,6 +6,7 @@
  * every write adds one to the generation in `local_meta`, and a write that finds it moved since the locator was made
  * (another tab wrote, or a write of this one failed) makes the locator again, inside its own transaction.
  */
+import { IdIndex } from '../files/id-index';
 import { localDb, type DriveDb } from './local-db';
 import { CHUNK_ROWS, idsOf, sealChunk, shelfOf, splitIds, type Chunk, type ChunkKey } from './chunks';
 import { fromStored, toStored, type LocalFile, type StoredFile } from './stored-row';
@@ -17,9 +18,15 @@ interface Place {
   n: number;
 }
 
+/** Where a row is. (An IdIndex, not a Map keyed by the ids: see id-index.ts on V8 internalizing such keys.) */
+interface Located {
+  id: string;
+  place: Place;
+}
+
 interface Locator {
   gen: number;
-  where: Map<string, Place>;
+  where: IdIndex<Located>;
   /** The highest chunk number of each user's shelf (`user\nshelf`): where new rows go. */
   last: Map<string, Place>;
 }
@@ -30,10 +37,10 @@ const shelfKey = (user: string, shelf: number) => `${user}\n${shelf}`;
 const keyOf = (p: Place): ChunkKey => [p.user, p.shelf, p.n];
 
 function makeLocator(records: { user_id: string; shelf: number; n: number; ids: string }[], gen: number): Locator {
-  const loc: Locator = { gen, where: new Map(), last: new Map() };
+  const loc: Locator = { gen, where: new IdIndex(), last: new Map() };
   for (const r of records) {
     const place: Place = { user: r.user_id, shelf: r.shelf, n: r.n };
-    for (const id of splitIds(r.ids)) loc.where.set(id, place);
+    for (const id of splitIds(r.ids)) loc.where.set({ id, place });
     const key = shelfKey(r.user_id, r.shelf);
     if ((loc.last.get(key)?.n ?? -1) < r.n) loc.last.set(key, place);
   }
@@ -49,7 +56,7 @@ export interface RowWrites {
 
 /** A chunk being changed: its rows and where each id sits among them (made when first needed). */
 class Open {
-  private index: Map<string, number> | null = null;
+  private index: IdIndex<{ id: string; at: number }> | null = null;
   dirty = false;
   constructor(
     readonly place: Place,
@@ -57,35 +64,35 @@ class Open {
   ) {}
   private positions() {
     if (!this.index) {
-      this.index = new Map();
-      this.rows.forEach((r, i) => this.index!.set(r.id, i));
+      this.index = new IdIndex();
+      this.rows.forEach((r, at) => this.index!.set({ id: r.id, at }));
     }
     return this.index;
   }
   get(id: string): StoredFile | undefined {
-    const i = this.positions().get(id);
+    const i = this.positions().get(id)?.at;
     return i === undefined ? undefined : this.rows[i];
   }
   set(row: StoredFile) {
-    const at = this.positions();
-    const i = at.get(row.id);
+    const index = this.positions();
+    const i = index.get(row.id)?.at;
     if (i === undefined) {
-      at.set(row.id, this.rows.length);
+      index.set({ id: row.id, at: this.rows.length });
       this.rows.push(row);
     } else this.rows[i] = row;
     this.dirty = true;
   }
   remove(id: string) {
-    const at = this.positions();
-    const i = at.get(id);
+    const index = this.positions();
+    const i = index.get(id)?.at;
     if (i === undefined) return;
     // The last row takes the gap: order inside a chunk carries no meaning.
     const tail = this.rows.pop()!;
     if (i < this.rows.length) {
       this.rows[i] = tail;
-      at.set(tail.id, i);
+      index.set({ id: tail.id, at: i });
     }
-    at.delete(id);
+    index.delete(id);
     this.dirty = true;
   }
 }
@@ -137,7 +144,7 @@ async function changeChunks(tx: WriteTx, w: RowWrites, done: Promise<void>): Pro
     const found = await Promise.all(wanted.map((p) => chunks.get(keyOf(p))));
     wanted.forEach((p, i) => open.set(p, new Open(p, found[i]?.rows ?? [])));
   };
-  const placeOf = (id: string) => loc.where.get(id);
+  const placeOf = (id: string) => loc.where.get(id)?.place;
 
   // The chunks holding every row named, then the last chunk of each shelf a row may go to.
   const named = [...(w.deleted ?? []), ...(w.update ?? []).map((u) => u.id), ...(w.put ?? []).map((r) => r.id)];
@@ -179,7 +186,7 @@ async function changeChunks(tx: WriteTx, w: RowWrites, done: Promise<void>): Pro
         open.set(last, new Open(last, []));
       }
       open.get(last)!.set(toStored(row));
-      loc.where.set(row.id, last);
+      loc.where.set({ id: row.id, place: last });
     }
   }
 
