@@ -16,6 +16,7 @@ import { sql } from 'kysely';
 import { buildHaul } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { freePort, ms, onBothDatabases, pct, seedFolder, signUpApi, sum } from './fixtures.js';
+import { rawListingServer } from './raw-listing-server.js';
 
 const FILES = Number(process.env.HAUL_BENCH_FILES ?? 100_000);
 const FILTERS = JSON.stringify({ trashed: { eq: false }, phase: { eq: 'PHASE_TYPE_COMPLETE' } });
@@ -103,6 +104,28 @@ async function run(label: string, databaseUrl: string | null) {
     console.log(`\n${label}: seeded ${FILES} files in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const raw = databaseUrl ? await rawPostgres(databaseUrl) : rawSqlite(join(dataDir, 'haul.db'));
     const rawArrays = databaseUrl ? null : rawSqlite(join(dataDir, 'haul.db'), true);
+    // The same query behind a bare node:http server in this process (as Haul is), checking the same bearer token.
+    const rawHttp = rawListingServer(databaseUrl ?? join(dataDir, 'haul.db'), haul.ctx.secrets.tokenKey);
+    const rawPort = await freePort();
+    await new Promise<void>((r) => rawHttp.listen(rawPort, '127.0.0.1', r));
+    const walkRawHttp = async (limit: number) => {
+      const get = async (after: Row | null) => {
+        const q = `p=${folder}&n=${limit}${after ? `&t=${after.modified_time}&i=${after.id}` : ''}`;
+        const res = await fetch(`http://127.0.0.1:${rawPort}/files?${q}`, { headers: { ...auth, 'accept-encoding': 'identity' } });
+        if (!res.ok) throw new Error(`raw server: ${res.status}`);
+        return ((await res.json()) as { files: Row[] }).files;
+      };
+      await get(null);
+      const times: number[] = [];
+      let after: Row | null = null;
+      for (;;) {
+        const s = performance.now();
+        const rows = await get(after);
+        times.push(performance.now() - s);
+        if (rows.length < limit) return times;
+        after = rows[rows.length - 1]!;
+      }
+    };
 
     // Answers as they are (what the aims were set against), or compressed as a browser asks for them.
     let wireBytes = 0;
@@ -172,6 +195,11 @@ async function run(label: string, databaseUrl: string | null) {
           ` | raw p50 ${ms(pct(rawTimes, 50))} p99 ${ms(pct(rawTimes, 99))}` +
           ` | API/raw ${(pct(apiTimes, 50) / pct(rawTimes, 50)).toFixed(1)}x (p50), ${(sum(apiTimes) / sum(rawTimes)).toFixed(1)}x (total)`,
       );
+      const httpTimes = await walkRawHttp(limit);
+      console.log(
+        `    raw behind node:http (token and session checked): p50 ${ms(pct(httpTimes, 50))} p99 ${ms(pct(httpTimes, 99))}` +
+          ` | API/raw HTTP ${(pct(apiTimes, 50) / pct(httpTimes, 50)).toFixed(2)}x (p50; aim ${limit === 100 ? '1.3' : '1.2'}x or less)`,
+      );
       if (rawArrays) {
         const arrayTimes = await walk(rawArrays);
         console.log(`    raw, rows as arrays: p50 ${ms(pct(arrayTimes, 50))} | API/raw ${(pct(apiTimes, 50) / pct(arrayTimes, 50)).toFixed(1)}x (p50)`);
@@ -200,6 +228,7 @@ async function run(label: string, databaseUrl: string | null) {
     );
     await raw.close();
     await rawArrays?.close();
+    await new Promise((r) => rawHttp.close(r));
   } finally {
     await haul.close();
     rmSync(dataDir, { recursive: true, force: true });
