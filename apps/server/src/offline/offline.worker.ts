@@ -26,6 +26,7 @@ import { httpSourceKey, knownSource, rememberSource, torrentSourceKey } from './
 import { TorrentError, type DownloadedFile, type TorrentEngine, type TorrentInfo } from './torrent-types.js';
 import { createTorrentEngine } from './torrent-engines.js';
 import { StallWatch } from './stall-watch.js';
+import { blobBytes } from '../storage/blob-store.js';
 import { createContentHasher } from '../storage/content-hash.js';
 import { badInput, HttpError, isDatabaseUnavailable, isDiskFull } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
@@ -79,7 +80,7 @@ export class OfflineWorker {
     const seen = hash ? await knownSource(this.ctx, torrentSourceKey(hash, 'torrent')) : null;
     const scratch = join(this.ctx.config.dataDir, 'offline', `inspect-${newId()}`);
     try {
-      return await this.torrents.inspect(seen ? await readAll(this.ctx.blobs.read(seen.hash)) : source, scratch, AbortSignal.timeout(35_000), 30_000);
+      return await this.torrents.inspect(seen ? await blobBytes(this.ctx.blobs, seen.hash) : source, scratch, AbortSignal.timeout(35_000), 30_000);
     } catch (err) {
       if (err instanceof TorrentError) throw badInput(err.message);
       throw err;
@@ -286,7 +287,7 @@ export class OfflineWorker {
     let source: Buffer | string = params.torrent ? Buffer.from(params.torrent, 'base64') : (params.url ?? '');
     const magnetHash = typeof source === 'string' ? (await parseTorrent(source).catch(() => null))?.infoHash : undefined;
     const seen = magnetHash ? await knownSource(this.ctx, torrentSourceKey(magnetHash, 'torrent')) : null;
-    if (seen) source = await readAll(this.ctx.blobs.read(seen.hash));
+    if (seen) source = await blobBytes(this.ctx.blobs, seen.hash);
     const fileIds = params.file_ids ? params.file_ids.split(',').map(Number) : [];
     // Files of a multi-file torrent land as each is done; their hashes are kept for the end.
     const early = new Map<number, string>();
@@ -362,12 +363,6 @@ interface Failure {
   limit: HttpError | null;
 }
 type Progress = (received: number, total: number | null, speed?: number) => void;
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /** The content hash of a file on disk, read once. */
 async function hashFile(path: string): Promise<string> {

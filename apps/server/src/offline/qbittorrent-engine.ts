@@ -17,6 +17,7 @@ import parseTorrent from 'parse-torrent';
 import { privateNetworksDat } from './daemon-ip-filter.js';
 import {
   chosenFiles,
+  insideTaskFolder,
   TorrentError,
   torrentInfoOf,
   type DownloadedFile,
@@ -275,11 +276,7 @@ export class QbittorrentEngine implements TorrentEngine {
    */
   partial(dir: string, hash: string): PartialTorrent {
     return {
-      pathOf: (torrentPath) => {
-        const at = resolve(dir, ...torrentPath.split('/'));
-        if (!at.startsWith(resolve(dir) + sep)) throw new TorrentError('A file of the torrent is outside its folder.', false);
-        return at;
-      },
+      pathOf: (torrentPath) => insideTaskFolder(dir, resolve(dir, ...torrentPath.split('/'))),
       pieces: async () => {
         const states = await (await this.client()).torrentPieceStates(hash).catch(() => null);
         if (!states) return null;

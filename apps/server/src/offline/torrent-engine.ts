@@ -9,10 +9,10 @@
  * once it has had no job for `idleMs`; the next job starts a new one in well under a second.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import filenameReservedRegex from 'filename-reserved-regex';
-import { chosenFiles, TorrentError, torrentInfoOf, type DownloadedFile, type PartialTorrent, type TorrentDownload, type TorrentEngine, type TorrentInfo, type TorrentMeta, type TorrentSource } from './torrent-types.js';
+import { chosenFiles, insideTaskFolder, TorrentError, torrentInfoOf, type DownloadedFile, type PartialTorrent, type TorrentDownload, type TorrentEngine, type TorrentInfo, type TorrentMeta, type TorrentSource } from './torrent-types.js';
 
 export { TorrentError, type DownloadedFile, type TorrentFileInfo, type TorrentInfo, type TorrentSource } from './torrent-types.js';
 
@@ -148,11 +148,7 @@ export class BuiltinTorrentEngine implements TorrentEngine {
   /** The thread shares what it has beside the task's folder (torrent-thread.mjs, sharePieces), for any process. */
   partial(dir: string): PartialTorrent {
     return {
-      pathOf: (torrentPath) => {
-        const at = diskPathOf(dir, torrentPath);
-        if (!resolve(at).startsWith(resolve(dir) + sep)) throw new TorrentError('A file of the torrent is outside its folder.', false);
-        return at;
-      },
+      pathOf: (torrentPath) => insideTaskFolder(dir, diskPathOf(dir, torrentPath)),
       pieces: () => readFile(`${dir}.pieces`).then((b) => new Uint8Array(b), () => null),
       want: (from, to) => writeFile(`${dir}.wanted`, JSON.stringify({ from, to })).catch(() => undefined),
     };

@@ -18,6 +18,7 @@ import { knownSource, torrentSourceKey } from './offline-sources.js';
 import { torrentDir } from './offline.service.js';
 import { safeTorrentPath } from './torrent-paths.js';
 import type { PartialTorrent } from './torrent-types.js';
+import { blobBytes } from '../storage/blob-store.js';
 
 export interface PlayableFile {
   index: number;
@@ -41,14 +42,26 @@ export interface PlayableTorrent {
 export const hasPiece = (bits: Uint8Array, i: number) => ((bits[i >> 3] ?? 0) & (128 >> (i & 7))) !== 0;
 
 /** The chosen songs and videos of a torrent task whose file list is known; null when it is not (yet). */
+/** Parsed .torrent files by their blob's hash: a blob never changes, and a player asks for ranges many times a second. */
+const parsed = new Map<string, Promise<Awaited<ReturnType<typeof parseTorrent>>>>();
+const PARSED_MAX = 64;
+
+function parsedTorrent(ctx: AppContext, hash: string) {
+  let t = parsed.get(hash);
+  if (!t) {
+    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+    parsed.set(hash, (t = blobBytes(ctx.blobs, hash).then((bytes) => parseTorrent(bytes))));
+    t.catch(() => parsed.delete(hash));
+  }
+  return t;
+}
+
 export async function playableTorrent(ctx: AppContext, task: TaskRow): Promise<PlayableTorrent | null> {
   const params = parseParams(task.params);
   if (!params.info_hash) return null;
   const source = await knownSource(ctx, torrentSourceKey(params.info_hash, 'torrent'));
   if (!source) return null;
-  const chunks: Buffer[] = [];
-  for await (const c of ctx.blobs.read(source.hash)) chunks.push(c as Buffer);
-  const t = await parseTorrent(Buffer.concat(chunks));
+  const t = await parsedTorrent(ctx, source.hash);
   const chosen = new Set((params.file_ids ?? '').split(',').filter(Boolean).map(Number));
   const files: PlayableFile[] = [];
   let offset = 0;

@@ -3,6 +3,7 @@
  * a thread of this process) or a daemon (qBittorrent) that shares the filesystem with Haul. Names shown in the drive always come
  * from the torrent's own paths made safe here, never from what an engine wrote to disk.
  */
+import { resolve, sep } from 'node:path';
 import { safeTorrentPath } from './torrent-paths.js';
 
 export interface TorrentFileInfo {
@@ -110,4 +111,10 @@ export function torrentInfoOf(t: TorrentMeta): TorrentInfo {
     multiFile,
     files: t.files.map((f, index) => ({ index, path: safeTorrentPath(f.path, index), size: f.length })),
   };
+}
+
+/** A path on disk for a torrent's file, refused when it would leave the task's folder (a stranger wrote the names). */
+export function insideTaskFolder(dir: string, at: string): string {
+  if (!resolve(at).startsWith(resolve(dir) + sep)) throw new TorrentError('A file of the torrent is outside its folder.', false);
+  return at;
 }

@@ -23,3 +23,10 @@ export interface BlobStore {
 export function isContentHash(s: string): boolean {
   return /^[0-9a-f]{64}$/.test(s);
 }
+
+/** A small blob read whole (a .torrent, a subtitle): callers bound the size first. */
+export async function blobBytes(blobs: BlobStore, hash: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of blobs.read(hash)) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
