@@ -109,15 +109,15 @@ function syncProbe() {
 
 /**
  * The cold first row's reference: a page with nothing but an inline script that fetches the folder's first page (the
- * request the app makes, token and all), adds 100 rows with plain DOM and stamps the frame after they entered it, as
- * the app's probe stamps its own (`rowFrameAt`, ms after navigation).
+ * very request the app's index.html makes, token and all), adds its first 100 rows with plain DOM and stamps the
+ * frame after they entered it, as the app's probe stamps its own (`rowFrameAt`, ms after navigation).
  */
 function staticFirstRowPage(folderId: string, token: string): string {
   return `<!doctype html><meta charset="utf-8"><title>first row</title><div id="rows"></div><script>
-const q = new URLSearchParams({ parent_id: ${JSON.stringify(folderId)}, limit: '100', filters: JSON.stringify({ trashed: { eq: false }, phase: { eq: 'PHASE_TYPE_COMPLETE' } }) });
+const q = new URLSearchParams({ parent_id: ${JSON.stringify(folderId)}, limit: '500', filters: JSON.stringify({ trashed: { eq: false }, phase: { eq: 'PHASE_TYPE_COMPLETE' } }), with_audit: 'true' });
 fetch('/drive/v1/files?' + q, { headers: { Authorization: 'Bearer ' + ${JSON.stringify(token)} } }).then((r) => r.json()).then(({ files }) => {
   const list = document.getElementById('rows');
-  for (const f of files) {
+  for (const f of files.slice(0, 100)) {
     const row = document.createElement('div');
     row.dataset.item = f.id;
     row.append(f.name, ' ', String(f.size), ' ', f.modified_time);
@@ -274,9 +274,10 @@ try {
     }));
   }, cold);
   await fresh.close();
-  // The same again in two more new profiles, and the reference page in three: the median of each.
-  const colds = [cold];
-  for (let i = 0; i < 2; i++) {
+  // The page above had the app's scripts cached (it loaded /drive/ for the reference fetch). Three new profiles with
+  // nothing cached, and the reference page in three more: the median of each.
+  const colds: number[] = [];
+  for (let i = 0; i < 3; i++) {
     const ctx = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
     await ctx.addInitScript((s) => {
       if (!localStorage.getItem('haul.session')) localStorage.setItem('haul.session', s);
@@ -289,7 +290,11 @@ try {
   for (let i = 0; i < 3; i++) {
     const ctx = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
     const p = await ctx.newPage();
-    await p.route(`${base}/bench-first-row.html`, (r) => r.fulfill({ contentType: 'text/html', body: staticFirstRowPage(folderId, tokens.access_token) }));
+    // Served after a real round trip for the app's own index.html, so both pages wait for the same server.
+    await p.route(`${base}/bench-first-row.html`, async (r) => {
+      await (await r.fetch({ url: `${base}/drive/` })).body();
+      await r.fulfill({ contentType: 'text/html', body: staticFirstRowPage(folderId, tokens.access_token) });
+    });
     await p.goto('/bench-first-row.html');
     await p.waitForFunction(() => (window as unknown as { rowFrameAt?: number }).rowFrameAt, null, { timeout: 60_000 });
     staticRows.push(await p.evaluate(() => (window as unknown as { rowFrameAt: number }).rowFrameAt));
@@ -310,11 +315,11 @@ try {
     for (const [label, list] of [['first visit', firstVisit], ['sign-in page', [...loginScripts.values()]]] as const)
       console.log(`    ${label}: ${[...list].sort((a, b) => b.bytes - a.bytes).map((f) => `${f.url.replace(/.*\//, '')} ${kb(f.bytes)}`).join(', ')}`);
   console.log(
-    `  first row painted, cold (API):            ${cold.toFixed(0)} ms   reference fetch of the first page: ${reference.toFixed(0)} ms   ratio ${(cold / reference).toFixed(1)}x   (aim <= 3x)`,
+    `  first row painted, cold (API, scripts cached): ${cold.toFixed(0)} ms   reference fetch of the first page: ${reference.toFixed(0)} ms   ratio ${(cold / reference).toFixed(1)}x   (aim <= 3x)`,
   );
   const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
   console.log(
-    `    three new profiles: ${colds.map((c) => c.toFixed(0)).join(' / ')} ms; a static page fetching the same page and adding 100 rows with plain DOM: ${staticRows.map((c) => c.toFixed(0)).join(' / ')} ms; median ratio ${(median(colds) / median(staticRows)).toFixed(2)}x   (aim <= 1.5x)`,
+    `  first row painted, new profiles (nothing cached): ${colds.map((c) => c.toFixed(0)).join(' / ')} ms; a static page fetching the same page and adding 100 rows with plain DOM: ${staticRows.map((c) => c.toFixed(0)).join(' / ')} ms; median ratio ${(median(colds) / median(staticRows)).toFixed(2)}x   (aim <= 1.5x)`,
   );
   if (folderCall)
     console.log(
