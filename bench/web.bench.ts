@@ -13,7 +13,7 @@
  * makes the first visit's network an emulated link of N Mbit/s each way with 20 ms of latency.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import { loadConfig } from '../apps/server/src/config.js';
@@ -185,6 +185,14 @@ try {
   // 1. Compressed JavaScript of a first visit.
   const scripts = countScripts(cdp);
   const busy0 = await metric('TaskDuration');
+  // HAUL_BENCH_WEB_PROFILE=file.cpuprofile: the page's main thread through the first visit and its full sync, for
+  // DevTools (where the time goes).
+  const profileTo = process.env.HAUL_BENCH_WEB_PROFILE;
+  if (profileTo) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   const tVisit = performance.now();
   await page.goto('/drive/all', { waitUntil: 'load', timeout: 300_000 });
 
@@ -194,6 +202,7 @@ try {
     polling: 250,
   });
   const fullSyncSeconds = (performance.now() - tVisit) / 1000;
+  if (profileTo) writeFileSync(profileTo, JSON.stringify((await cdp.send('Profiler.stop')).profile));
   const busySeconds = (await metric('TaskDuration')) - busy0;
   const probe = await page.evaluate(() => (window as unknown as { __syncProbe: SyncProbe }).__syncProbe);
   // What the first sync's listing calls moved: bytes on the wire (compressed when the server compresses) and decoded.
