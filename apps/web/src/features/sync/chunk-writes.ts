@@ -29,6 +29,11 @@ interface Locator {
   where: IdIndex<Located>;
   /** The highest chunk number of each user's shelf (`user\nshelf`): where new rows go. */
   last: Map<string, Place>;
+  /**
+   * The rows of each shelf's last chunk as this tab last wrote them, valid while the generation is unchanged: the
+   * next page of a sync adds to that chunk without reading it back.
+   */
+  held: Map<Place, StoredFile[]>;
 }
 
 let locator: Locator | null = null;
@@ -37,7 +42,7 @@ const shelfKey = (user: string, shelf: number) => `${user}\n${shelf}`;
 const keyOf = (p: Place): ChunkKey => [p.user, p.shelf, p.n];
 
 function makeLocator(records: { user_id: string; shelf: number; n: number; ids: string }[], gen: number): Locator {
-  const loc: Locator = { gen, where: new IdIndex(), last: new Map() };
+  const loc: Locator = { gen, where: new IdIndex(), last: new Map(), held: new Map() };
   for (const r of records) {
     const place: Place = { user: r.user_id, shelf: r.shelf, n: r.n };
     for (const id of splitIds(r.ids)) loc.where.set({ id, place });
@@ -140,6 +145,10 @@ async function changeChunks(tx: WriteTx, w: RowWrites, done: Promise<void>): Pro
 
   const open = new Map<Place, Open>();
   const load = async (places: Iterable<Place>) => {
+    for (const p of places) {
+      const rows = loc.held.get(p);
+      if (rows && !open.has(p)) open.set(p, new Open(p, rows));
+    }
     const wanted = [...new Set(places)].filter((p) => !open.has(p));
     const found = await Promise.all(wanted.map((p) => chunks.get(keyOf(p))));
     wanted.forEach((p, i) => open.set(p, new Open(p, found[i]?.rows ?? [])));
@@ -203,6 +212,10 @@ async function changeChunks(tx: WriteTx, w: RowWrites, done: Promise<void>): Pro
     const record: Chunk = sealChunk(user, shelf, n, c.rows);
     void chunks.put(record);
     void ids.put(idsOf(record));
+  }
+  for (const c of open.values()) {
+    if (loc.last.get(shelfKey(c.place.user, c.place.shelf)) === c.place) loc.held.set(c.place, c.rows);
+    else loc.held.delete(c.place);
   }
   void tx.objectStore('local_meta').put({ key: 'chunks', gen: gen + 1 });
   loc.gen = gen + 1;
