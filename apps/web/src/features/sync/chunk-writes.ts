@@ -2,13 +2,13 @@
  * Writes to the chunked local copy (chunks.ts): rows put, changed or deleted by id, each call one transaction.
  *
  * Which chunk holds a row comes from the locator, a map of every stored id kept in memory, made from the `chunk_ids`
- * records (a few MB of strings, read in tens of milliseconds) the first time a write needs it. Other tabs write too:
+ * records (a few MB of strings) the first time a write needs it, a few thousand ids a task. Other tabs write too:
  * every write adds one to the generation in `local_meta`, and a write that finds it moved since the locator was made
  * (another tab wrote, or a write of this one failed) makes the locator again, inside its own transaction.
  */
 import { IdIndex } from '../files/id-index';
 import { localDb, type DriveDb } from './local-db';
-import { CHUNK_ROWS, idsOf, sealChunk, shelfOf, splitIds, type Chunk, type ChunkKey } from './chunks';
+import { CHUNK_ROWS, idsOf, sealChunk, shelfOf, splitIds, type Chunk, type ChunkIds, type ChunkKey } from './chunks';
 import { fromStored, toStored, type LocalFile, type StoredFile } from './stored-row';
 
 /** One chunk as the locator knows it: shared by all its rows' entries. */
@@ -41,15 +41,50 @@ let locator: Locator | null = null;
 const shelfKey = (user: string, shelf: number) => `${user}\n${shelf}`;
 const keyOf = (p: Place): ChunkKey => [p.user, p.shelf, p.n];
 
-function makeLocator(records: { user_id: string; shelf: number; n: number; ids: string }[], gen: number): Locator {
-  const loc: Locator = { gen, where: new IdIndex(), last: new Map(), held: new Map() };
-  for (const r of records) {
-    const place: Place = { user: r.user_id, shelf: r.shelf, n: r.n };
-    for (const id of splitIds(r.ids)) loc.where.set({ id, place });
-    const key = shelfKey(r.user_id, r.shelf);
-    if ((loc.last.get(key)?.n ?? -1) < r.n) loc.last.set(key, place);
-  }
+function emptyLocator(gen: number): Locator {
+  return { gen, where: new IdIndex(), last: new Map(), held: new Map() };
+}
+
+/** Adds a chunk's ids; answers how many. */
+function addChunk(loc: Locator, r: ChunkIds): number {
+  const place: Place = { user: r.user_id, shelf: r.shelf, n: r.n };
+  const ids = splitIds(r.ids);
+  for (const id of ids) loc.where.set({ id, place });
+  const key = shelfKey(r.user_id, r.shelf);
+  if ((loc.last.get(key)?.n ?? -1) < r.n) loc.last.set(key, place);
+  return ids.length;
+}
+
+function makeLocator(records: ChunkIds[], gen: number): Locator {
+  const loc = emptyLocator(gen);
+  for (const r of records) addChunk(loc, r);
   return loc;
+}
+
+/** Ids mapped a task: the map of 100,000 made in one go was a task of a quarter of a second. */
+const IDS_A_TASK = 5000;
+let making: Promise<void> | null = null;
+
+/**
+ * Makes the map before a write needs it, a few thousand ids a task, from a read of its own: a write finding the
+ * generation moved since (another tab wrote in between) makes it again inside its transaction, as always.
+ */
+function prepareLocator(db: DriveDb): Promise<void> {
+  making ??= (async () => {
+    const tx = db.transaction(['chunk_ids', 'local_meta']);
+    const [meta, records] = await Promise.all([tx.objectStore('local_meta').get('chunks'), tx.objectStore('chunk_ids').getAll()]);
+    const loc = emptyLocator(meta?.gen ?? 0);
+    let mapped = 0;
+    for (const r of records) {
+      mapped += addChunk(loc, r);
+      if (mapped >= IDS_A_TASK) {
+        mapped = 0;
+        await new Promise((resolve) => setTimeout(resolve));
+      }
+    }
+    locator = loc;
+  })().finally(() => (making = null));
+  return making;
 }
 
 export interface RowWrites {
@@ -109,6 +144,7 @@ class Open {
 export async function writeRows(w: RowWrites): Promise<LocalFile[]> {
   const db = await localDb();
   try {
+    if (!locator) await prepareLocator(db);
     return await inTransaction(db, w);
   } catch (err) {
     locator = null;

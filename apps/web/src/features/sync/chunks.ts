@@ -1,10 +1,10 @@
 /**
  * How the local copy lays out its rows: in chunks, not one IndexedDB record per file. IndexedDB's cost is per record
- * (a request, a copy, index keys), so a first sync of 100,000 files as 100,000 puts spent ~10 s there; as ~100 chunk
+ * (a request, a copy, index keys), so a first sync of 100,000 files as 100,000 puts spent ~10 s there; as ~200 chunk
  * writes it spends well under one (bench/README.md, "local-store.bench.ts").
  *
- * A folder's rows live on one of 32 shelves (a hash of the folder's id), in chunks of up to 1,000 rows filled in the
- * order rows arrive, so a sync page of 500 rows rewrites one or two chunks of a large folder, or a few small ones.
+ * A folder's rows live on one of 32 shelves (a hash of the folder's id), in chunks of up to 500 rows filled in the
+ * order rows arrive, so a sync page of 500 rows writes one or two chunks of a large folder, or a few small ones.
  * Opening a folder reads its shelf (the folder's rows and about a 32nd of the small folders'); the starred rows are
  * found through the chunks that hold one, and stale rows through the chunks whose oldest row is older than a sync.
  * Each chunk has a twin record of its ids only, so which chunk holds a row can be known without reading the rows.
@@ -12,8 +12,11 @@
 import type { LocalFile, StoredFile } from './stored-row';
 
 export const SHELVES = 32;
-/** Rows in a chunk: a change rewrites its chunk, about 1-3 ms of copying at this size. */
-export const CHUNK_ROWS = 1000;
+/**
+ * Rows in a chunk: a change rewrites its chunk (a copy in and out of IndexedDB of a few ms at this size), and a sync
+ * page of 500 rows of a large folder fills one.
+ */
+export const CHUNK_ROWS = 500;
 
 /** A chunk of rows; its key is [user_id, shelf, n]. */
 export interface Chunk {
