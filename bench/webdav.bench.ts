@@ -5,7 +5,8 @@
  * transfer every round (`--ignore-times`), as it would otherwise skip a file it finds already there. Rounds take turns
  * (HAUL_BENCH_ROUNDS, default 3) and the medians are compared; aim: Haul at 0.7 of nginx or better each way. Each round
  * also sends the file into /dav/ with `curl -T`, to tell the server's share of the upload from rclone's. It also
- * prints the Haul process's RSS before and at its peak during the uploads (the body is never held: flat).
+ * prints the Haul process's RSS before and at its peak during the uploads (the body is never held: flat). Each round
+ * also reads the file with `curl -o /dev/null` from both, the servers' side of a download alone.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,12 +36,14 @@ try {
   cleanup.add(() => haul.stop());
   const { client } = await signUpClient(haul.base, 'bench-webdav@example.com');
   const me = await client.call('getMe');
-  const made = await client.call('createAppPassword', { body: { name: 'bench' } });
+  // signUpClient's password; making an app password takes a sudo token.
+  const { sudo_token } = await client.call('grantSudo', { body: { password: 'bench password 1' } });
+  const made = await client.call('createAppPassword', { body: { name: 'bench', sudo_token } });
   const obscured = (await runTimed(RCLONE, ['obscure', made.password])).stdout.trim();
   const remote = ['--webdav-url', `${haul.base}/dav/`, '--webdav-vendor', 'other', '--webdav-user', me.email, '--webdav-pass', obscured, '--config', '/dev/null', '--retries', '1', '--ignore-times'];
 
   const up = { haul: [] as number[], haulCurl: [] as number[], nginx: [] as number[] };
-  const down = { haul: [] as number[], nginx: [] as number[] };
+  const down = { haul: [] as number[], nginx: [] as number[], haulCurl: [] as number[], nginxCurl: [] as number[] };
   let peak = 0;
   let before = 0;
   for (let round = 0; round < ROUNDS; round++) {
@@ -62,6 +65,9 @@ try {
     flushDisk();
     rmSync(back, { force: true });
     down.nginx.push((await runTimed('/usr/bin/curl', ['-sfS', '-o', back, `${nginx.base}/big.bin`])).seconds);
+    // GET with curl into /dev/null: the server's side of a download, without the disk of the one reading.
+    down.haulCurl.push((await runTimed('/usr/bin/curl', ['-sfS', '-o', '/dev/null', '-u', `${me.email}:${made.password}`, `${haul.base}/dav/big.bin`])).seconds);
+    down.nginxCurl.push((await runTimed('/usr/bin/curl', ['-sfS', '-o', '/dev/null', `${nginx.base}/big.bin`])).seconds);
   }
   const line = (label: string, xs: number[]) => `  ${label.padEnd(36)} median ${median(xs).toFixed(2)} s ${mbps(BYTES, median(xs))}   rounds: ${xs.map((x) => x.toFixed(2)).join(', ')} s`;
   console.log('upload');
@@ -74,6 +80,9 @@ try {
   console.log(line('Haul /dav/ (rclone copyto)', down.haul));
   console.log(line('nginx GET (curl -o)', down.nginx));
   console.log(`  Haul/nginx: ${(median(down.nginx) / median(down.haul)).toFixed(2)}   (aim >= 0.7)`);
+  console.log(line('Haul /dav/ (curl -o /dev/null)', down.haulCurl));
+  console.log(line('nginx GET (curl -o /dev/null)', down.nginxCurl));
+  console.log(`  Haul with curl/nginx: ${(median(down.nginxCurl) / median(down.haulCurl)).toFixed(2)}`);
   console.log(`Haul RSS: ${(before / MiB).toFixed(0)} MB before the uploads, ${(peak / MiB).toFixed(0)} MB at peak`);
 } finally {
   await cleanup.run();

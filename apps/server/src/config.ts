@@ -18,6 +18,12 @@ export interface Config {
   /** Where blobs live (HAUL_BLOB_STORE, storage/s3-config.ts): the data folder, or an S3 bucket described by `s3`. */
   blobStore: 'local' | 's3';
   s3: S3Config | null;
+  /**
+   * HAUL_ACCEL_REDIRECT: the proxy's internal location of the blob folder (`/_haul/blobs`). Set, a file's bytes leave
+   * through the proxy in front (nginx `X-Accel-Redirect`, Caddy `handle_response`) once Haul's checks pass; null: Haul
+   * sends them. Local blob store only (docs/decisions/serving-bytes.md).
+   */
+  accelRedirect: string | null;
   /** Base of absolute links when no request names one (background work), and of every link when pinned. */
   publicUrl: string;
   /** HAUL_PUBLIC_URL was set: links use it whatever address a request came to (see http/public-url.ts). */
@@ -217,6 +223,17 @@ function fraction(v: string | undefined, fallback: number, name: string): number
   return n;
 }
 
+/** HAUL_ACCEL_REDIRECT: an absolute path of plain segments, kept without its trailing slash; the local store only. */
+function accelRedirect(v: string | undefined, blobStore: Config['blobStore']): string | null {
+  if (!v) return null;
+  const prefix = v.replace(/\/+$/, '');
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix) || prefix.split('/').some((s) => s === '.' || s === '..')) {
+    throw new Error(`HAUL_ACCEL_REDIRECT must be the proxy's internal path for the blob folder, such as /_haul/blobs, got "${v.slice(0, 100)}"`);
+  }
+  if (blobStore !== 'local') throw new Error('HAUL_ACCEL_REDIRECT lets the proxy send files from the local blob folder: it needs HAUL_BLOB_STORE=local');
+  return prefix;
+}
+
 function bool(v: string | undefined, fallback: boolean): boolean {
   if (v === undefined || v === '') return fallback;
   return ['1', 'true', 'yes', 'open', 'on'].includes(v.toLowerCase());
@@ -310,6 +327,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: get('HAUL_DATABASE_URL') || get('DATABASE_URL') || null,
     databasePoolSize: Math.max(1, int(get('HAUL_DATABASE_POOL_SIZE'), DEFAULT_POOL_SIZE, 'HAUL_DATABASE_POOL_SIZE')),
     ...blobStoreConfig(get, bool),
+    accelRedirect: accelRedirect(get('HAUL_ACCEL_REDIRECT'), (get('HAUL_BLOB_STORE') || 'local').toLowerCase() === 's3' ? 's3' : 'local'),
     publicUrl,
     publicUrlPinned: !!get('HAUL_PUBLIC_URL'),
     registration: registrationMode(get('HAUL_REGISTRATION')),

@@ -6,6 +6,7 @@ import { errorBody } from '@haul/shared';
 import type { AppContext } from '../context.js';
 import type { FileRow } from '../db/schema.js';
 import type { Charge } from '../quotas/traffic.js';
+import { LocalBlobStore } from '../storage/local-blob-store.js';
 import type { S3BlobStore } from '../storage/s3-blob-store.js';
 import { chargeForDownload, metered } from './download-meter.js';
 
@@ -43,14 +44,42 @@ export async function sendFileBytes(ctx: AppContext, req: FastifyRequest, reply:
     if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
       const { start, end } = ranges[0]!;
       const charge = await chargeUnlessHead(ctx, req, payerId, end - start + 1);
+      if (proxySends(ctx, req, size)) return accelRedirect(ctx, reply, file);
       reply.status(206).header('Content-Range', `bytes ${start}-${end}/${size}`).header('Content-Length', end - start + 1);
       return reply.send(metered(ctx, reply, ctx.blobs.read(file.hash, { start, end }), charge));
     }
   }
   const charge = await chargeUnlessHead(ctx, req, payerId, size);
+  if (size > 0 && !rangeHeader && proxySends(ctx, req, size)) return accelRedirect(ctx, reply, file);
   reply.header('Content-Length', size);
   if (size === 0) return reply.send('');
   return reply.send(metered(ctx, reply, ctx.blobs.read(file.hash), charge));
+}
+
+/**
+ * HAUL_ACCEL_REDIRECT: whether the proxy in front would send exactly the bytes just charged, so it may send them.
+ * Only a GET from the local store; a Range only when it is a single range as written (a proxy answers several with a
+ * multipart body where Haul sends the whole file), and no condition the proxy would judge against its own file's
+ * ETag or date (If-Range, If-Modified-Since, If-Match, If-Unmodified-Since): a proxy that judged If-Range so would
+ * send the whole file for a range's charge. Those few requests Haul answers itself.
+ */
+function proxySends(ctx: AppContext, req: FastifyRequest, size: number): boolean {
+  if (!ctx.config.accelRedirect || req.method !== 'GET' || !(ctx.blobs instanceof LocalBlobStore)) return false;
+  const h = req.headers;
+  if (h['if-range'] || h['if-modified-since'] || h['if-match'] || h['if-unmodified-since']) return false;
+  if (!h.range) return true;
+  const ranges = rangeParser(size, h.range);
+  return Array.isArray(ranges) && ranges.type === 'bytes' && ranges.length === 1;
+}
+
+/**
+ * The answer that hands the bytes to the proxy: Haul's headers, `X-Accel-Redirect: <prefix>/ab/cd/<hash>` and no body.
+ * The proxy serves that path from the blob folder in an internal-only location (docs/decisions/serving-bytes.md, deploy/Caddyfile),
+ * answering the Range itself; the allowance was charged before, and what a client leaves unread is not given back.
+ */
+function accelRedirect(ctx: AppContext, reply: FastifyReply, file: FileRow) {
+  const key = (ctx.blobs as LocalBlobStore).keyOf(file.hash!);
+  return reply.status(200).header('X-Accel-Redirect', `${ctx.config.accelRedirect}/${key}`).header('Content-Length', 0).send('');
 }
 
 /** How long a presigned GET works: enough to start the download, too short to pass around. */
