@@ -24,6 +24,8 @@ export interface RunOptions {
   input?: string;
   config?: string;
   cwd?: string;
+  /** More environment: HAUL_CLI_FROM=bundle or =source picks how bin/haul.mjs runs the command. */
+  env?: Record<string, string>;
 }
 
 export interface Harness {
@@ -47,7 +49,7 @@ export interface Harness {
 export function startHaulCli(server: string, work: string, args: string[], opts: RunOptions = {}) {
   const child = spawn(process.execPath, [bin, '--server', server, ...args], {
     cwd: opts.cwd ?? work,
-    env: { ...process.env, HAUL_CONFIG_DIR: opts.config ?? join(work, 'config'), HAUL_SERVER: '' },
+    env: { ...process.env, HAUL_CONFIG_DIR: opts.config ?? join(work, 'config'), HAUL_SERVER: '', ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -61,19 +61,24 @@ describe('haul upload, run again', () => {
   it('skips what arrived, continues the cut-off upload, sends the rest, and copies nothing', async () => {
     await h.json(['mkdir', '-p', '/Shots']);
     const first = h.start(['upload', shoot, '--to', '/Shots']);
-    // Stopped while the large file is on its way: the files before it are placed, those after it not begun.
+    // Stopped while the large file is on its way (files go four at a time: small ones beside it may have arrived).
     await until(async () => h.bytesReceived(), (n) => n >= MiB, 60_000);
     first.child.kill('SIGKILL');
     await first.done;
     const kept = h.bytesReceived();
     expect(kept).toBeGreaterThan(0);
-    expect(await names('/Shots/Shoot')).toEqual(Array.from({ length: BIG }, (_, i) => name(i)));
+    const arrived = await names('/Shots/Shoot');
+    expect(arrived).not.toContain(name(BIG));
+    // Of the small files started before it, at most the three beside it can still have been on their way.
+    expect(arrived.length).toBeGreaterThanOrEqual(BIG - 3);
 
     const again: Outcome[] = await h.json(['upload', shoot, '--to', '/Shots']);
     const listed = await names('/Shots/Shoot');
     expect(listed.filter((n) => /\(\d+\)/.test(n))).toEqual([]);
     expect(listed).toEqual([...content.keys()].sort());
-    expect(byStatus(again)).toEqual({ already_there: BIG, uploaded: FILES - BIG });
+    expect(byStatus(again)).toEqual({ already_there: arrived.length, uploaded: FILES - arrived.length });
+    // Results keep the order of the files given, whatever order they ended in.
+    expect(again.map((o) => o.path)).toEqual([...content.keys()].map((n) => join(shoot, n)));
     const big = again.find((o) => o.path.endsWith(name(BIG)))!;
     expect(big.status).toBe('uploaded');
     // Only what the server lacked went over the wire.

@@ -11,13 +11,14 @@ export interface Progress {
   /** Bytes done of the current item. */
   update(done: number): void;
   stop(): void;
+  /** Clears the bar's line, so a note written next starts on a clean line (the bar comes back on its next update). */
+  clear(): void;
 }
 
-const quiet: Progress = { start() {}, update() {}, stop() {} };
+const quiet: Progress = { start() {}, update() {}, stop() {}, clear() {} };
 
-export function makeProgress(enabled: boolean): Progress {
-  if (!enabled || !process.stderr.isTTY) return quiet;
-  const bar = new cliProgress.SingleBar(
+function makeBar(): cliProgress.SingleBar {
+  return new cliProgress.SingleBar(
     {
       format: ' {bar} {percentage}% | {doneText} of {totalText} | {speedText}/s | {eta_formatted} | {name}',
       barCompleteChar: '█',
@@ -29,6 +30,13 @@ export function makeProgress(enabled: boolean): Progress {
     },
     cliProgress.Presets.shades_classic,
   );
+}
+
+const clearLine = () => process.stderr.write('\r\x1b[K');
+
+export function makeProgress(enabled: boolean): Progress {
+  if (!enabled || !process.stderr.isTTY) return quiet;
+  const bar = makeBar();
   let started = false;
   let lastAt = Date.now();
   let lastDone = 0;
@@ -59,5 +67,47 @@ export function makeProgress(enabled: boolean): Progress {
       if (started) bar.stop();
       started = false;
     },
+    clear: () => started && clearLine(),
+  };
+}
+
+/** Progress of several transfers at once, as one bar: each adds the bytes it moved, and says when a file is done. */
+export interface RunProgress {
+  add(bytes: number): void;
+  fileDone(): void;
+  clear(): void;
+  stop(): void;
+}
+
+export function makeRunProgress(enabled: boolean, files: number, totalBytes: number): RunProgress {
+  if (!enabled || !process.stderr.isTTY) return { add() {}, fileDone() {}, clear() {}, stop() {} };
+  const bar = makeBar();
+  let done = 0;
+  let filesDone = 0;
+  let lastAt = Date.now();
+  let lastDone = 0;
+  let speed = 0;
+  const payload = () => ({ name: `${filesDone} of ${files} files`, doneText: formatSize(done), totalText: formatSize(totalBytes), speedText: formatSize(Math.max(0, Math.round(speed))) });
+  const draw = () => {
+    const now = Date.now();
+    if (now - lastAt >= 500) {
+      speed = ((done - lastDone) * 1000) / (now - lastAt);
+      lastAt = now;
+      lastDone = done;
+    }
+    bar.update(done, payload());
+  };
+  bar.start(totalBytes, 0, payload());
+  return {
+    add(bytes) {
+      done += bytes;
+      draw();
+    },
+    fileDone() {
+      filesDone++;
+      draw();
+    },
+    clear: clearLine,
+    stop: () => bar.stop(),
   };
 }

@@ -10,8 +10,9 @@ import { createReadStream, openAsBlob, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CreateFileBody, DriveFile } from '@haul/shared';
 import { CID_THRESHOLD_BYTES, describeError, LIMITS, PHASE } from '@haul/shared/plain';
-import { hashBlob, hashChallenge, sampleContentId, type HaulClient } from '@haul/client';
+import { hashChallenge, sampleContentId, type HaulClient } from '@haul/client';
 import { CliError, EXIT } from '../output.js';
+import { hashFile } from './hash-file.js';
 
 export interface Uploaded {
   file: DriveFile;
@@ -40,9 +41,9 @@ export interface UploadOptions {
 
 /** The BLAKE3 hash of a local file, as the server computes it. */
 export async function localHash(path: string, onProgress: (done: number, total: number) => void = () => {}): Promise<string> {
-  const blob = await openAsBlob(path);
+  const size = statSync(path).size;
   let hashed = 0;
-  return hashBlob(blob, (n) => onProgress((hashed += n), blob.size));
+  return hashFile(path, (n) => onProgress((hashed += n), size));
 }
 
 export async function uploadFile(client: HaulClient, path: string, parentId: string, name: string, opts: UploadOptions = {}): Promise<Uploaded> {
@@ -65,12 +66,16 @@ export async function uploadFile(client: HaulClient, path: string, parentId: str
   if (answer.file) return { file: answer.file, instant: true, sent: 0 };
   if (!answer.resumable) throw new CliError('The server gave no address to send the bytes to.');
   const taskId = answer.task?.id ?? '';
-  const sent = await sendBytes(client, path, answer.resumable.params.upload_url, size, (done) => onProgress('sending', done, size));
-  return { file: await placedFile(client, taskId), instant: false, sent };
+  const { sent, fileId } = await sendBytes(client, path, answer.resumable.params.upload_url, size, (done) => onProgress('sending', done, size));
+  const file = fileId ? await client.call('getFile', { params: { id: fileId } }) : await placedFile(client, taskId);
+  return { file, instant: false, sent };
 }
 
-/** Sends the file over tus from the offset the server has; answers how many bytes this run sent. */
-async function sendBytes(client: HaulClient, path: string, uploadUrl: string, size: number, onBytes: (done: number) => void): Promise<number> {
+/**
+ * Sends the file over tus from the offset the server has; answers how many bytes this run sent, and the placed file's
+ * id when the last PATCH (or a HEAD that found every byte there) names it, as the server's answer does.
+ */
+async function sendBytes(client: HaulClient, path: string, uploadUrl: string, size: number, onBytes: (done: number) => void): Promise<{ sent: number; fileId: string }> {
   // Loaded only when bytes are sent: an instant upload, or any other command, does without it.
   const tus = await import('tus-js-client');
   return new Promise((resolvePromise, reject) => {
@@ -91,7 +96,7 @@ async function sendBytes(client: HaulClient, path: string, uploadUrl: string, si
       onChunkComplete(chunk, accepted) {
         startOffset ??= accepted - chunk;
       },
-      onSuccess: () => resolvePromise(size - (startOffset ?? size)),
+      onSuccess: ({ lastResponse }) => resolvePromise({ sent: size - (startOffset ?? size), fileId: lastResponse.getHeader('Haul-File-Id') ?? '' }),
       onError: (err) => reject(tusFailure(err)),
     });
     upload.start();
@@ -110,7 +115,7 @@ function tusFailure(err: Error): Error {
   return err;
 }
 
-/** After the last byte the server checks and stores the file; waits for its task to say so. */
+/** After the last byte the server checks and stores the file; waits for its task to say so (when no answer named it). */
 async function placedFile(client: HaulClient, taskId: string): Promise<DriveFile> {
   for (const seconds of [0.2, 0.5, 1, 2, 3, 5, 10, 30, 60]) {
     const task = await client.call('getTask', { params: { id: taskId } });
