@@ -164,6 +164,8 @@ export class S3BlobStore implements BlobStore {
     const get = () =>
       this.client.send(new this.sdk.GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }), { abortSignal: abort.signal });
     return new Readable({
+      // The response's chunks (16-64 KiB) pass through; a 16 KiB mark would pause and resume the response at each one.
+      highWaterMark: MiB,
       read() {
         if (body) return void body.resume();
         if (started) return;

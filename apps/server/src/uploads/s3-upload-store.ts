@@ -1,50 +1,37 @@
 /**
- * tus uploads straight into S3 multipart uploads (@tus/s3-store), under `uploads/` in the blobs' bucket: each chunk
- * becomes parts of the upload's multipart upload (a tail under S3's 5 MiB minimum waits as `uploads/<id>.part`), so any
- * API process can take the next chunk and nothing is kept on local disk between requests. The hasher state is saved
- * as `uploads/<id>.b3` after each write, and the finished object is copied server-side to its content key.
+ * tus uploads straight into S3 multipart uploads (@tus/s3-store), in the blobs' bucket: each chunk becomes parts of the
+ * upload's multipart upload (a tail under S3's 5 MiB minimum waits as `uploads/<id>.part`), so any API process can take
+ * the next chunk and nothing is kept on local disk between requests. tus's metadata and the hasher state (`.b3`) live
+ * under `uploads/`.
+ *  - An upload that declared its hash (the web app and the command line do) is a multipart upload at its content key,
+ *    `blobs/ab/cd/<hash>`: the parts are hashed as they are cut, and the multipart upload is completed only once the
+ *    digest of every byte matches the name, so finishing copies nothing. Its offset is what the saved state covers
+ *    (whole parts, plus a tail whose ETag the state names): parts a failed request stored beyond it are sent again
+ *    under the same numbers, so the hash never needs bytes it cannot read back.
+ *  - Any other upload gathers under `uploads/<id>`, hashed as the bytes arrive, and the finished object is copied
+ *    server-side to its content key.
  */
 import type { Readable } from 'node:stream';
-import type { S3 } from '@aws-sdk/client-s3';
+import type { Part, S3 } from '@aws-sdk/client-s3';
 import type { S3Store } from '@tus/s3-store';
-import { DataStore, ERRORS } from '@tus/utils';
+import { DataStore, ERRORS, Upload } from '@tus/utils';
+import { isContentHash } from '../storage/blob-store.js';
 import { ThreadedHasher } from '../storage/threaded-hasher.js';
 import { s3ClientConfig, type S3BlobStore } from '../storage/s3-blob-store.js';
 import type { S3Config } from '../storage/s3-config.js';
+import { sendParts } from './s3-parts.js';
+import { contentOffset, isNotFound, loadedHasher, sameState, savedOf, underPrefix, type ContentWrite, type Listed, type Metadata, type SavedState } from './s3-upload-state.js';
+import { reconcileUploads } from '../storage/s3-reconcile.js';
 import { hashedStream, type UploadStore } from './upload-store.js';
 
 const MiB = 1024 * 1024;
 export const UPLOAD_PREFIX = 'uploads/';
-
-interface SavedState {
-  offset: number;
-  state: string;
-}
-
-/** The SDK client with every object key under `prefix`: the tus store names keys after the bare upload id. */
-function underPrefix(client: S3, prefix: string): S3 {
-  const prefixed = (params: unknown): unknown => {
-    if (!params || typeof params !== 'object') return params;
-    const p = { ...(params as Record<string, unknown>) };
-    if (typeof p.Key === 'string') p.Key = prefix + p.Key;
-    const del = p.Delete as { Objects?: { Key?: string }[] } | undefined;
-    if (del?.Objects) p.Delete = { ...del, Objects: del.Objects.map((o) => ({ ...o, Key: prefix + o.Key })) };
-    return p;
-  };
-  return new Proxy(client, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      // The SDK's named methods take their input first; `send` and the rest pass through untouched.
-      if (typeof v !== 'function' || prop === 'send' || typeof prop !== 'string' || !/^[a-z]/.test(prop)) return v;
-      return (params: unknown, ...rest: unknown[]) => (v as (...a: unknown[]) => unknown).call(target, prefixed(params), ...rest);
-    },
-  });
-}
-
-function isNotFound(err: unknown): boolean {
-  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.name === 'NoSuchUpload' || e?.$metadata?.httpStatusCode === 404;
-}
+/** Parts in flight (and so in memory) at once across every upload of the process. */
+const PARTS_IN_FLIGHT = 4;
+/** Running hashers kept between requests (the oldest closed past this); each is a few KiB in the hashing thread. */
+const KEPT_HASHERS = 256;
+/** How long what a request's getUpload found may stand in for what its write would ask the bucket again. */
+const FRESH_MS = 30_000;
 
 let s3StoreLoaded: Promise<void> | null = null;
 
@@ -68,30 +55,271 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     private readonly blobs: S3BlobStore,
     cfg: S3Config,
   ) {
-    // Parts of 8 MiB, at most 4 in flight per request: a chunk is staged in the system's temp folder a part at a time.
-    super({ partSize: 8 * MiB, maxConcurrentPartUploads: 4, s3ClientConfig: { ...s3ClientConfig(cfg), bucket: cfg.bucket } });
+    // Parts of 8 MiB, at most PARTS_IN_FLIGHT in memory and in flight across the process.
+    super({ partSize: 8 * MiB, maxConcurrentPartUploads: PARTS_IN_FLIGHT, s3ClientConfig: { ...s3ClientConfig(cfg), bucket: cfg.bucket } });
     this.raw = this.client;
     this.client = underPrefix(this.client, UPLOAD_PREFIX);
   }
 
-  /** The client without the prefix, for listings (their keys come back whole). */
-  private readonly raw: S3;
+  /** The client without the prefix, for listings (their keys come back whole) and content keys. */
+  readonly raw: S3;
+  get bucketName(): string {
+    return this.bucket;
+  }
+  /** Running hashers by upload, with the upload offset each stands at: the next request here goes on without `.b3`. */
+  private readonly kept = new Map<string, { offset: number; hasher: ThreadedHasher; content?: ContentWrite }>();
+  /** What getUpload found, by upload, taken by the write of the same request. */
+  private readonly listed = new Map<string, Listed>();
+  /** Writes to content keys under way. */
+  private readonly writing = new Map<string, ContentWrite>();
+
+  /** The content key an upload is gathered at, or null when it gathers under uploads/. */
+  private async contentKey(id: string): Promise<{ key: string; hash: string } | null> {
+    const hash = (await this.getMetadata(id)).file.metadata?.blob;
+    return hash && isContentHash(hash) ? { key: this.blobs.keyOf(hash), hash } : null;
+  }
+
+  /** A declared hash (metadata `blob`) puts the multipart upload at the content key. */
+  override async create(upload: Upload): Promise<Upload> {
+    const hash = upload.metadata?.blob;
+    if (!hash || !isContentHash(hash) || !upload.size) return super.create(upload);
+    upload.creation_date = new Date().toISOString();
+    const res = await this.raw.createMultipartUpload({ Bucket: this.bucket, Key: this.blobs.keyOf(hash) });
+    upload.storage = { type: 's3', path: res.Key!, bucket: this.bucket };
+    await this.saveMetadata(upload, res.UploadId!);
+    return upload;
+  }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const saved = await this.savedState(id);
-    // A write that failed after storing part of its bytes leaves the state behind the offset: the bytes in between
-    // cannot be read back from an unfinished multipart upload, so the hash is taken from the finished object instead.
-    const hashing = offset === (saved?.offset ?? 0);
-    if (!hashing) return this.append(readable, id, offset);
-    const hasher = new ThreadedHasher();
+    // Gone meanwhile (finished and removed by the request before): tus's 404.
+    const target = await this.contentKey(id).catch((err: unknown) => {
+      throw isNotFound(err) ? ERRORS.FILE_NOT_FOUND : err;
+    });
+    if (target) return this.writeContent(readable, id, offset, target);
+    // Bytes before an offset never change, so a hasher kept here at this very offset has seen exactly them, whichever
+    // process wrote in between.
+    let hasher = this.takeKept(id, offset)?.hasher ?? null;
+    if (!hasher) {
+      const saved = await this.savedState(id);
+      // A write that failed after storing part of its bytes leaves the state behind the offset: the bytes in between
+      // cannot be read back from an unfinished multipart upload, so the hash is taken from the finished object instead.
+      if (offset !== (saved?.offset ?? 0)) return this.append(readable, id, offset);
+      hasher = await loadedHasher(saved);
+    }
     try {
-      if (saved) await hasher.load(Buffer.from(saved.state, 'base64'));
       const newOffset = await this.append(hashedStream(readable, hasher), id, offset);
-      const state: SavedState = { offset: newOffset, state: Buffer.from(await hasher.save()).toString('base64') };
-      await this.client.putObject({ Bucket: this.bucket, Key: `${id}.b3`, Body: JSON.stringify(state) });
+      await this.saveState(id, { offset: newOffset, state: await savedOf(hasher) });
+      this.keep(id, { offset: newOffset, hasher });
       return newOffset;
-    } finally {
+    } catch (err) {
       hasher.close();
+      throw err;
+    }
+  }
+
+  /** A write at a content key: the parts are hashed as they are cut (sendParts), the state saved after the last one. */
+  private async writeContent(readable: Readable, id: string, offset: number, target: { key: string; hash: string }): Promise<number> {
+    const listed = this.takeListed(id);
+    let w = this.takeKept(id, offset)?.content ?? null;
+    // The kept hasher goes on only from the very state the bucket holds (getUpload read it in this request).
+    if (w && listed?.saved !== undefined && !sameState(listed.saved, w)) {
+      w.hasher.close();
+      w = null;
+    }
+    if (w) w = { ...w, numbered: false, done: false };
+    if (!w) {
+      const saved = listed?.saved !== undefined ? listed.saved : await this.savedState(id);
+      const tailValid = listed?.tailValid ?? (await this.tailIsSaved(id, saved));
+      if (saved?.digest !== undefined || offset !== contentOffset(saved, tailValid)) throw ERRORS.INVALID_OFFSET;
+      w = { ...target, hasher: await loadedHasher(saved), hashed: saved?.offset ?? 0, parts: saved?.parts ?? 0, tail: saved?.tail ?? null, tailValid, done: false };
+    }
+    this.writing.set(id, w);
+    try {
+      const newOffset = await this.append(readable, id, offset);
+      if (!w.done) {
+        await this.saveState(id, { offset: w.hashed, state: await savedOf(w.hasher), parts: w.parts, tail: w.tail });
+        this.keep(id, { offset: newOffset, hasher: w.hasher, content: { ...w, tailValid: w.tail !== null } });
+      } else w.hasher.close();
+      return newOffset;
+    } catch (err) {
+      w.hasher.close();
+      throw err;
+    } finally {
+      this.writing.delete(id);
+    }
+  }
+
+  /** A request body as parts gathered in memory (s3-parts.ts), hashed in order when the upload is at its content key. */
+  override async uploadParts(metadata: Metadata, readStream: Readable, currentPartNumber: number, offset: number): Promise<number> {
+    const size = metadata.file.size;
+    const w = this.writing.get(metadata.file.id);
+    if (w) w.tail = null;
+    return sendParts(
+      readStream,
+      {
+        partSize: this.calcOptimalPartSize(size),
+        slots: this.partUploadSemaphore,
+        isWhole: (length, end) => length >= this.minPartSize || end === size,
+        beforeWhole: w
+          ? async (bytes, n) => {
+              await w.hasher.update(bytes);
+              w.hashed += bytes.length;
+              w.parts = n;
+            }
+          : undefined,
+        whole: async (bytes, n) => void (await this.uploadPart(metadata, bytes, n)),
+        tail: async (bytes) => {
+          const etag = await this.uploadIncompletePart(metadata.file.id, bytes as unknown as Readable);
+          if (w) w.tail = { etag: etag ?? '', size: bytes.length };
+        },
+      },
+      currentPartNumber,
+      offset,
+    );
+  }
+
+  override async uploadPart(metadata: Metadata, body: Readable | Buffer, partNumber: number): Promise<string> {
+    const w = this.writing.get(metadata.file.id);
+    if (!w) return super.uploadPart(metadata, body as Buffer, partNumber);
+    const res = await this.raw.uploadPart({ Bucket: this.bucket, Key: w.key, UploadId: metadata['upload-id'], PartNumber: partNumber, Body: body });
+    return res.ETag!;
+  }
+
+  /** At a content key, only the tail the saved state names goes on (one a failed request left is sent again). */
+  override async downloadIncompletePart(id: string): Promise<Awaited<ReturnType<S3Store['downloadIncompletePart']>>> {
+    const w = this.writing.get(id);
+    if (w && !w.tailValid) return undefined;
+    const listed = this.listed.get(id);
+    if (!w && listed?.noTail && Date.now() - listed.at < FRESH_MS) {
+      this.listed.delete(id);
+      return undefined;
+    }
+    this.listed.delete(id);
+    return super.downloadIncompletePart(id);
+  }
+
+  /** At a content key: the parts the saved state covers, and those this write sent. Else what getUpload listed, once. */
+  override async retrieveParts(id: string, partNumberMarker?: string): Promise<Part[]> {
+    const w = this.writing.get(id);
+    if (w) {
+      // First at the start of the write, where only the number to go on from counts: no listing needed.
+      if (!w.numbered) {
+        w.numbered = true;
+        return w.parts > 0 ? [{ PartNumber: w.parts }] : [];
+      }
+      return (await this.listContentParts(id, w.key)).filter((p) => (p.PartNumber ?? 0) <= w.parts);
+    }
+    const listed = partNumberMarker === undefined ? this.listed.get(id) : undefined;
+    if (listed?.parts && Date.now() - listed.at < FRESH_MS) {
+      const parts = listed.parts;
+      // Once: the listing at the end of a write (to complete the multipart upload) must see the parts it sent.
+      delete listed.parts;
+      return parts;
+    }
+    return super.retrieveParts(id, partNumberMarker);
+  }
+
+  /**
+   * Completing at a content key: only once the digest of every byte is the key's hash (saved first, so a crash
+   * between here and the completion finishes from the state); when the content is stored already, or the bytes are
+   * not what was declared, the parts are dropped instead and the upload fails on its hash as before.
+   */
+  override async finishMultipartUpload(metadata: Metadata, parts: Part[]): Promise<string | undefined> {
+    const w = this.writing.get(metadata.file.id);
+    if (!w) return super.finishMultipartUpload(metadata, parts);
+    const digest = await w.hasher.digest();
+    await this.saveState(metadata.file.id, { offset: w.hashed, state: '', parts: w.parts, tail: null, digest });
+    w.done = true;
+    await this.settleContent(metadata, w.key, w.hash, digest, parts);
+    return undefined;
+  }
+
+  /** Completes the multipart upload at its content key with `parts` when the digest is the hash, else drops it. */
+  private async settleContent(metadata: Metadata, key: string, hash: string, digest: string, parts: Part[]): Promise<void> {
+    const UploadId = metadata['upload-id'];
+    if (digest === hash && !(await this.blobs.has(hash))) {
+      await this.raw.completeMultipartUpload({ Bucket: this.bucket, Key: key, UploadId, MultipartUpload: { Parts: parts.map((p) => ({ ETag: p.ETag, PartNumber: p.PartNumber })) } });
+    } else {
+      await this.raw.abortMultipartUpload({ Bucket: this.bucket, Key: key, UploadId });
+    }
+  }
+
+  private async listContentParts(id: string, key: string): Promise<Part[]> {
+    const UploadId = (await this.getMetadata(id))['upload-id'];
+    const parts: Part[] = [];
+    let marker: string | undefined;
+    do {
+      const page = await this.raw.listParts({ Bucket: this.bucket, Key: key, UploadId, PartNumberMarker: marker });
+      parts.push(...(page.Parts ?? []));
+      marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+    } while (marker);
+    return parts.sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
+  }
+
+  /**
+   * tus's own, noting what it found for the write that follows in the same request (its own listing would ask the
+   * bucket again). At a content key the offset is what the saved state covers, no listing needed.
+   */
+  override async getUpload(id: string): Promise<Upload> {
+    let metadata: Metadata;
+    try {
+      metadata = await this.getMetadata(id);
+    } catch {
+      throw ERRORS.FILE_NOT_FOUND;
+    }
+    const file = { ...metadata.file, size: metadata.file.size, storage: metadata.file.storage };
+    if (await this.contentKey(id)) {
+      const saved = await this.savedState(id);
+      const tailValid = await this.tailIsSaved(id, saved);
+      this.listed.set(id, { at: Date.now(), saved, tailValid });
+      return new Upload({ ...file, offset: saved?.digest !== undefined ? metadata.file.size! : contentOffset(saved, tailValid) });
+    }
+    let parts: Part[];
+    try {
+      // Always the bucket's listing: another process may have written since an earlier request here.
+      parts = await super.retrieveParts(id);
+    } catch (err) {
+      // Completed (or aborted) while its info is still there: every byte arrived.
+      if (isNotFound(err) && (err as { name?: string }).name !== 'NotFound') return new Upload({ ...file, offset: metadata.file.size! });
+      throw err;
+    }
+    const tail = await this.getIncompletePartSize(id);
+    this.listed.set(id, { at: Date.now(), parts, noTail: tail === undefined });
+    return new Upload({ ...file, offset: parts.reduce((a, p) => a + (p.Size ?? 0), 0) + (tail ?? 0) });
+  }
+
+  private async tailIsSaved(id: string, saved: SavedState | null): Promise<boolean> {
+    if (!saved?.tail) return false;
+    try {
+      const head = await this.client.headObject({ Bucket: this.bucket, Key: `${id}.part` });
+      return head.ETag === saved.tail.etag && head.ContentLength === saved.tail.size;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  private takeListed(id: string): Listed | null {
+    const listed = this.listed.get(id);
+    this.listed.delete(id);
+    return listed && Date.now() - listed.at < FRESH_MS ? listed : null;
+  }
+
+  private takeKept(id: string, offset: number) {
+    const kept = this.kept.get(id);
+    if (!kept) return null;
+    this.kept.delete(id);
+    if (kept.offset === offset) return kept;
+    kept.hasher.close();
+    return null;
+  }
+
+  private keep(id: string, entry: { offset: number; hasher: ThreadedHasher; content?: ContentWrite }): void {
+    this.kept.set(id, entry);
+    for (const [old, k] of this.kept) {
+      if (this.kept.size <= KEPT_HASHERS) break;
+      this.kept.delete(old);
+      k.hasher.close();
     }
   }
 
@@ -115,9 +343,13 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
   }
 
   async digest(id: string, size: number): Promise<string> {
+    const saved = await this.savedState(id);
+    if (await this.contentKey(id)) {
+      if (saved?.digest === undefined) throw new Error(`upload ${id} is not complete`);
+      return saved.digest;
+    }
     const hasher = new ThreadedHasher();
     try {
-      const saved = await this.savedState(id);
       if (saved?.offset === size) {
         await hasher.load(Buffer.from(saved.state, 'base64'));
       } else {
@@ -132,6 +364,7 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
   }
 
   async bytesStored(id: string): Promise<number | null> {
+    if (await this.contentKey(id).catch(() => null)) return (await this.getUpload(id)).offset;
     const done = await this.objectSize(id);
     if (done !== null) return done;
     try {
@@ -142,10 +375,22 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
   }
 
   async hashedUpTo(id: string): Promise<number> {
-    return (await this.savedState(id))?.offset ?? 0;
+    const saved = await this.savedState(id);
+    if (saved?.digest !== undefined) return (await this.getMetadata(id)).file.size ?? saved.offset;
+    return saved?.offset ?? 0;
   }
 
   async moveToBlobs(id: string, hash: string): Promise<void> {
+    const target = await this.contentKey(id).catch(() => null);
+    if (target) {
+      // Completed already unless the process died between saving the digest and completing.
+      if (await this.blobs.has(hash)) return;
+      const saved = await this.savedState(id);
+      if (saved?.digest !== hash) throw new Error(`upload ${id} holds no bytes`);
+      const parts = (await this.listContentParts(id, target.key)).filter((p) => (p.PartNumber ?? 0) <= (saved.parts ?? 0));
+      await this.settleContent(await this.getMetadata(id), target.key, hash, hash, parts);
+      return;
+    }
     const size = await this.completed(id).catch(() => null);
     // Gone: a run that died after this step moved it already.
     if (size === null) {
@@ -156,9 +401,14 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
   }
 
   async forget(id: string): Promise<void> {
+    this.kept.get(id)?.hasher.close();
+    this.kept.delete(id);
+    this.listed.delete(id);
     // One delete per key: multi-object delete needs a checksum header not every S3-compatible server takes.
     const meta = await this.getMetadata(id).catch(() => null);
-    if (meta?.['upload-id']) await this.client.abortMultipartUpload({ Bucket: this.bucket, Key: id, UploadId: meta['upload-id'] }).catch(() => undefined);
+    const target = meta ? await this.contentKey(id).catch(() => null) : null;
+    // A completed content key is the blob itself: aborting its (finished) multipart upload is all that is asked.
+    if (meta?.['upload-id']) await this.raw.abortMultipartUpload({ Bucket: this.bucket, Key: target?.key ?? UPLOAD_PREFIX + id, UploadId: meta['upload-id'] }).catch(() => undefined);
     await Promise.all([id, `${id}.part`, `${id}.b3`, this.infoKey(id)].map((Key) => this.client.deleteObject({ Bucket: this.bucket, Key }).catch(() => undefined)));
     await this.clearCache(id);
   }
@@ -172,36 +422,22 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
   }
 
   /**
-   * Reclaims what uploads that no longer exist left (a process that died before forgetting them): their keys and
-   * unfinished multipart uploads, once older than the grace period. `live` says which ids still have their row.
+   * Reclaims what uploads that no longer exist left (a process that died before forgetting them), once older than the
+   * grace period: their keys and unfinished multipart uploads under uploads/ and at content keys (s3-reconcile.ts).
+   * `live` says which ids still have their row.
    */
   async reconcile(now: number, graceMs: number, live: (ids: string[]) => Promise<Set<string>>): Promise<number> {
-    const idOf = (key: string) => key.slice(UPLOAD_PREFIX.length).split('.')[0]!;
-    let removed = 0;
-    let token: string | undefined;
-    do {
-      const page = await this.raw.listObjectsV2({ Bucket: this.bucket, Prefix: UPLOAD_PREFIX, ContinuationToken: token });
-      const old = (page.Contents ?? []).filter((o) => now - (o.LastModified?.getTime() ?? now) >= graceMs).map((o) => o.Key!);
-      const alive = await live([...new Set(old.map(idOf))]);
-      for (const key of old.filter((k) => !alive.has(idOf(k)))) {
-        await this.raw.deleteObject({ Bucket: this.bucket, Key: key });
-        removed++;
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    let keyMarker: string | undefined;
-    let idMarker: string | undefined;
-    do {
-      const page = await this.raw.listMultipartUploads({ Bucket: this.bucket, Prefix: UPLOAD_PREFIX, KeyMarker: keyMarker, UploadIdMarker: idMarker });
-      const old = (page.Uploads ?? []).filter((u) => now - (u.Initiated?.getTime() ?? now) >= graceMs);
-      const alive = await live([...new Set(old.map((u) => idOf(u.Key!)))]);
-      for (const u of old.filter((x) => !alive.has(idOf(x.Key!)))) {
-        await this.raw.abortMultipartUpload({ Bucket: this.bucket, Key: u.Key!, UploadId: u.UploadId! });
-        removed++;
-      }
-      [keyMarker, idMarker] = page.IsTruncated ? [page.NextKeyMarker, page.NextUploadIdMarker] : [undefined, undefined];
-    } while (keyMarker);
-    return removed;
+    return reconcileUploads(this, now, graceMs, live);
+  }
+
+  /** The multipart upload id of each live upload's content key (kept by reconciliation). */
+  async contentUploadIds(ids: string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const id of ids) {
+      const meta = await this.getMetadata(id).catch(() => null);
+      if (meta?.['upload-id'] && (await this.contentKey(id))) out.add(meta['upload-id']);
+    }
+    return out;
   }
 
   /**
@@ -213,7 +449,7 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     if (size !== null) return size;
     const upload = await this.getUpload(id);
     if (upload.size === undefined || upload.offset !== upload.size) throw new Error(`upload ${id} is not complete`);
-    await this.finishMultipartUpload(await this.getMetadata(id), await this.retrieveParts(id));
+    await this.finishMultipartUpload(await this.getMetadata(id), await super.retrieveParts(id));
     await this.clearCache(id);
     return upload.size;
   }
@@ -227,6 +463,10 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     }
   }
 
+  private async saveState(id: string, state: SavedState): Promise<void> {
+    await this.client.putObject({ Bucket: this.bucket, Key: `${id}.b3`, Body: JSON.stringify(state) });
+  }
+
   private async savedState(id: string): Promise<SavedState | null> {
     try {
       const res = await this.client.getObject({ Bucket: this.bucket, Key: `${id}.b3` });
@@ -237,3 +477,4 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     }
   }
 }
+

@@ -134,7 +134,8 @@ export async function createUpload(ctx: AppContext, store: UploadStore, userId: 
     return undefined;
   });
   if (same) return { kind: 'resumable', upload: same };
-  await store.create(new Upload({ id: upload.id, size: input.size, offset: 0, metadata: {}, creation_date: new Date(now).toISOString() }));
+  // The declared hash lets a store gather the bytes where they will stay (S3: the content key), checked before they do.
+  await store.create(new Upload({ id: upload.id, size: input.size, offset: 0, metadata: upload.declared_hash ? { blob: upload.declared_hash } : {}, creation_date: new Date(now).toISOString() }));
   return { kind: 'resumable', upload };
 }
 
