@@ -222,10 +222,20 @@ async function changeChunks(tx: WriteTx, w: RowWrites, done: Promise<void>): Pro
   }
   if (moving.length) {
     await load(moving.map((r) => loc.last.get(shelfKey(r.user_id, shelfOf(r.parent_id)))).filter((p): p is Place => !!p));
+    // A shelf's batch that fits in a chunk but not in the room left goes whole into a new one, so a sync page writes
+    // one chunk rather than the end of one and the start of the next.
+    const shelfOfRow = (r: LocalFile) => shelfKey(r.user_id, shelfOf(r.parent_id));
+    const arriving = new Map<string, number>();
+    for (const r of moving) arriving.set(shelfOfRow(r), (arriving.get(shelfOfRow(r)) ?? 0) + 1);
+    const started = new Set<string>();
     for (const row of moving) {
-      const key = shelfKey(row.user_id, shelfOf(row.parent_id));
+      const key = shelfOfRow(row);
       let last = loc.last.get(key);
-      if (!last || open.get(last)!.rows.length >= CHUNK_ROWS) {
+      const used = last ? open.get(last)!.rows.length : 0;
+      const batch = arriving.get(key)!;
+      const moveOn = !started.has(key) && used > 0 && used + batch > CHUNK_ROWS && batch <= CHUNK_ROWS;
+      started.add(key);
+      if (!last || used >= CHUNK_ROWS || moveOn) {
         last = { user: row.user_id, shelf: shelfOf(row.parent_id), n: last ? last.n + 1 : 0 };
         loc.last.set(key, last);
         open.set(last, new Open(last, []));

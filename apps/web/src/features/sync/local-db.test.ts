@@ -173,6 +173,14 @@ describe('the local database', () => {
     expect(await slice('u1', 'Big')).toEqual([]);
   });
 
+  it('writes a sync page of a big folder as one chunk, even when the last chunk has a little room left', async () => {
+    await putLocal([row('first', 'Big')]);
+    for (let p = 0; p < 3; p++) await writeLocalPage(Array.from({ length: 500 }, (_, i) => row(`p${p}-${String(i).padStart(3, '0')}`, 'Big')), []);
+    const sizes = (await (await localDb()).getAll('chunks')).map((c) => c.rows.length);
+    expect(sizes).toEqual([1, 500, 500, 500]);
+    expect(await slice('u1', 'Big')).toHaveLength(1501);
+  });
+
   it("forgets one user's rows and tasks on sign-out, keeping another's", async () => {
     await putLocal([row('a', 'P'), row('top', ''), row('b', 'P', { user_id: 'u2' }), row('c', '', { user_id: 'u10' })]);
     await saveLocalTask({ taskId: 't1', userId: 'u1', status: 'PAUSE', taskType: 'upload' });
