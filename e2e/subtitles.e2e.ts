@@ -66,7 +66,8 @@ async function openRow(page: Page) {
       .locator('video')
       .waitFor({ timeout: 8000 })
       .then(() => true, () => false);
-    if (opened || attempt === 2) break;
+    // The viewer may be open with its player still loading (a busy machine): it covers the row, so no click again.
+    if (opened || attempt === 2 || (await viewer(page).isVisible())) break;
   }
   await viewer(page).locator('video').waitFor();
 }
