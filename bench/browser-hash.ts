@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
+import { HEADLESS_CHROMIUM_ARGS } from '../e2e/chromium-args.js';
 import { CHROMIUM } from '../e2e/harness.js';
 import { requireTool } from './references.js';
 
@@ -83,14 +84,7 @@ export async function openHashPage(path: string, otherHashModule?: string): Prom
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...HEADLESS_CHROMIUM_ARGS],
   });
   const page = await browser.newPage();
   page.on('crash', () => console.error('  the page crashed'));

@@ -2,17 +2,16 @@
  * The references the transfer benchmarks measure Haul against: Debian's nginx (static files with Range, and PUT
  * through its dav module), curl and b3sum, run as processes; and the large random files they move.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nginxConfig, runNginx } from '../apps/server/test/nginx-process.js';
 import { freePort } from './fixtures.js';
 
 export const MiB = 1024 * 1024;
-const NGINX = process.env.HAUL_NGINX ?? '/usr/sbin/nginx';
 
 /** Fails with the install step when a tool the benchmark needs is missing. */
 export function requireTool(path: string, pkg: string): void {
@@ -84,76 +83,22 @@ export interface Nginx {
   stop: () => Promise<void>;
 }
 
-function waitForPort(port: number, child: ChildProcess, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      if (child.exitCode !== null) return reject(new Error(`nginx exited with ${child.exitCode}`));
-      const s = connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve();
-      });
-      s.once('error', () => {
-        s.destroy();
-        if (Date.now() > end) reject(new Error(`nginx did not listen on ${port} within ${ms} ms`));
-        else setTimeout(attempt, 50);
-      });
-    };
-    attempt();
-  });
-}
-
 /** nginx on a free loopback port serving `dir/www` (static, with Range) and accepting PUT into it; state in `dir`. */
 export async function startNginx(dir: string): Promise<Nginx> {
-  requireTool(NGINX, 'nginx-light');
   const root = join(dir, 'www');
-  for (const d of [root, join(dir, 'body')]) mkdirSync(d, { recursive: true });
+  const tmp = join(dir, 'body');
+  for (const d of [root, tmp]) mkdirSync(d, { recursive: true });
   const port = await freePort();
-  const conf = join(dir, 'nginx.conf');
-  // One process, in the foreground, as the user running the benchmark: it can write where the benchmark can.
-  writeFileSync(
-    conf,
-    `daemon off;
-master_process off;
-worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  sendfile on;
-  client_body_temp_path ${join(dir, 'body')};
-  proxy_temp_path ${join(dir, 'body')};
-  fastcgi_temp_path ${join(dir, 'body')};
-  uwsgi_temp_path ${join(dir, 'body')};
-  scgi_temp_path ${join(dir, 'body')};
-  server {
+  const http = `server {
     listen 127.0.0.1:${port};
     root ${root};
     location / {
       dav_methods PUT;
       client_max_body_size 0;
     }
-  }
-}
-`,
-  );
-  const check = spawnSync(NGINX, ['-t', '-q', '-p', dir, '-c', conf, '-e', join(dir, 'error.log')], { encoding: 'utf8' });
-  if (check.status !== 0) throw new Error(`nginx rejected its configuration: ${check.stderr}`);
-  const child = spawn(NGINX, ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')], { stdio: 'ignore' });
-  await waitForPort(port, child);
-  return {
-    base: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
-    root,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await gone;
-    },
-  };
+  }`;
+  const { child, stop } = await runNginx(dir, nginxConfig({ dir, tmp, workerConnections: 64, http }), port, 10_000);
+  return { base: `http://127.0.0.1:${port}`, pid: child.pid!, root, stop };
 }
 
 /** Things to undo at the end, in reverse order, also when the run is interrupted (Ctrl-C): temp files are large. */

@@ -12,6 +12,7 @@ import { chromium, type BrowserContext, type Worker } from 'playwright-core';
 import type { Haul } from '../apps/server/src/app.js';
 import { pathPattern } from '../packages/shared/src/contract/fill-path.js';
 import { ROUTES } from '../packages/client/src/route-table.js';
+import { HEADLESS_CHROMIUM_ARGS } from './chromium-args.js';
 import { CHROMIUM } from './harness.js';
 
 export const EXTENSION_DIR = resolve(import.meta.dirname, '../apps/extension');
@@ -82,12 +83,7 @@ export async function launchWithExtension(dir: string): Promise<LoadedExtension>
     headless: true,
     locale: 'en-US',
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
+      ...HEADLESS_CHROMIUM_ARGS,
       `--disable-extensions-except=${dir}`,
       `--load-extension=${dir}`,
     ],

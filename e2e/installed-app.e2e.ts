@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import bencode from 'bencode';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEADLESS_CHROMIUM_ARGS } from './chromium-args.js';
 import { CHROMIUM, PASSWORD, signUpInBrowser, startE2E, type E2E } from './harness.js';
 
 let e2e: E2E;
@@ -34,14 +35,7 @@ beforeAll(async () => {
     headless: true,
     baseURL: e2e.base,
     locale: 'en-US',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...HEADLESS_CHROMIUM_ARGS],
   });
   page = context.pages()[0] ?? (await context.newPage());
   page.on('framenavigated', (f) => f === page.mainFrame() && visited.push(f.url()));

@@ -2,10 +2,12 @@
  * The drive every candidate stores: the same rows, made in the page from a fixed seed (so a reloaded page knows the
  * same ids without storing them anywhere). Three folders in the root: "Big" with `files` files, "Small" with 100 and
  * "Other" (empty, the moves' target). Rows have the shape the listing sends (apps/server/src/files/files.presenter.ts):
- * 23 fields, a 20-character id, a content hash, a signed thumbnail link on pictures and videos, ISO times.
+ * the 23 fields of the sync tests' row (apps/web/src/features/sync/fake-drive.ts) with a 20-character id, a content
+ * hash, a signed thumbnail link on pictures and videos, ISO times.
  * The sync order is the server's (changed time, id): the folders first, then the files as they were uploaded, Small's
  * spread among Big's, so the pages mix folders as a real drive's do; ids are random, so id order is another order.
  */
+import { listedFile } from '../../apps/web/src/features/sync/fake-drive';
 import type { LocalFile } from './store-api';
 
 export const USER = 'u_bench_local_store_1';
@@ -61,7 +63,7 @@ export function makeDrive(files: number, stamp: number): Drive {
   const row = (rid: string, parent: string, name: string, folder: boolean, i: number): LocalFile => {
     const [ext, mime, thumb] = KINDS[i % KINDS.length]!;
     const created = new Date(t0 + i * 61_000).toISOString();
-    return {
+    const listed = listedFile({
       kind: folder ? 'drive#folder' : 'drive#file',
       id: rid,
       parent_id: parent,
@@ -71,22 +73,12 @@ export function makeDrive(files: number, stamp: number): Drive {
       mime_type: folder ? '' : mime,
       file_extension: folder ? '' : ext,
       hash: folder ? '' : hex(40),
-      icon_link: '',
       thumbnail_link: !folder && thumb ? `https://drive.example.net/drive/v1/files/${rid}/thumbnail?size=SIZE_MEDIUM&expires=1767225600&sig=${hex(43)}` : '',
-      web_content_link: '',
-      star: 0,
-      tags: [],
-      sensitive: 0,
-      audit: null,
-      params: {},
       folder_type: folder ? 'NORMAL' : '',
-      phase: 'PHASE_TYPE_COMPLETE',
-      trashed: false,
       created_time: created,
       modified_time: created,
-      delete_time: '',
-      local_sync_timestamp: stamp,
-    } as unknown as LocalFile;
+    });
+    return { ...listed, local_sync_timestamp: stamp };
   };
   const big = id();
   const small = id();

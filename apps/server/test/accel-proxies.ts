@@ -3,12 +3,13 @@
  * X-Accel-Redirect (HAUL_ACCEL_REDIRECT): Debian's nginx with the location docs/decisions/serving-bytes.md gives, and
  * Caddy running the shipped deploy/Caddyfile. Used by test/accel-redirect.test.ts and bench/download.bench.ts.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { nginxConfig, runNginx, stopper, waitForPort } from './nginx-process.js';
 
-export const NGINX = process.env.HAUL_NGINX ?? '/usr/sbin/nginx';
+export { NGINX } from './nginx-process.js';
 export const CADDY = process.env.HAUL_CADDY ?? '/usr/bin/caddy';
 /** The internal prefix both proxies use here, as the decision record suggests. */
 export const ACCEL_PREFIX = '/_haul/blobs';
@@ -26,33 +27,6 @@ export async function freeLoopbackPort(): Promise<number> {
   await new Promise((r) => srv.close(r));
   return port;
 }
-
-function waitForPort(port: number, child: ChildProcess, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  return new Promise((ok, fail) => {
-    const attempt = () => {
-      if (child.exitCode !== null) return fail(new Error(`${what} exited with ${child.exitCode}`));
-      const s = connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        ok();
-      });
-      s.once('error', () => {
-        s.destroy();
-        if (Date.now() > end) fail(new Error(`${what} did not listen on ${port} within ${ms} ms`));
-        else setTimeout(attempt, 50);
-      });
-    };
-    attempt();
-  });
-}
-
-const stopper = (child: ChildProcess) => async () => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await gone;
-};
 
 /**
  * The nginx `server` block of a Haul whose blob folder is `blobRoot`: everything is passed to Haul unbuffered, and
@@ -92,38 +66,14 @@ export function nginxAccelServer(listen: string, upstream: string, blobRoot: str
 
 /** nginx on a free loopback port in front of `upstream` (http://127.0.0.1:port), with its state in `dir`. */
 export async function startNginxAccel(dir: string, upstream: string, blobRoot: string, prefix = ACCEL_PREFIX): Promise<Proxy> {
-  if (!existsSync(NGINX)) throw new Error(`${NGINX} not found: install it with "apt-get install -y nginx-light".`);
-  mkdirSync(join(dir, 'tmp'), { recursive: true });
-  const port = await freeLoopbackPort();
-  const conf = join(dir, 'nginx.conf');
   const tmp = join(dir, 'tmp');
-  writeFileSync(
-    conf,
-    `daemon off;
-master_process off;
-worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
+  mkdirSync(tmp, { recursive: true });
+  const port = await freeLoopbackPort();
+  const http = `tcp_nopush on;
   include /etc/nginx/mime.types;
-  client_body_temp_path ${tmp};
-  proxy_temp_path ${tmp};
-  fastcgi_temp_path ${tmp};
-  uwsgi_temp_path ${tmp};
-  scgi_temp_path ${tmp};
-  ${nginxAccelServer(`127.0.0.1:${port}`, upstream, blobRoot, prefix)}
-}
-`,
-  );
-  const check = spawnSync(NGINX, ['-t', '-q', '-p', dir, '-c', conf, '-e', join(dir, 'error.log')], { encoding: 'utf8' });
-  if (check.status !== 0) throw new Error(`nginx rejected its configuration: ${check.stderr}`);
-  const child = spawn(NGINX, ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')], { stdio: 'ignore' });
-  await waitForPort(port, child, 'nginx');
-  return { base: `http://127.0.0.1:${port}`, stop: stopper(child) };
+  ${nginxAccelServer(`127.0.0.1:${port}`, upstream, blobRoot, prefix)}`;
+  const { stop } = await runNginx(dir, nginxConfig({ dir, tmp, workerConnections: 256, http }), port, 15_000);
+  return { base: `http://127.0.0.1:${port}`, stop };
 }
 
 /**
@@ -148,6 +98,6 @@ export async function startCaddyAccel(dir: string, upstreams: string, blobRoot: 
   if (check.status !== 0) throw new Error(`caddy rejected deploy/Caddyfile: ${check.stderr}`);
   // The admin endpoint would take a fixed port (2019): off, one Caddy per test may run beside another.
   const child = spawn(CADDY, ['run', '--config', CADDYFILE, '--adapter', 'caddyfile'], { stdio: 'ignore', env: { ...env, HAUL_CADDY_ADMIN: 'off' } });
-  await waitForPort(port, child, 'caddy');
+  await waitForPort(port, child, 'caddy', 15_000);
   return { base: `http://127.0.0.1:${port}`, stop: stopper(child) };
 }

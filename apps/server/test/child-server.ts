@@ -4,12 +4,15 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { connect, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import pg from 'pg';
-import { expect } from 'vitest';
+import * as tus from 'tus-js-client';
+import { afterAll, afterEach, expect } from 'vitest';
 import { newId } from '../src/lib/ids.js';
 import { s3ConfigFor, testBucket, testS3 } from './s3-server.js';
 
@@ -23,6 +26,20 @@ export const ADMIN_MAIN = new URL('../dist/admin.js', import.meta.url).pathname;
 export function need(tool: string, pkg: string): void {
   if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
     throw new Error(`${tool} is missing: install it with "apt-get install -y ${pkg}".`);
+}
+
+/**
+ * A temporary folder for a test file's data folders (removed after the file), and the clean-up steps its tests add:
+ * run after each test, the last added first.
+ */
+export function crashTestFolder(prefix: string): { work: string; cleanups: (() => Promise<void> | void)[] } {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  return { work, cleanups };
 }
 
 /** Resolves after `ms` milliseconds. */
@@ -197,6 +214,26 @@ export async function sha256Of(url: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) h.update(chunk);
   return h.digest('hex');
+}
+
+/**
+ * Sends `content` to a tus upload URL with tus-js-client in PATCHes of `chunkSize` bytes, without retrying; records the
+ * Upload-Offset of each PATCH in `patchOffsets` and resolves with what happened.
+ */
+export function tusSend(url: string, token: string, content: Buffer, chunkSize: number, patchOffsets: number[]) {
+  return new Promise<{ ok: boolean; error?: string }>((resolve) => {
+    new tus.Upload(content, {
+      uploadUrl: url,
+      headers: { authorization: `Bearer ${token}` },
+      chunkSize,
+      retryDelays: [],
+      onBeforeRequest: (req) => {
+        if (req.getMethod() === 'PATCH') patchOffsets.push(Number(req.getHeader('Upload-Offset')));
+      },
+      onSuccess: () => resolve({ ok: true }),
+      onError: (err) => resolve({ ok: false, error: String(err) }),
+    }).start();
+  });
 }
 
 /** Delays each chunk so that no more than `rate` bytes a second pass. */

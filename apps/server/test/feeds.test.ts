@@ -1,103 +1,19 @@
 /**
- * Feeds against a real server and a feed origin on loopback: subscribing reads the feed once; RSS items (enclosures,
- * magnet links, the torrent namespace) and Atom entries (rel=enclosure .torrent) become one cloud download each as
- * they appear; ETag and Last-Modified are sent back and a 304 changes nothing; errors back off; patterns filter and
- * "fetch anyway" overrides them once; two worker processes and a restart add nothing twice; the daily limit holds
- * (what it holds back waits for the next day); one account never reaches another's feeds; erasure takes them along.
+ * Feeds against a real server and a feed origin on loopback (feed-origin.ts): subscribing reads the feed once; RSS
+ * items (enclosures, magnet links, the torrent namespace) and Atom entries (rel=enclosure .torrent) become one cloud
+ * download each as they appear; ETag and Last-Modified are sent back and a 304 changes nothing; errors back off;
+ * patterns filter and "fetch anyway" overrides them once; two worker processes and a restart add nothing twice; one
+ * account never reaches another's feeds. The daily limit, a task completing and erasure: feeds-accounts.test.ts.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
-import { markAccountDeleted } from '../src/accounts/account-deletion.service.js';
-import { eraseAccount } from '../src/accounts/account-erasure.js';
 import { buildHaul, type Haul } from '../src/app.js';
 import { checkFeed } from '../src/feeds/feed.worker.js';
-import { ManualClock, mkdir, names, startTestHaul, type TestHaul } from './helper.js';
+import { atomEntry, base, feed, grow, hash, MINUTE, rssItem, startFeedOrigin, stopFeedOrigin, torrentFor } from './feed-origin.js';
+import { ManualClock, mkdir, startTestHaul, type TestHaul } from './helper.js';
 
-const MINUTE = 60_000;
-const BODY = Buffer.alloc(20_000, 3);
-/** A one-file .torrent, bencoded by hand; the name makes its info hash its own. */
-const torrentFor = (name: string) =>
-  Buffer.concat([
-    Buffer.from(`d8:announce22:http://127.0.0.1:1/ann4:infod6:lengthi5e4:name${name.length}:${name}12:piece lengthi16384e6:pieces20:`),
-    Buffer.alloc(20, 9),
-    Buffer.from('ee'),
-  ]);
-const hash = (n: number) => n.toString(16).padStart(40, '0');
-
-/** A feed the origin serves, changed by the tests; its version is its ETag (RSS) or Last-Modified (Atom). */
-interface FeedState {
-  title: string;
-  items: string[];
-  version: number;
-  status: number;
-  requests: number;
-  conditional: number;
-  notModified: number;
-}
-const feeds = new Map<string, FeedState>();
-const feed = (path: string, title: string, items: string[] = []): FeedState => {
-  const f: FeedState = { title, items, version: 1, status: 200, requests: 0, conditional: 0, notModified: 0 };
-  feeds.set(path, f);
-  return f;
-};
-const grow = (f: FeedState, ...items: string[]) => {
-  f.items.unshift(...items);
-  f.version++;
-};
-
-let origin: Server;
-let base = '';
-const rssItem = (n: number, title: string, how: 'enclosure' | 'magnet' | 'namespace' | 'hash') => {
-  const guid = `<guid isPermaLink="false">item-${n}</guid>`;
-  if (how === 'enclosure') return `<item><title>${title}</title>${guid}<link>${base}/page/${n}</link><enclosure url="${base}/files/${n}.bin" length="20000" type="application/octet-stream"/></item>`;
-  if (how === 'magnet') return `<item><title>${title}</title>${guid}<link>magnet:?xt=urn:btih:${hash(n)}&amp;dn=${encodeURIComponent(title)}</link></item>`;
-  if (how === 'namespace') return `<item><title>${title}</title>${guid}<link>${base}/page/${n}</link><torrent:magnetURI><![CDATA[magnet:?xt=urn:btih:${hash(n)}&dn=x]]></torrent:magnetURI></item>`;
-  return `<item><title>${title}</title>${guid}<torrent:infoHash>${hash(n)}</torrent:infoHash></item>`;
-};
-const atomEntry = (n: number, title: string) =>
-  `<entry><title>${title}</title><id>urn:entry:${n}</id><updated>2026-11-01T00:00:00Z</updated><link rel="alternate" href="${base}/page/${n}"/><link rel="enclosure" type="application/x-bittorrent" href="${base}/t/pack${n}.torrent"/></entry>`;
-
-function serveFeed(req: IncomingMessage, path: string, f: FeedState, res: import('node:http').ServerResponse) {
-  f.requests++;
-  if (f.status !== 200) return void res.writeHead(f.status).end('broken');
-  const atom = path.startsWith('/atom');
-  const tag = `"v${f.version}"`;
-  const modified = new Date(Date.UTC(2026, 0, 1) + f.version * 1000).toUTCString();
-  if (req.headers['if-none-match'] || req.headers['if-modified-since']) f.conditional++;
-  if ((!atom && req.headers['if-none-match'] === tag) || (atom && req.headers['if-modified-since'] === modified)) {
-    f.notModified++;
-    return void res.writeHead(304).end();
-  }
-  const body = atom
-    ? `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>${f.title}</title><id>urn:feed</id><updated>2026-11-01T00:00:00Z</updated>${f.items.join('')}</feed>`
-    : `<?xml version="1.0"?><rss version="2.0" xmlns:torrent="http://xmlns.ezrss.it/0.1/"><channel><title>${f.title}</title><link>${base}/</link><description>d</description>${f.items.join('')}</channel></rss>`;
-  res.writeHead(200, { 'content-type': atom ? 'application/atom+xml' : 'application/rss+xml', ...(atom ? { 'last-modified': modified } : { etag: tag }) });
-  res.end(body);
-}
-
-beforeAll(async () => {
-  origin = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const f = feeds.get(path);
-    if (f) return serveFeed(req, path, f, res);
-    const t = /^\/t\/(pack\d+)\.torrent$/.exec(path);
-    if (t) {
-      const bytes = torrentFor(`${t[1]}.bin`);
-      res.writeHead(200, { 'content-type': 'application/x-bittorrent', 'content-length': String(bytes.length) });
-      return void res.end(req.method === 'HEAD' ? undefined : bytes);
-    }
-    if (path.startsWith('/files/')) {
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(BODY.length) });
-      return void res.end(req.method === 'HEAD' ? undefined : BODY);
-    }
-    if (path === '/page.html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Hello</body></html>');
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((r) => origin.listen(0, '127.0.0.1', () => r()));
-  base = `http://127.0.0.1:${(origin.address() as { port: number }).port}`;
-});
-afterAll(() => new Promise<void>((r) => origin.close(() => r())));
+beforeAll(startFeedOrigin);
+afterAll(stopFeedOrigin);
 
 describe('feeds', { timeout: 60_000 }, () => {
   const clock = new ManualClock(Date.UTC(2026, 10, 2, 8));
@@ -367,19 +283,6 @@ describe('feeds', { timeout: 60_000 }, () => {
     expect(intoAnns.status).toBe(404);
   });
 
-  it('a task made from an item completes into the feed\'s folder', async () => {
-    // An account of its own: Ann's magnet links (no peers on loopback) hold the slots she may take.
-    const eve = await h.signUp('eve@example.com');
-    const into = await mkdir(h, eve.access_token, 'Podcast');
-    feed('/podcast.xml', 'Podcast', [rssItem(60, 'Episode one', 'enclosure')]);
-    expect((await subscribe({ url: `${base}/podcast.xml`, parent_id: into }, eve)).status).toBe(200);
-    expect(await h.feeds.runDue()).toBe(1);
-    h.offline.start();
-    const deadline = Date.now() + 20_000;
-    while (!(await names(h, eve.access_token, into)).includes('60.bin') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(await names(h, eve.access_token, into)).toEqual(['60.bin']);
-  });
-
   it('unsubscribing deletes the feed and its history; the tasks stay', async () => {
     const tasks = (await tasksOf(ann.sub)).length;
     expect((await call('DELETE', `/drive/v1/feeds/${rss}`)).status).toBe(200);
@@ -388,55 +291,4 @@ describe('feeds', { timeout: 60_000 }, () => {
     expect((await tasksOf(ann.sub)).length).toBe(tasks);
   });
 
-  it('erasing an account takes its feeds and items along', async () => {
-    const cy = await h.signUp('cy@example.com');
-    const cyFeed = feed('/cy.xml', 'Cy', [rssItem(50, 'Cy item', 'magnet')]);
-    await subscribe({ url: `${base}/cy.xml` }, cy);
-    await h.feeds.runDue();
-    expect(await h.ctx.db.selectFrom('feed_items').select('id').where('user_id', '=', cy.sub).execute()).toHaveLength(1);
-    await markAccountDeleted(h.ctx, cy.sub);
-    // Deleted, not yet erased: its feeds are no longer read.
-    grow(cyFeed, rssItem(51, 'Cy item two', 'magnet'));
-    later();
-    const reads = cyFeed.requests;
-    await h.feeds.runDue();
-    expect(cyFeed.requests).toBe(reads);
-    expect(await tasksOf(cy.sub)).toHaveLength(1);
-    expect(await eraseAccount(h.ctx, cy.sub)).toBe('done');
-    expect(await h.ctx.db.selectFrom('feeds').select('id').where('user_id', '=', cy.sub).execute()).toEqual([]);
-    expect(await h.ctx.db.selectFrom('feed_items').select('id').where('user_id', '=', cy.sub).execute()).toEqual([]);
-  });
-});
-
-describe('feeds and the daily task limit', { timeout: 60_000 }, () => {
-  const clock = new ManualClock(Date.UTC(2026, 10, 2, 8));
-  let h: TestHaul;
-  let dee: TokenResponse;
-
-  beforeAll(async () => {
-    h = await startTestHaul({ allowPrivateNetwork: true, dailyTaskLimit: 3 }, clock);
-    dee = await h.signUp('dee@example.com');
-  });
-  afterAll(() => h.destroy());
-
-  it('adds no more than the day allows; the rest wait, say why, and are fetched the next day', async () => {
-    const big = feed('/big.xml', 'Big', [5, 4, 3, 2, 1].map((n) => rssItem(100 + n, `Episode ${n}`, 'magnet')));
-    const r = await h.api('POST', '/drive/v1/feeds', dee.access_token, { url: `${base}/big.xml`, interval_minutes: 60 });
-    expect(await h.feeds.runDue()).toBe(3);
-    const list = async () => (await h.api('GET', `/drive/v1/feeds/${r.body.feed.id}/items`, dee.access_token)).body.items as any[];
-    const waiting = (await list()).filter((i) => i.state === 'matched');
-    expect(waiting.map((i) => i.title).sort()).toEqual(['Episode 4', 'Episode 5']);
-    expect(waiting[0].why).toMatch(/You can add 3 cloud downloads a day/);
-    // Fetch anyway counts too.
-    const anyway = await h.api('POST', `/drive/v1/feeds/${r.body.feed.id}/items:fetch`, dee.access_token, { ids: [waiting[0].id] });
-    expect([anyway.status, anyway.body.error]).toEqual([403, 'task_daily_create_limit']);
-    expect((await list()).find((i) => i.id === waiting[0].id).state).toBe('matched');
-    clock.advance(24 * 60 * MINUTE);
-    expect(await h.feeds.runDue()).toBe(2);
-    Object.assign(dee, (await h.api('POST', '/v1/auth/signin', undefined, { username: 'dee@example.com', password: 'correct horse' })).body);
-    expect((await list()).every((i) => i.state === 'fetched')).toBe(true);
-    const tasks = await h.ctx.db.selectFrom('tasks').select('id').where('user_id', '=', dee.sub).execute();
-    expect(tasks).toHaveLength(5);
-    expect(big.notModified).toBe(1);
-  });
 });

@@ -8,19 +8,17 @@
  * Runs in the S3 pass of scripts/test.mjs (HAUL_TEST_BLOB_STORE=s3).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListMultipartUploadsCommand, ListObjectsV2Command, ListPartsCommand, type S3Client } from '@aws-sdk/client-s3';
-import * as tus from 'tus-js-client';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { reconcileOrphans } from '../src/ops/reconcile.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { s3Client } from '../src/storage/s3-blob-store.js';
 import type { S3Config } from '../src/storage/s3-config.js';
 import { freeLoopbackPort } from '../src/offline/qbittorrent-daemon.js';
-import { crashTestEnv, HaulProcess, sha256Of, sleep, throttledProxy, until } from './child-server.js';
+import { crashTestEnv, crashTestFolder, HaulProcess, sha256Of, sleep, throttledProxy, tusSend, until } from './child-server.js';
 import { startTestHaul } from './helper.js';
 import { createProven } from './upload-proof.js';
 
@@ -32,28 +30,7 @@ const CHUNK = 16 * MiB;
 const RATE = 8 * MiB;
 const PART = 8 * MiB;
 
-const work = mkdtempSync(join(tmpdir(), 'haul-s3-kill-'));
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-function send(url: string, token: string, content: Buffer, patchOffsets: number[]) {
-  return new Promise<{ ok: boolean; error?: string }>((resolve) => {
-    new tus.Upload(content, {
-      uploadUrl: url,
-      headers: { authorization: `Bearer ${token}` },
-      chunkSize: CHUNK,
-      retryDelays: [],
-      onBeforeRequest: (req) => {
-        if (req.getMethod() === 'PATCH') patchOffsets.push(Number(req.getHeader('Upload-Offset')));
-      },
-      onSuccess: () => resolve({ ok: true }),
-      onError: (err) => resolve({ ok: false, error: String(err) }),
-    }).start();
-  });
-}
+const { work, cleanups } = crashTestFolder('haul-s3-kill-');
 
 /** Every unfinished multipart upload in the bucket, whatever its key. */
 async function openUploads(client: S3Client, bucket: string) {
@@ -123,7 +100,7 @@ describe('kill -9 during an upload into S3', { timeout: 240_000 }, () => {
 
     // First life: killed once a PATCH after the first stored its first part and not yet its second (an odd count).
     const firstPatches: number[] = [];
-    const first = send(url, t.access_token, content, firstPatches);
+    const first = tusSend(url, t.access_token, content, CHUNK, firstPatches);
     const stored = await until(() => partsAt(client, cfg.bucket, contentKey(hash)), (parts) => parts.length >= 3 && parts.length % 2 === 1, 60_000);
     await haul.crash();
     expect((await first).ok).toBe(false);
@@ -150,7 +127,7 @@ describe('kill -9 during an upload into S3', { timeout: 240_000 }, () => {
     expect(Number(head.headers.get('upload-offset'))).toBe(covered);
 
     const secondPatches: number[] = [];
-    const second = await send(url, t.access_token, content, secondPatches);
+    const second = await tusSend(url, t.access_token, content, CHUNK, secondPatches);
     expect(second, second.error).toEqual({ ok: true });
     expect(secondPatches[0]).toBe(covered);
     const task = await until(

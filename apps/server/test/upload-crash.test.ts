@@ -5,15 +5,13 @@
  * with the source's bytes; the file never shows in the listing before that.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tus from 'tus-js-client';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { freeLoopbackPort } from '../src/offline/qbittorrent-daemon.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
-import { database, HaulProcess, sha256Of, sleep, throttledProxy, until, watchListing } from './child-server.js';
+import { crashTestFolder, database, HaulProcess, sha256Of, sleep, throttledProxy, tusSend, until, watchListing } from './child-server.js';
 import { createProven } from './upload-proof.js';
 
 const MiB = 1024 * 1024;
@@ -21,29 +19,7 @@ const SIZE = 48 * MiB;
 /** Bytes a second the proxy lets through towards the server: the file takes ~3 s, so the kill lands mid-way. */
 const RATE = 16 * MiB;
 
-const work = mkdtempSync(join(tmpdir(), 'haul-upload-crash-'));
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** Sends `content` to an upload URL with tus-js-client in 8 MiB PATCHes; resolves with what happened. */
-function send(url: string, token: string, content: Buffer, patchOffsets: number[]) {
-  return new Promise<{ ok: boolean; error?: string }>((resolve) => {
-    new tus.Upload(content, {
-      uploadUrl: url,
-      headers: { authorization: `Bearer ${token}` },
-      chunkSize: 8 * MiB,
-      retryDelays: [],
-      onBeforeRequest: (req) => {
-        if (req.getMethod() === 'PATCH') patchOffsets.push(Number(req.getHeader('Upload-Offset')));
-      },
-      onSuccess: () => resolve({ ok: true }),
-      onError: (err) => resolve({ ok: false, error: String(err) }),
-    }).start();
-  });
-}
+const { work, cleanups } = crashTestFolder('haul-upload-crash-');
 
 describe('kill -9 during an upload', { timeout: 180_000 }, () => {
   it('resumes the same upload after a restart, from the bytes the server kept, and completes with the right bytes', async () => {
@@ -77,7 +53,7 @@ describe('kill -9 during an upload', { timeout: 180_000 }, () => {
 
     // First life: killed while a PATCH streams in (not between two), once the server holds about a third of the bytes.
     const firstPatches: number[] = [];
-    const first = send(url, t.access_token, content, firstPatches);
+    const first = tusSend(url, t.access_token, content, 8 * MiB, firstPatches);
     const deadline = Date.now() + 60_000;
     for (let n = 0; n < 0.3 * SIZE || n % (8 * MiB) === 0; n = existsSync(join(dataDir, 'uploads', key)) ? onDisk() : 0) {
       if (Date.now() > deadline) throw new Error(`the upload did not get going: ${n} bytes on disk`);
@@ -109,7 +85,7 @@ describe('kill -9 during an upload', { timeout: 180_000 }, () => {
 
     // Second life: the same upload goes on from the server's offset.
     const secondPatches: number[] = [];
-    const second = await send(url, t.access_token, content, secondPatches);
+    const second = await tusSend(url, t.access_token, content, 8 * MiB, secondPatches);
     expect(second, second.error).toEqual({ ok: true });
     expect(secondPatches[0]).toBe(offset);
     const sentAfterRestart = SIZE - secondPatches[0]!;

@@ -20,7 +20,9 @@ import { ThreadedHasher } from '../storage/threaded-hasher.js';
 import { s3ClientConfig, type S3BlobStore } from '../storage/s3-blob-store.js';
 import type { S3Config } from '../storage/s3-config.js';
 import { sendParts } from './s3-parts.js';
-import { contentOffset, isNotFound, loadedHasher, sameState, savedOf, underPrefix, type ContentWrite, type Listed, type Metadata, type SavedState } from './s3-upload-state.js';
+import { KeptHashers, Listings } from './s3-upload-memory.js';
+import { listContentParts, objectSize, savedState, saveState, settleContent, tailIsSaved } from './s3-upload-objects.js';
+import { contentOffset, isNotFound, loadedHasher, sameState, savedOf, underPrefix, type ContentWrite, type Metadata } from './s3-upload-state.js';
 import { reconcileUploads } from '../storage/s3-reconcile.js';
 import { hashedStream, type UploadStore } from './upload-store.js';
 
@@ -30,8 +32,6 @@ export const UPLOAD_PREFIX = 'uploads/';
 const PARTS_IN_FLIGHT = 4;
 /** Running hashers kept between requests (the oldest closed past this); each is a few KiB in the hashing thread. */
 const KEPT_HASHERS = 256;
-/** How long what a request's getUpload found may stand in for what its write would ask the bucket again. */
-const FRESH_MS = 30_000;
 
 let s3StoreLoaded: Promise<void> | null = null;
 
@@ -67,9 +67,9 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     return this.bucket;
   }
   /** Running hashers by upload, with the upload offset each stands at: the next request here goes on without `.b3`. */
-  private readonly kept = new Map<string, { offset: number; hasher: ThreadedHasher; content?: ContentWrite }>();
+  private readonly kept = new KeptHashers(KEPT_HASHERS);
   /** What getUpload found, by upload, taken by the write of the same request. */
-  private readonly listed = new Map<string, Listed>();
+  private readonly listed = new Listings();
   /** Writes to content keys under way. */
   private readonly writing = new Map<string, ContentWrite>();
 
@@ -98,9 +98,9 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     if (target) return this.writeContent(readable, id, offset, target);
     // Bytes before an offset never change, so a hasher kept here at this very offset has seen exactly them, whichever
     // process wrote in between.
-    let hasher = this.takeKept(id, offset)?.hasher ?? null;
+    let hasher = this.kept.take(id, offset)?.hasher ?? null;
     if (!hasher) {
-      const saved = await this.savedState(id);
+      const saved = await savedState(this.client, this.bucket, id);
       // A write that failed after storing part of its bytes leaves the state behind the offset: the bytes in between
       // cannot be read back from an unfinished multipart upload, so the hash is taken from the finished object instead.
       if (offset !== (saved?.offset ?? 0)) return this.append(readable, id, offset);
@@ -108,8 +108,8 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     }
     try {
       const newOffset = await this.append(hashedStream(readable, hasher), id, offset);
-      await this.saveState(id, { offset: newOffset, state: await savedOf(hasher) });
-      this.keep(id, { offset: newOffset, hasher });
+      await saveState(this.client, this.bucket, id, { offset: newOffset, state: await savedOf(hasher) });
+      this.kept.keep(id, { offset: newOffset, hasher });
       return newOffset;
     } catch (err) {
       hasher.close();
@@ -119,8 +119,8 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
 
   /** A write at a content key: the parts are hashed as they are cut (sendParts), the state saved after the last one. */
   private async writeContent(readable: Readable, id: string, offset: number, target: { key: string; hash: string }): Promise<number> {
-    const listed = this.takeListed(id);
-    let w = this.takeKept(id, offset)?.content ?? null;
+    const listed = this.listed.take(id);
+    let w = this.kept.take(id, offset)?.content ?? null;
     // The kept hasher goes on only from the very state the bucket holds (getUpload read it in this request).
     if (w && listed?.saved !== undefined && !sameState(listed.saved, w)) {
       w.hasher.close();
@@ -128,8 +128,8 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     }
     if (w) w = { ...w, numbered: false, done: false };
     if (!w) {
-      const saved = listed?.saved !== undefined ? listed.saved : await this.savedState(id);
-      const tailValid = listed?.tailValid ?? (await this.tailIsSaved(id, saved));
+      const saved = listed?.saved !== undefined ? listed.saved : await savedState(this.client, this.bucket, id);
+      const tailValid = listed?.tailValid ?? (await tailIsSaved(this.client, this.bucket, id, saved));
       if (saved?.digest !== undefined || offset !== contentOffset(saved, tailValid)) throw ERRORS.INVALID_OFFSET;
       w = { ...target, hasher: await loadedHasher(saved), hashed: saved?.offset ?? 0, parts: saved?.parts ?? 0, tail: saved?.tail ?? null, tailValid, done: false };
     }
@@ -137,8 +137,8 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     try {
       const newOffset = await this.append(readable, id, offset);
       if (!w.done) {
-        await this.saveState(id, { offset: w.hashed, state: await savedOf(w.hasher), parts: w.parts, tail: w.tail });
-        this.keep(id, { offset: newOffset, hasher: w.hasher, content: { ...w, tailValid: w.tail !== null } });
+        await saveState(this.client, this.bucket, id, { offset: w.hashed, state: await savedOf(w.hasher), parts: w.parts, tail: w.tail });
+        this.kept.keep(id, { offset: newOffset, hasher: w.hasher, content: { ...w, tailValid: w.tail !== null } });
       } else w.hasher.close();
       return newOffset;
     } catch (err) {
@@ -189,12 +189,9 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
   override async downloadIncompletePart(id: string): Promise<Awaited<ReturnType<S3Store['downloadIncompletePart']>>> {
     const w = this.writing.get(id);
     if (w && !w.tailValid) return undefined;
-    const listed = this.listed.get(id);
-    if (!w && listed?.noTail && Date.now() - listed.at < FRESH_MS) {
-      this.listed.delete(id);
-      return undefined;
-    }
+    const noTail = !w && this.listed.fresh(id)?.noTail;
     this.listed.delete(id);
+    if (noTail) return undefined;
     return super.downloadIncompletePart(id);
   }
 
@@ -207,10 +204,10 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
         w.numbered = true;
         return w.parts > 0 ? [{ PartNumber: w.parts }] : [];
       }
-      return (await this.listContentParts(id, w.key)).filter((p) => (p.PartNumber ?? 0) <= w.parts);
+      return (await listContentParts(this.raw, this.bucket, w.key, (await this.getMetadata(id))['upload-id'])).filter((p) => (p.PartNumber ?? 0) <= w.parts);
     }
-    const listed = partNumberMarker === undefined ? this.listed.get(id) : undefined;
-    if (listed?.parts && Date.now() - listed.at < FRESH_MS) {
+    const listed = partNumberMarker === undefined ? this.listed.fresh(id) : null;
+    if (listed?.parts) {
       const parts = listed.parts;
       // Once: the listing at the end of a write (to complete the multipart upload) must see the parts it sent.
       delete listed.parts;
@@ -228,32 +225,10 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     const w = this.writing.get(metadata.file.id);
     if (!w) return super.finishMultipartUpload(metadata, parts);
     const digest = await w.hasher.digest();
-    await this.saveState(metadata.file.id, { offset: w.hashed, state: '', parts: w.parts, tail: null, digest });
+    await saveState(this.client, this.bucket, metadata.file.id, { offset: w.hashed, state: '', parts: w.parts, tail: null, digest });
     w.done = true;
-    await this.settleContent(metadata, w.key, w.hash, digest, parts);
+    await settleContent(this.raw, this.blobs, { bucket: this.bucket, key: w.key, uploadId: metadata['upload-id'] }, w.hash, digest, parts);
     return undefined;
-  }
-
-  /** Completes the multipart upload at its content key with `parts` when the digest is the hash, else drops it. */
-  private async settleContent(metadata: Metadata, key: string, hash: string, digest: string, parts: Part[]): Promise<void> {
-    const UploadId = metadata['upload-id'];
-    if (digest === hash && !(await this.blobs.has(hash))) {
-      await this.raw.completeMultipartUpload({ Bucket: this.bucket, Key: key, UploadId, MultipartUpload: { Parts: parts.map((p) => ({ ETag: p.ETag, PartNumber: p.PartNumber })) } });
-    } else {
-      await this.raw.abortMultipartUpload({ Bucket: this.bucket, Key: key, UploadId });
-    }
-  }
-
-  private async listContentParts(id: string, key: string): Promise<Part[]> {
-    const UploadId = (await this.getMetadata(id))['upload-id'];
-    const parts: Part[] = [];
-    let marker: string | undefined;
-    do {
-      const page = await this.raw.listParts({ Bucket: this.bucket, Key: key, UploadId, PartNumberMarker: marker });
-      parts.push(...(page.Parts ?? []));
-      marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
-    } while (marker);
-    return parts.sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
   }
 
   /**
@@ -269,8 +244,8 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     }
     const file = { ...metadata.file, size: metadata.file.size, storage: metadata.file.storage };
     if (await this.contentKey(id)) {
-      const saved = await this.savedState(id);
-      const tailValid = await this.tailIsSaved(id, saved);
+      const saved = await savedState(this.client, this.bucket, id);
+      const tailValid = await tailIsSaved(this.client, this.bucket, id, saved);
       this.listed.set(id, { at: Date.now(), saved, tailValid });
       return new Upload({ ...file, offset: saved?.digest !== undefined ? metadata.file.size! : contentOffset(saved, tailValid) });
     }
@@ -286,41 +261,6 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     const tail = await this.getIncompletePartSize(id);
     this.listed.set(id, { at: Date.now(), parts, noTail: tail === undefined });
     return new Upload({ ...file, offset: parts.reduce((a, p) => a + (p.Size ?? 0), 0) + (tail ?? 0) });
-  }
-
-  private async tailIsSaved(id: string, saved: SavedState | null): Promise<boolean> {
-    if (!saved?.tail) return false;
-    try {
-      const head = await this.client.headObject({ Bucket: this.bucket, Key: `${id}.part` });
-      return head.ETag === saved.tail.etag && head.ContentLength === saved.tail.size;
-    } catch (err) {
-      if (isNotFound(err)) return false;
-      throw err;
-    }
-  }
-
-  private takeListed(id: string): Listed | null {
-    const listed = this.listed.get(id);
-    this.listed.delete(id);
-    return listed && Date.now() - listed.at < FRESH_MS ? listed : null;
-  }
-
-  private takeKept(id: string, offset: number) {
-    const kept = this.kept.get(id);
-    if (!kept) return null;
-    this.kept.delete(id);
-    if (kept.offset === offset) return kept;
-    kept.hasher.close();
-    return null;
-  }
-
-  private keep(id: string, entry: { offset: number; hasher: ThreadedHasher; content?: ContentWrite }): void {
-    this.kept.set(id, entry);
-    for (const [old, k] of this.kept) {
-      if (this.kept.size <= KEPT_HASHERS) break;
-      this.kept.delete(old);
-      k.hasher.close();
-    }
   }
 
   /**
@@ -343,7 +283,7 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
   }
 
   async digest(id: string, size: number): Promise<string> {
-    const saved = await this.savedState(id);
+    const saved = await savedState(this.client, this.bucket, id);
     if (await this.contentKey(id)) {
       if (saved?.digest === undefined) throw new Error(`upload ${id} is not complete`);
       return saved.digest;
@@ -365,7 +305,7 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
 
   async bytesStored(id: string): Promise<number | null> {
     if (await this.contentKey(id).catch(() => null)) return (await this.getUpload(id)).offset;
-    const done = await this.objectSize(id);
+    const done = await objectSize(this.client, this.bucket, id);
     if (done !== null) return done;
     try {
       return (await this.getUpload(id)).offset;
@@ -375,7 +315,7 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
   }
 
   async hashedUpTo(id: string): Promise<number> {
-    const saved = await this.savedState(id);
+    const saved = await savedState(this.client, this.bucket, id);
     if (saved?.digest !== undefined) return (await this.getMetadata(id)).file.size ?? saved.offset;
     return saved?.offset ?? 0;
   }
@@ -385,10 +325,11 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     if (target) {
       // Completed already unless the process died between saving the digest and completing.
       if (await this.blobs.has(hash)) return;
-      const saved = await this.savedState(id);
+      const saved = await savedState(this.client, this.bucket, id);
       if (saved?.digest !== hash) throw new Error(`upload ${id} holds no bytes`);
-      const parts = (await this.listContentParts(id, target.key)).filter((p) => (p.PartNumber ?? 0) <= (saved.parts ?? 0));
-      await this.settleContent(await this.getMetadata(id), target.key, hash, hash, parts);
+      const parts = (await listContentParts(this.raw, this.bucket, target.key, (await this.getMetadata(id))['upload-id'])).filter((p) => (p.PartNumber ?? 0) <= (saved.parts ?? 0));
+      const uploadId = (await this.getMetadata(id))['upload-id'];
+      await settleContent(this.raw, this.blobs, { bucket: this.bucket, key: target.key, uploadId }, hash, hash, parts);
       return;
     }
     const size = await this.completed(id).catch(() => null);
@@ -401,8 +342,7 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
   }
 
   async forget(id: string): Promise<void> {
-    this.kept.get(id)?.hasher.close();
-    this.kept.delete(id);
+    this.kept.drop(id);
     this.listed.delete(id);
     // One delete per key: multi-object delete needs a checksum header not every S3-compatible server takes.
     const meta = await this.getMetadata(id).catch(() => null);
@@ -445,7 +385,7 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
    * died before completing it.
    */
   private async completed(id: string): Promise<number> {
-    const size = await this.objectSize(id);
+    const size = await objectSize(this.client, this.bucket, id);
     if (size !== null) return size;
     const upload = await this.getUpload(id);
     if (upload.size === undefined || upload.offset !== upload.size) throw new Error(`upload ${id} is not complete`);
@@ -453,28 +393,4 @@ export class HashingS3Store extends (DataStore as unknown as typeof S3Store) imp
     await this.clearCache(id);
     return upload.size;
   }
-
-  private async objectSize(id: string): Promise<number | null> {
-    try {
-      return (await this.client.headObject({ Bucket: this.bucket, Key: id })).ContentLength ?? 0;
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
-  }
-
-  private async saveState(id: string, state: SavedState): Promise<void> {
-    await this.client.putObject({ Bucket: this.bucket, Key: `${id}.b3`, Body: JSON.stringify(state) });
-  }
-
-  private async savedState(id: string): Promise<SavedState | null> {
-    try {
-      const res = await this.client.getObject({ Bucket: this.bucket, Key: `${id}.b3` });
-      return JSON.parse(await res.Body!.transformToString()) as SavedState;
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
-  }
 }
-

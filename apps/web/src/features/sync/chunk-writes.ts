@@ -172,99 +172,154 @@ async function inTransaction(db: DriveDb, w: RowWrites): Promise<LocalFile[]> {
 type WriteTx = ReturnType<typeof startWrite>;
 const startWrite = (db: DriveDb) => db.transaction(['chunks', 'chunk_ids', 'local_meta'], 'readwrite', { durability: 'relaxed' });
 
+/** One write's view of the chunks: the locator it works with and the chunks it has opened so far. */
+class ChunkWrite {
+  readonly open = new Map<Place, Open>();
+  readonly chunks;
+  constructor(
+    readonly tx: WriteTx,
+    readonly loc: Locator,
+  ) {
+    this.chunks = tx.objectStore('chunks');
+  }
+
+  placeOf(id: string): Place | undefined {
+    return this.loc.where.get(id)?.place;
+  }
+
+  /** An opened chunk. */
+  chunk(p: Place): Open {
+    return this.open.get(p)!;
+  }
+
+  /** Opens the chunks at `places` not open yet: from the rows this tab holds, else read. */
+  async load(places: Iterable<Place>): Promise<void> {
+    for (const p of places) {
+      const rows = this.loc.held.get(p);
+      if (rows && !this.open.has(p)) this.open.set(p, new Open(p, rows));
+    }
+    const wanted = [...new Set(places)].filter((p) => !this.open.has(p));
+    const found = await Promise.all(wanted.map((p) => this.chunks.get(keyOf(p))));
+    wanted.forEach((p, i) => this.open.set(p, new Open(p, found[i]?.rows ?? [])));
+  }
+
+  /** Takes a row out of its (open) chunk and the locator. */
+  remove(id: string): void {
+    const p = this.placeOf(id);
+    if (!p) return;
+    this.chunk(p).remove(id);
+    this.loc.where.delete(id);
+  }
+
+  isLastOfShelf(p: Place): boolean {
+    return this.loc.last.get(shelfKey(p.user, p.shelf)) === p;
+  }
+}
+
+/** A row going to the end of a shelf: the shelf and its key worked out once. */
+interface Arrival {
+  row: LocalFile;
+  shelf: number;
+  key: string;
+}
+
+const isPlace = (p: Place | undefined): p is Place => !!p;
+
 async function changeChunks(tx: WriteTx, w: RowWrites, done: Promise<void>): Promise<LocalFile[]> {
-  const chunks = tx.objectStore('chunks');
   const meta = await tx.objectStore('local_meta').get('chunks');
   const gen = meta?.gen ?? 0;
   if (locator?.gen !== gen) locator = makeLocator(await tx.objectStore('chunk_ids').getAll(), gen);
-  const loc = locator;
+  const write = new ChunkWrite(tx, locator);
 
-  const open = new Map<Place, Open>();
-  const load = async (places: Iterable<Place>) => {
-    for (const p of places) {
-      const rows = loc.held.get(p);
-      if (rows && !open.has(p)) open.set(p, new Open(p, rows));
-    }
-    const wanted = [...new Set(places)].filter((p) => !open.has(p));
-    const found = await Promise.all(wanted.map((p) => chunks.get(keyOf(p))));
-    wanted.forEach((p, i) => open.set(p, new Open(p, found[i]?.rows ?? [])));
-  };
-  const placeOf = (id: string) => loc.where.get(id)?.place;
-
-  // The chunks holding every row named, then the last chunk of each shelf a row may go to.
+  // The chunks holding every row named; the last chunk of each shelf a row may go to is opened when it moves there.
   const named = [...(w.deleted ?? []), ...(w.update ?? []).map((u) => u.id), ...(w.put ?? []).map((r) => r.id)];
-  await load(named.map(placeOf).filter((p): p is Place => !!p));
+  await write.load(named.map((id) => write.placeOf(id)).filter(isPlace));
+  for (const id of w.deleted ?? []) write.remove(id);
+  const rows = rowsToWrite(write, w);
+  const moving = changeInPlace(write, rows);
+  if (moving.length) await appendToShelves(write, moving);
+  saveChunks(write);
+  void tx.objectStore('local_meta').put({ key: 'chunks', gen: gen + 1 });
+  write.loc.gen = gen + 1;
+  await done;
+  return rows;
+}
 
-  const remove = (id: string) => {
-    const p = placeOf(id);
-    if (!p) return;
-    open.get(p)!.remove(id);
-    loc.where.delete(id);
-  };
-  for (const id of w.deleted ?? []) remove(id);
-
+/** The rows put, then the stored rows changed, with their changes applied (rows not stored are left out). */
+function rowsToWrite(write: ChunkWrite, w: RowWrites): LocalFile[] {
   const rows: LocalFile[] = [...(w.put ?? [])];
   for (const u of w.update ?? []) {
-    const p = placeOf(u.id);
-    const stored = p && open.get(p)!.get(u.id);
+    const p = write.placeOf(u.id);
+    const stored = p && write.chunk(p).get(u.id);
     if (stored) rows.push({ ...fromStored({ ...stored }), ...u.changes });
   }
+  return rows;
+}
 
-  // Rows that stay on their shelf are changed where they are; the others go to the end of their new shelf.
-  const moving: LocalFile[] = [];
+/**
+ * Rows that stay on their shelf are changed where they are; the others leave their chunk and are answered, to go to
+ * the end of their new shelf.
+ */
+function changeInPlace(write: ChunkWrite, rows: LocalFile[]): Arrival[] {
+  const moving: Arrival[] = [];
   for (const row of rows) {
-    const p = placeOf(row.id);
-    if (p && p.user === row.user_id && p.shelf === shelfOf(row.parent_id)) open.get(p)!.set(toStored(row));
+    const p = write.placeOf(row.id);
+    const shelf = shelfOf(row.parent_id);
+    if (p && p.user === row.user_id && p.shelf === shelf) write.chunk(p).set(toStored(row));
     else {
-      if (p) remove(row.id);
-      moving.push(row);
+      if (p) write.remove(row.id);
+      moving.push({ row, shelf, key: shelfKey(row.user_id, shelf) });
     }
   }
-  if (moving.length) {
-    await load(moving.map((r) => loc.last.get(shelfKey(r.user_id, shelfOf(r.parent_id)))).filter((p): p is Place => !!p));
-    // A shelf's batch that fits in a chunk but not in the room left goes whole into a new one, so a sync page writes
-    // one chunk rather than the end of one and the start of the next.
-    const shelfOfRow = (r: LocalFile) => shelfKey(r.user_id, shelfOf(r.parent_id));
-    const arriving = new Map<string, number>();
-    for (const r of moving) arriving.set(shelfOfRow(r), (arriving.get(shelfOfRow(r)) ?? 0) + 1);
-    const started = new Set<string>();
-    for (const row of moving) {
-      const key = shelfOfRow(row);
-      let last = loc.last.get(key);
-      const used = last ? open.get(last)!.rows.length : 0;
-      const batch = arriving.get(key)!;
-      const moveOn = !started.has(key) && used > 0 && used + batch > CHUNK_ROWS && batch <= CHUNK_ROWS;
-      started.add(key);
-      if (!last || used >= CHUNK_ROWS || moveOn) {
-        last = { user: row.user_id, shelf: shelfOf(row.parent_id), n: last ? last.n + 1 : 0 };
-        loc.last.set(key, last);
-        open.set(last, new Open(last, []));
-      }
-      open.get(last)!.set(toStored(row));
-      loc.where.set({ id: row.id, place: last });
-    }
-  }
+  return moving;
+}
 
-  const ids = tx.objectStore('chunk_ids');
-  for (const c of open.values()) {
+/** Adds rows to the last chunk of their shelf, starting a new chunk where it is full. */
+async function appendToShelves(write: ChunkWrite, moving: Arrival[]): Promise<void> {
+  const { loc } = write;
+  await write.load(moving.map((m) => loc.last.get(m.key)).filter(isPlace));
+  // A shelf's batch that fits in a chunk but not in the room left goes whole into a new one, so a sync page writes
+  // one chunk rather than the end of one and the start of the next.
+  const arriving = new Map<string, number>();
+  for (const m of moving) arriving.set(m.key, (arriving.get(m.key) ?? 0) + 1);
+  const started = new Set<string>();
+  for (const { row, shelf, key } of moving) {
+    let last = loc.last.get(key);
+    const used = last ? write.chunk(last).rows.length : 0;
+    const batch = arriving.get(key)!;
+    const moveOn = !started.has(key) && used > 0 && used + batch > CHUNK_ROWS && batch <= CHUNK_ROWS;
+    started.add(key);
+    if (!last || used >= CHUNK_ROWS || moveOn) {
+      last = { user: row.user_id, shelf, n: last ? last.n + 1 : 0 };
+      loc.last.set(key, last);
+      write.open.set(last, new Open(last, []));
+    }
+    write.chunk(last).set(toStored(row));
+    loc.where.set({ id: row.id, place: last });
+  }
+}
+
+/**
+ * Stores the changed chunks with their id records, and keeps each shelf's last chunk in memory for the next write.
+ * An emptied chunk goes, but for its shelf's last one, where new rows are added.
+ */
+function saveChunks(write: ChunkWrite): void {
+  const { chunks } = write;
+  const ids = write.tx.objectStore('chunk_ids');
+  const { held } = write.loc;
+  for (const c of write.open.values()) {
+    const last = write.isLastOfShelf(c.place);
+    if (last) held.set(c.place, c.rows);
+    else held.delete(c.place);
     if (!c.dirty) continue;
-    const { user, shelf, n } = c.place;
-    // An emptied chunk goes, but for its shelf's last one, where new rows are added.
-    if (!c.rows.length && loc.last.get(shelfKey(user, shelf)) !== c.place) {
+    if (!c.rows.length && !last) {
       void chunks.delete(keyOf(c.place));
       void ids.delete(keyOf(c.place));
       continue;
     }
+    const { user, shelf, n } = c.place;
     const record: Chunk = sealChunk(user, shelf, n, c.rows);
     void chunks.put(record);
     void ids.put(idsOf(record));
   }
-  for (const c of open.values()) {
-    if (loc.last.get(shelfKey(c.place.user, c.place.shelf)) === c.place) loc.held.set(c.place, c.rows);
-    else loc.held.delete(c.place);
-  }
-  void tx.objectStore('local_meta').put({ key: 'chunks', gen: gen + 1 });
-  loc.gen = gen + 1;
-  await done;
-  return rows;
 }
