@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { build } from 'esbuild';
 import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -21,12 +23,52 @@ function appIcons(): Plugin {
   };
 }
 
+const LOCALES = new URL('./src/locales/', import.meta.url);
+
+/** The i18n keys the first paint shows (read as a file: the config loads none of the app's modules). */
+const firstPaintKeys = () => JSON.parse(readFileSync(new URL('./src/features/first-paint/paint-words.json', import.meta.url), 'utf8')) as string[];
+
+/** locale → key → text, for the keys the first paint shows. */
+function words(): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const file of readdirSync(LOCALES).filter((f) => f.endsWith('.json'))) {
+    const all = JSON.parse(readFileSync(new URL(file, LOCALES), 'utf8')) as Record<string, unknown>;
+    const pick = (key: string) => key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], all);
+    out[file.replace(/\.json$/, '')] = Object.fromEntries(firstPaintKeys().map((k) => [k, String(pick(k) ?? '')]));
+  }
+  return out;
+}
+
+/**
+ * Inlines the first paint (src/features/first-paint/boot.ts) into index.html: bundled with esbuild into one small
+ * script, with the few words it shows taken from every locale, so it runs before any of the app's scripts load.
+ */
+function firstPaint(): Plugin {
+  return {
+    name: 'haul-first-paint',
+    async transformIndexHtml() {
+      const out = await build({
+        entryPoints: [new URL('./src/features/first-paint/boot.ts', import.meta.url).pathname],
+        bundle: true,
+        write: false,
+        format: 'iife',
+        minify: true,
+        target: 'es2022',
+        define: { __FIRST_PAINT_WORDS__: JSON.stringify(words()) },
+      });
+      return [{ tag: 'script', children: out.outputFiles[0]!.text, injectTo: 'body' }];
+    },
+  };
+}
+
 // Served by the Haul server under /drive; `npm run dev` proxies the API to a server on :8080.
 export default defineConfig({
   base: '/drive/',
   plugins: [
     react(),
     appIcons(),
+    // index.html draws the open folder's first page before the app's scripts load (src/features/first-paint).
+    firstPaint(),
     // The manifest and the service worker (src/features/pwa/sw.ts, workbox's precaching); docs/decisions/installed-app.md.
     VitePWA({
       strategies: 'injectManifest',

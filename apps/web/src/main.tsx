@@ -16,6 +16,7 @@ import { shareIdOfCode } from './features/share-page/share-code';
 import { SecondFactorDialog } from './features/two-factor/second-factor';
 import { SiteTitle } from './features/site/site-name';
 import { registerServiceWorker } from './features/pwa/register-service-worker';
+import { FIRST_PAINT_MAX_MS, dropFirstPaint } from './features/first-paint/drop';
 import './app/styles.css';
 
 /** Every failed load shows the server's words; a signed-out answer is handled by the client (back to sign-in). */
@@ -49,6 +50,11 @@ if (shareCode) {
 // Share links (/s/{id}) are their own small app; everything else is the drive under /drive.
 const router = window.location.pathname.startsWith('/s/') ? (await import('./features/share-page/share-router')).shareRouter : createDriveRouter();
 setNavigator((to) => router.navigate(to));
+// index.html's first paint shows the folder's rows until the file list replaces them; a move to another address (a
+// redirect included) or a slow start drops it, so it never hides what the app shows.
+const startPath = window.location.pathname;
+router.subscribe((state) => state.location.pathname !== startPath && dropFirstPaint());
+setTimeout(dropFirstPaint, FIRST_PAINT_MAX_MS);
 
 function Root() {
   const theme = useThemeStore((s) => s.choice);

@@ -4,27 +4,14 @@
  */
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import type { SortOrder } from '@haul/shared';
+import { DEFAULT_DISPLAY, modeOf, type DisplayMode, type SavedDisplay, type ViewType } from './display-mode';
 
-export type ViewType = 'list' | 'grid';
+export { DEFAULT_DISPLAY, type DisplayMode, type ViewType };
 
-export interface DisplayMode {
-  orderType: SortOrder;
-  pinFoldersTop: boolean;
-  viewType: ViewType;
-  last_modified: number;
-}
-
-export const DEFAULT_DISPLAY: DisplayMode = { orderType: 'MODIFY_TIME_DESC', pinFoldersTop: true, viewType: 'grid', last_modified: 0 };
 const TRIM_ABOVE = 2000;
 const KEEP = 1000;
 
-interface DisplayState {
-  global: DisplayMode;
-  /** Apply a change to every folder (true) or only to the folder it was made in (false). */
-  orderSettingGlobal: boolean;
-  viewSettingGlobal: boolean;
-  byKey: Record<string, DisplayMode>;
+interface DisplayState extends SavedDisplay {
   /** The mode in force for a route, folder or search key. */
   modeFor: (key: string) => DisplayMode;
   update: (key: string, change: Partial<Omit<DisplayMode, 'last_modified'>>, now?: number) => void;
@@ -46,15 +33,7 @@ export const useDisplayMode = create<DisplayState>()(
       orderSettingGlobal: true,
       viewSettingGlobal: true,
       byKey: {},
-      modeFor: (key) => {
-        const s = get();
-        const local = s.byKey[key];
-        return {
-          ...s.global,
-          ...(local && !s.orderSettingGlobal ? { orderType: local.orderType, pinFoldersTop: local.pinFoldersTop } : {}),
-          ...(local && !s.viewSettingGlobal ? { viewType: local.viewType } : {}),
-        };
-      },
+      modeFor: (key) => modeOf(get(), key),
       update: (key, change, now = Date.now()) =>
         set((s) => {
           const orderPart = { orderType: change.orderType, pinFoldersTop: change.pinFoldersTop };

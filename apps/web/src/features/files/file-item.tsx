@@ -1,21 +1,15 @@
 /** One file or folder as a list row or a grid card. */
 import { memo } from 'react';
 import i18n from 'i18next';
-import { categoryOf, formatSize, mediaTypeOf } from '@haul/shared/plain';
+import { formatSize } from '@haul/shared/plain';
 import type { DriveFile, EventType } from '@haul/shared';
-import { Icon, type IconName } from '../../components/icon';
+import { Icon } from '../../components/icon';
 import { highlightParts } from '../search/search-state';
-import { isFolder } from './files-api';
+import { iconFor, isFolder } from './file-kind';
 import { formatDate, formatTime, timeLeft } from './format-time';
 import { ItemLocation } from './item-location';
 
-export function iconFor(f: DriveFile): IconName {
-  if (isFolder(f)) return 'folder';
-  const media = mediaTypeOf(f.name, f.mime_type);
-  if (media) return media;
-  const cat = categoryOf(f.name, f.mime_type);
-  return cat === 'zip' ? 'archive' : cat === 'bt' ? 'torrent' : 'file';
-}
+export { iconFor };
 
 export function Highlighted({ name, keyword }: { name: string; keyword?: string }) {
   return <>{highlightParts(name, keyword).map((p, i) => (p.hit ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}</>;

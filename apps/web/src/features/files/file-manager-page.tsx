@@ -1,6 +1,7 @@
 /** All files and Starred (seed 000 §2): a folder or the starred items, with search mode, from the local database first. */
 import * as ContextMenu from '@radix-ui/react-context-menu';
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type DragEvent } from 'react';
+import { dropFirstPaint } from '../first-paint/drop';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { DriveFile } from '@haul/shared';
@@ -87,6 +88,11 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
   const rootLabel = view === 'star' ? t('nav.star') : t('nav.all');
   const canCreate = !search && (view === 'all' || !!id);
   const notFound = isApiError(ancestors.error, 'file_not_found') || isApiError(listing.error, 'file_not_found');
+  // The app's own answer is on screen (the list, an empty folder, an error): index.html's first paint goes.
+  const settled = notFound || !!listing.error || !!files;
+  useLayoutEffect(() => {
+    if (settled) dropFirstPaint();
+  }, [settled]);
 
   const dropInto = (moved: DriveFile[], folder: DriveFile) => void moveFiles(moved, folder.id);
 

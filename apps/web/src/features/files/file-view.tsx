@@ -24,6 +24,7 @@ import { idsInBox, idsInSwipe, type Box } from './box-select';
 import { useDialog } from '../../app/dialogs/dialog-store';
 import { FileCard, FileRow, type FileActivity } from './file-item';
 import { isFolder } from './files-api';
+import { CARD_H, CARD_W, LOCATION_H, ROW_H, ROW_H_MOBILE, gridColumns } from './list-metrics';
 import { useClientSize, useHeight } from './element-size';
 import { LIST_HEAD, ListHead } from './list-head';
 import { contextMenuOn, isMenuKey } from './menu-key';
@@ -31,12 +32,6 @@ import { idTest, pickSelected, useSelection } from './selection-store';
 import { rowSpan, steadyRange } from './steady-range';
 import { useHighlight } from './use-highlight';
 
-const ROW_H = 48;
-const ROW_H_MOBILE = 60;
-const CARD_W = 150;
-const CARD_H = 172;
-/** A search result's tile has a line more: its folder. */
-const LOCATION_H = 20;
 const OVERSCAN_PX = 6 * ROW_H;
 const DRAG_TYPE = 'application/x-haul-ids';
 
@@ -87,7 +82,7 @@ export function FileView(props: FileViewProps) {
   const head = !grid && !mobile;
   const headRows = head ? 1 : 0;
   const { ref: headRef, height: headH } = useHeight(head);
-  const cols = grid ? Math.max(1, Math.floor((width || CARD_W) / CARD_W)) : 1;
+  const cols = grid ? gridColumns(width) : 1;
   const rowH = grid ? CARD_H + (showLocation ? LOCATION_H : 0) : mobile ? ROW_H_MOBILE : ROW_H;
   const rowCount = Math.ceil(files.length / cols);
   // Rows rendered beyond each edge: about 300 px, so the grid's tall rows are not rendered three times as many pixels

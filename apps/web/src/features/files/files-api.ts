@@ -1,8 +1,9 @@
 /** The drive calls of the file manager (seed 000 §7), typed with the shared wire shapes. */
 import { FILE_KIND, FOLDER_KIND, LIMITS, PHASE } from '@haul/shared/plain';
-import type { DriveFile, FileList, SortOrder } from '@haul/shared';
+import type { FileList, SortOrder } from '@haul/shared';
 import { haul } from '../../lib/api-client';
 import { takeFirstPage, unlessAborted } from './first-page';
+import { isFolder } from './file-kind';
 
 export type Filters = Record<string, Record<string, unknown>>;
 
@@ -60,5 +61,5 @@ export const starFiles = (ids: string[]) => inChunks(ids, (c) => haul.call('star
 export const unstarFiles = (ids: string[]) => inChunks(ids, (c) => haul.call('unstar', { body: { ids: c } }));
 export const emptyTrash = () => haul.call('emptyTrash');
 
-export const isFolder = (f: Pick<DriveFile, 'kind'>) => f.kind === FOLDER_KIND;
+export { isFolder };
 export { FILE_KIND };

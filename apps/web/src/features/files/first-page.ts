@@ -17,11 +17,15 @@ export interface EarlyPage {
   at: number;
   /** The parsed answer; null when the request failed or the server refused it. */
   page: Promise<FileList | null>;
+  /** The folder asked for ('' for the root). */
+  folder: string;
 }
 
 declare global {
   interface Window {
     __haulFirstPage?: EarlyPage;
+    /** Set once the app has shown its own list (or another screen): the first paint is no longer wanted. */
+    __haulFirstPaintDone?: boolean;
   }
 }
 

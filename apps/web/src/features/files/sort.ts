@@ -1,6 +1,6 @@
 /** Client-side ordering of a folder read from the local database (seed 000 §4 "File lists": sorting). */
 import type { DriveFile, SortOrder } from '@haul/shared';
-import { isFolder } from './files-api';
+import { isFolder } from './file-kind';
 
 type Item = Pick<DriveFile, 'id' | 'name' | 'kind' | 'size' | 'modified_time' | 'file_extension'>;
 

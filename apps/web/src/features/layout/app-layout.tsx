@@ -14,7 +14,8 @@ import { SearchBox } from '../search/search-box';
 import { SyncIndicator } from '../sync/sync-indicator';
 import { useSyncEngine } from '../sync/use-sync-engine';
 import { focusMain, useFocusKeeper } from './focus-keeper';
-import { Icon, type IconName } from '../../components/icon';
+import { Icon } from '../../components/icon';
+import { NAV } from './nav-items';
 import { Logo } from './logo';
 import { NavProgress } from './nav-progress';
 import { SettingsMenu } from './settings-menu';
@@ -26,16 +27,6 @@ import { MagnetHandlerOffer } from '../settings/magnet-handler-offer';
 import { OfflineBanner } from '../pwa/offline-banner';
 import { useNewEventsCount } from '../recent/recent-events';
 
-const NAV: { to: string; key: string; icon: IconName }[] = [
-  { to: '/all', key: 'nav.all', icon: 'all' },
-  { to: '/recent', key: 'nav.recent', icon: 'recent' },
-  { to: '/star', key: 'nav.star', icon: 'star' },
-  { to: '/shared', key: 'nav.shared', icon: 'shared' },
-  { to: '/watch-history', key: 'nav.watchHistory', icon: 'history' },
-  { to: '/bookmarks', key: 'nav.bookmarks', icon: 'bookmark' },
-  { to: '/feeds', key: 'feeds.title', icon: 'list' },
-  { to: '/trash', key: 'nav.trash', icon: 'trash' },
-];
 /** The screens whose main content is a file list (the skip link names it). */
 const LISTS = ['all', 'star', 'recent', 'shared', 'watch-history', 'trash'];
 

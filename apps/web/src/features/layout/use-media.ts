@@ -1,9 +1,8 @@
-/** The phone layout below 768 px (seed 000 §9), and other media queries the screens follow. */
+/** Media queries as React state. */
 import { useSyncExternalStore } from 'react';
+import { MOBILE_QUERY, TOUCH_OR_NARROW_QUERY } from './media-queries';
 
-export const MOBILE_QUERY = '(max-width: 767.98px)';
-/** A phone, or a screen worked with a finger (a tablet): no files to drag in, no hover. */
-export const TOUCH_OR_NARROW_QUERY = `${MOBILE_QUERY}, (pointer: coarse)`;
+export { MOBILE_QUERY, TOUCH_OR_NARROW_QUERY };
 
 export function useMedia(query: string): boolean {
   return useSyncExternalStore(
