@@ -21,13 +21,20 @@ export interface SyncProbe {
   /** When the first `[data-item]` entered the page, and the animation frame after it (ms after navigation; 0: not yet). */
   rowAt: number;
   rowFrameAt: number;
+  /** The same for index.html's first paint of the folder (`#first-paint`, drawn before the app runs; 0: none). */
+  paintAt: number;
+  paintFrameAt: number;
 }
 
 /** Runs in the page before its scripts: wraps fetch, JSON.parse and IndexedDB writes with counters. */
 export function syncProbe() {
-  const p: SyncProbe = { calls: 0, headersMs: 0, bodyMs: 0, parseMs: 0, txs: 0, puts: 0, txMs: 0, longTasks: [], longTaskStarts: [], first: [], rowAt: 0, rowFrameAt: 0 };
+  const p: SyncProbe = { calls: 0, headersMs: 0, bodyMs: 0, parseMs: 0, txs: 0, puts: 0, txMs: 0, longTasks: [], longTaskStarts: [], first: [], rowAt: 0, rowFrameAt: 0, paintAt: 0, paintFrameAt: 0 };
   // Stamped in the page: the time Playwright's wait adds (polling, a round trip behind busy tasks) is not in these.
   new MutationObserver((_, obs) => {
+    if (!p.paintAt && document.querySelector('#first-paint .vrow')) {
+      p.paintAt = performance.now();
+      requestAnimationFrame(() => (p.paintFrameAt = performance.now()));
+    }
     if (!document.querySelector('[data-item]')) return;
     obs.disconnect();
     p.rowAt = performance.now();

@@ -4,6 +4,8 @@
  *  - navigation to the first row painted for a 100,000-file folder, cold (from the API) and warm (from IndexedDB),
  *    beside the reference: the first page of that folder fetched by a bare fetch() in the same page; stamped in the
  *    page (the animation frame after the first `[data-item]` entered it), since Playwright's wait polls too sparsely;
+ *    in new profiles, the first rows on screen (index.html's first paint, `#first-paint`) and the app's own first row,
+ *    beside a static page making the same request;
  *  - the longest main-thread task while scrolling that folder end to end, in the grid and in the list (aim: none over 50 ms);
  *  - the full sync of the drive on a first visit (aim: 5 s) and where its time goes: the listing calls (until headers,
  *    body, JSON.parse), the IndexedDB write transactions on `chunks`, the main thread's busy time, and the long tasks
@@ -132,7 +134,9 @@ try {
     await p.waitForSelector('[data-item]', { timeout: 120_000 });
     const seen = await p.evaluate(() => performance.now());
     await p.waitForFunction(() => (window as unknown as { __syncProbe: SyncProbe }).__syncProbe.rowFrameAt > 0);
-    return { at: await p.evaluate(() => (window as unknown as { __syncProbe: SyncProbe }).__syncProbe.rowFrameAt), seen };
+    const probe = await p.evaluate(() => (window as unknown as { __syncProbe: SyncProbe }).__syncProbe);
+    // `at`: the app's own first row; `shown`: the first rows on screen, index.html's first paint when it came first.
+    return { at: probe.rowFrameAt, shown: probe.paintFrameAt > 0 ? Math.min(probe.paintFrameAt, probe.rowFrameAt) : probe.rowFrameAt, seen };
   };
   // 2. First row of the big folder, cold: a new browser profile opens the folder's address directly.
   const fresh = await probedContext(browser, base, session);
@@ -164,9 +168,12 @@ try {
   // The page above had the app's scripts cached (it loaded /drive/ for the reference fetch). Three new profiles with
   // nothing cached, and the reference page in three more: the median of each.
   const colds: number[] = [];
+  const coldShown: number[] = [];
   for (let i = 0; i < 3; i++) {
     const ctx = await probedContext(browser, base, session);
-    colds.push((await firstRow(await ctx.newPage())).at);
+    const r = await firstRow(await ctx.newPage());
+    colds.push(r.at);
+    coldShown.push(r.shown);
     await ctx.close();
   }
   const staticRows: number[] = [];
@@ -202,7 +209,10 @@ try {
   );
   const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
   console.log(
-    `  first row painted, new profiles (nothing cached): ${colds.map((c) => c.toFixed(0)).join(' / ')} ms; a static page fetching the same page and adding 100 rows with plain DOM: ${staticRows.map((c) => c.toFixed(0)).join(' / ')} ms; median ratio ${(median(colds) / median(staticRows)).toFixed(2)}x   (aim <= 1.5x)`,
+    `  first rows on screen, new profiles (nothing cached; index.html's first paint): ${coldShown.map((c) => c.toFixed(0)).join(' / ')} ms; a static page fetching the same page and adding 100 rows with plain DOM: ${staticRows.map((c) => c.toFixed(0)).join(' / ')} ms; median ratio ${(median(coldShown) / median(staticRows)).toFixed(2)}x   (aim <= 1.5x)`,
+  );
+  console.log(
+    `    the app's own first row in those profiles: ${colds.map((c) => c.toFixed(0)).join(' / ')} ms; median ratio to the static page ${(median(colds) / median(staticRows)).toFixed(2)}x`,
   );
   if (folderCall)
     console.log(

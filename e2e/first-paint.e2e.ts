@@ -84,6 +84,25 @@ describe('the first paint of a cold start', () => {
     expect(await page.locator('#first-paint').count()).toBe(0);
   });
 
+  it('starts the app without waiting for a slow first page', async () => {
+    const { page, release } = await coldPage({ width: 1280, height: 800 });
+    release();
+    let answer!: () => void;
+    const held = new Promise<void>((r) => (answer = r));
+    await page.route(/\/drive\/v1\/files\?/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const entry = page.waitForRequest(/\/drive\/assets\/index-[^/]+\.js$/);
+    await page.goto('/drive/all', { waitUntil: 'commit' });
+    // The app's entry script is asked for while the folder's first page is still on its way.
+    await entry;
+    expect(await page.locator('[data-item], #first-paint').count()).toBe(0);
+    answer();
+    await page.locator('[data-item]').first().waitFor();
+    expect(await appNames(page)).toHaveLength(4);
+  });
+
   it('is not drawn once the app shows its list, nor for a visitor signed out', async () => {
     const { page, release } = await coldPage({ width: 1280, height: 800 });
     release();

@@ -41,22 +41,34 @@ function words(): Record<string, Record<string, string>> {
 
 /**
  * Inlines the first paint (src/features/first-paint/boot.ts) into index.html: bundled with esbuild into one small
- * script, with the few words it shows taken from every locale, so it runs before any of the app's scripts load.
+ * script, with the few words it shows taken from every locale, so it runs before any of the app's scripts load. In a
+ * build it also takes the app's entry script out of the page and starts it itself, once the first page is drawn (the
+ * app's scripts are fetched meanwhile: their preload links stay), so their evaluation does not hold the drawing back.
  */
 function firstPaint(): Plugin {
   return {
     name: 'haul-first-paint',
-    async transformIndexHtml() {
-      const out = await build({
-        entryPoints: [new URL('./src/features/first-paint/boot.ts', import.meta.url).pathname],
-        bundle: true,
-        write: false,
-        format: 'iife',
-        minify: true,
-        target: 'es2022',
-        define: { __FIRST_PAINT_WORDS__: JSON.stringify(words()) },
-      });
-      return [{ tag: 'script', children: out.outputFiles[0]!.text, injectTo: 'body' }];
+    transformIndexHtml: {
+      order: 'post',
+      async handler(html, ctx) {
+        const entryTag = ctx.bundle ? /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(html) : null;
+        if (ctx.bundle && !entryTag) throw new Error('first paint: the entry script was not found in index.html');
+        const out = await build({
+          entryPoints: [new URL('./src/features/first-paint/boot.ts', import.meta.url).pathname],
+          bundle: true,
+          write: false,
+          format: 'iife',
+          minify: true,
+          target: 'es2022',
+          define: { __FIRST_PAINT_WORDS__: JSON.stringify(words()), __HAUL_ENTRY__: JSON.stringify(entryTag?.[1] ?? null) },
+        });
+        return {
+          // The app's modules are fetched at once but only compiled when the entry runs: Chromium compiles a module
+          // it preloads as such on the page's main thread, which would hold the drawing back.
+          html: entryTag ? html.replace(entryTag[0], '').replaceAll('<link rel="modulepreload" crossorigin', '<link rel="preload" as="script" crossorigin') : html,
+          tags: [{ tag: 'script', children: out.outputFiles[0]!.text, injectTo: 'body' }],
+        };
+      },
     },
   };
 }
@@ -124,10 +136,18 @@ export default defineConfig({
       // The client package's modules do nothing when imported, so one that is only re-exported by its index (the
       // BLAKE3 hashing, with hash-wasm) goes where it is used (the uploads) instead of into the first download.
       treeshake: { moduleSideEffects: (id: string) => !/\/packages\/client\/src\//.test(id) },
-      // The libraries the entry imports statically in one file: with the pages split off, the first screen would
-      // otherwise arrive as ~45 small chunks, each with its own request and headers. Only libraries: the entry
-      // awaits the share pages' router, and a chunk holding both would wait on itself.
-      output: { codeSplitting: { groups: [{ name: 'first-screen-libs', tags: ['$initial'], test: /node_modules/ }] } },
+      // What the entry imports statically in two files, the libraries and the app's own modules: with the pages split
+      // off, the first screen would otherwise arrive as ~60 small chunks, each a request of its own, and over HTTP/1.1
+      // (six connections) they queue with the folder's first page that index.html asks for. The entry itself stays
+      // apart: it awaits the share pages' router, and a chunk holding both would wait on itself.
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'first-screen-libs', tags: ['$initial'], test: /node_modules/ },
+            { name: 'first-screen', tags: ['$initial'], test: /\/(apps\/web\/src\/(?!main\.tsx$)|packages\/)/ },
+          ],
+        },
+      },
     },
   },
   server: {

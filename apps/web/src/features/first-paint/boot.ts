@@ -1,18 +1,34 @@
 /**
- * Inlined into index.html at build time (vite.config.ts, firstPaint): once the early answer for the open folder arrives,
- * and unless the app already shows its own list, draws it (paint.ts) over the page until the app drops it (drop.ts).
+ * Inlined into index.html at build time (vite.config.ts, firstPaint): once the early answer for the open folder
+ * arrives, and unless the app already shows its own list, draws it (paint.ts) over the page until the app drops it
+ * (drop.ts). In a build the app's entry script is started from here: at once when there is nothing to draw, else
+ * after the drawing reached the screen (or after START_AT_LATEST_MS, should the answer be slow).
  */
+import type { DriveFile } from '@haul/shared';
 import { DEFAULT_DISPLAY, modeOf, type SavedDisplay } from '../files/display-mode';
 import { LOCALE_KEY, pickLocale } from '../../lib/locale';
 import { MOBILE_QUERY } from '../layout/media-queries';
+import type {} from '../files/first-page';
 import { paintShell } from './paint';
 import type { Words } from './paint-keys';
-import type { DriveFile } from '@haul/shared';
-import type {} from '../files/first-page';
 
 declare const __FIRST_PAINT_WORDS__: Record<string, Words>;
+/** The app's entry script (null in development, where the page loads it itself). */
+declare const __HAUL_ENTRY__: string | null;
 
-const early = window.__haulFirstPage;
+/** The app starts by then whatever the early answer does: a slow server must not hold it back. */
+const START_AT_LATEST_MS = 1000;
+
+let started = false;
+function startApp() {
+  if (started || !__HAUL_ENTRY__) return;
+  started = true;
+  const s = document.createElement('script');
+  s.type = 'module';
+  s.crossOrigin = '';
+  s.src = __HAUL_ENTRY__;
+  document.body.append(s);
+}
 
 function saved(): SavedDisplay {
   const empty = { global: DEFAULT_DISPLAY, orderSettingGlobal: true, viewSettingGlobal: true, byKey: {} };
@@ -24,8 +40,9 @@ function saved(): SavedDisplay {
   }
 }
 
-function paint(files: DriveFile[], folderId: string) {
-  if (window.__haulFirstPaintDone || !files.length) return;
+/** Draws the rows; whether it did. */
+function paint(files: DriveFile[], folderId: string): boolean {
+  if (window.__haulFirstPaintDone || !files.length) return false;
   const locale = pickLocale(localStorage.getItem(LOCALE_KEY), navigator.languages ?? [navigator.language]);
   const { root, fill } = paintShell(document, {
     files,
@@ -38,13 +55,20 @@ function paint(files: DriveFile[], folderId: string) {
   });
   document.body.append(root);
   fill();
+  return true;
 }
 
-if (early) {
+const early = window.__haulFirstPage;
+if (!early) startApp();
+else {
+  setTimeout(startApp, START_AT_LATEST_MS);
   const folderId = early.folder;
-  void early.page.then((page) => {
-    if (!page) return;
-    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => paint(page.files, folderId), { once: true });
-    else paint(page.files, folderId);
-  });
+  void early.page.then(
+    (page) => {
+      // Started once the frame with the rows is on screen: the app's first task is long.
+      if (page && paint(page.files, folderId)) requestAnimationFrame(() => setTimeout(startApp));
+      else startApp();
+    },
+    startApp,
+  );
 }
