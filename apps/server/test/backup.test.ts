@@ -275,14 +275,19 @@ describe('haul-admin backup and restore of a running drive', { timeout: 300_000 
   });
 
   it('answers a usage error with exit 2 and refuses a folder that holds something else', async () => {
-    expect((await admin(envA, 'backup')).code).toBe(2);
-    expect((await admin(envA, 'restore', backupDir, '--frobnicate')).code).toBe(2);
     const other = mkdtempSync(join(work, 'other-'));
     writeFileSync(join(other, 'holiday.txt'), 'not a backup');
-    const r = await admin(envA, 'backup', other);
+    // Each is refused before anything is written, so the four processes run at once.
+    const [bare, unknown, r, inside] = await Promise.all([
+      admin(envA, 'backup'),
+      admin(envA, 'restore', backupDir, '--frobnicate'),
+      admin(envA, 'backup', other),
+      admin(envA, 'backup', join(dataA, 'backups')),
+    ]);
+    expect(bare.code).toBe(2);
+    expect(unknown.code).toBe(2);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/holds other files \(holiday.txt\) and no Haul backup/);
-    const inside = await admin(envA, 'backup', join(dataA, 'backups'));
     expect(inside.code).toBe(1);
     expect(inside.stderr).toMatch(/is in the data folder/);
   });

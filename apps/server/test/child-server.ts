@@ -264,8 +264,9 @@ export async function throttledProxy(port: number, rate: number): Promise<{ base
 }
 
 /** An origin on loopback with Range support that sends `rate` bytes a second; it logs the Range of each request. */
-export function slowOrigin(content: Buffer, rate: number): { server: HttpServer; ranges: string[] } {
+export function slowOrigin(content: Buffer, rate: number): { server: HttpServer; ranges: string[]; unthrottle: () => void } {
   const ranges: string[] = [];
+  let limited = true;
   const server = createHttpServer((req, res) => {
     const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     ranges.push(req.headers.range ?? '');
@@ -281,7 +282,8 @@ export function slowOrigin(content: Buffer, rate: number): { server: HttpServer;
     let at = start;
     const timer = setInterval(() => {
       if (res.destroyed) return clearInterval(timer);
-      const part = content.subarray(at, at + chunk);
+      // Unthrottled: the rest in one go, once a test has seen what it needed mid-transfer.
+      const part = content.subarray(at, limited ? at + chunk : content.length);
       at += part.length;
       if (at >= content.length) {
         clearInterval(timer);
@@ -290,5 +292,5 @@ export function slowOrigin(content: Buffer, rate: number): { server: HttpServer;
     }, (1000 * chunk) / rate);
     res.on('close', () => clearInterval(timer));
   });
-  return { server, ranges };
+  return { server, ranges, unthrottle: () => void (limited = false) };
 }

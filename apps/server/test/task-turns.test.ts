@@ -10,12 +10,15 @@ import { startTestHaul, type TestHaul } from './helper.js';
 import { until } from './child-server.js';
 import { pack, requireTool, settle, tree, upload } from './archive-tools.js';
 
-/** Each path's own bytes; paths under /slow/ take about a second to send. */
-function origin(): Server {
+/**
+ * Each path's own bytes; paths under /slow/ take about a second to send while `slow.on` holds (once the turns are seen,
+ * the rest of the queue may come at once).
+ */
+function origin(slow: { on: boolean }): Server {
   return createServer((req, res) => {
     const body = Buffer.alloc(req.url!.startsWith('/slow/') ? 200_000 : 1024, createHash('sha256').update(req.url!).digest());
     res.writeHead(200, { 'content-length': body.length });
-    if (!req.url!.startsWith('/slow/')) return void res.end(body);
+    if (!req.url!.startsWith('/slow/') || !slow.on) return void res.end(body);
     let at = 0;
     const timer = setInterval(() => {
       if (res.destroyed) return clearInterval(timer);
@@ -29,7 +32,8 @@ function origin(): Server {
 }
 
 describe('accounts taking turns at cloud downloads', { timeout: 60_000 }, () => {
-  const server = origin();
+  const slow = { on: true };
+  const server = origin(slow);
   let base: string;
   beforeAll(async () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -45,6 +49,7 @@ describe('accounts taking turns at cloud downloads', { timeout: 60_000 }, () => 
   /** Greedy queues four slow downloads, then quiet one small one: how many of greedy's are still unfinished when quiet's ends. */
   async function greedyLeftWhenQuietDone(concurrency: number): Promise<number> {
     const h = await startTestHaul({ allowPrivateNetwork: true, offlineConcurrency: concurrency });
+    slow.on = true;
     try {
       const greedy = await h.signUp();
       const quiet = await h.signUp();
@@ -54,6 +59,7 @@ describe('accounts taking turns at cloud downloads', { timeout: 60_000 }, () => 
       await until(() => phase(h, quiet, theirs), done, 30_000);
       expect(await phase(h, quiet, theirs)).toBe('PHASE_TYPE_COMPLETE');
       const left = (await Promise.all(mine.map((id) => phase(h, greedy, id)))).filter((p) => !done(p)).length;
+      slow.on = false;
       await until(async () => (await Promise.all(mine.map((id) => phase(h, greedy, id)))).every(done), (x) => x, 30_000);
       return left;
     } finally {

@@ -16,7 +16,7 @@ import { spawnAria2Seeder } from './bt-peers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenResponse } from '@haul/shared';
 import { torrentDir } from '../src/offline/offline.service.js';
-import { startQbittorrentDaemon, type QbittorrentDaemon } from '../src/offline/qbittorrent-daemon.js';
+import { freeLoopbackPort, startQbittorrentDaemon, type QbittorrentDaemon } from '../src/offline/qbittorrent-daemon.js';
 import { diskPathOf } from '../src/offline/torrent-engine.js';
 import { contentHashOf } from '../src/storage/content-hash.js';
 import { mkdir, startTestHaul, type TestHaul, until } from './helper.js';
@@ -57,8 +57,11 @@ afterAll(async () => {
   rmSync(workRoot, { recursive: true, force: true });
 });
 
+// The two engines' blocks run at the same time: each spends most of its time waiting on rate-limited peers. Within a
+// block the cases run in order (each test's own `expect`, as concurrent tests need), since the last one lists what the
+// others left in the root folder.
 for (const engine of ['builtin', 'qbittorrent'] as const) {
-  describe(`BitTorrent cloud downloads (${engine} engine)`, { timeout: 120_000 }, () => {
+  describe(`BitTorrent cloud downloads (${engine} engine)`, { timeout: 120_000, concurrent: true }, () => {
     const work = join(workRoot, engine);
     let h: TestHaul;
     let t: TokenResponse;
@@ -80,15 +83,27 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
           ),
         );
 
-    /** A torrent of `path` (inside `root`) made by mktorrent with 2^`pieceLog`-byte pieces, seeded by aria2c (at `rate` a second when given). */
-    async function seeded(root: string, path: string, name: string, pieceLog: number, rate?: string): Promise<string> {
+    /**
+     * A torrent of `path` (inside `root`) made by mktorrent with 2^`pieceLog`-byte pieces, seeded by aria2c at `rate`
+     * a second; `unthrottle` lifts the limit once the test has seen what it needed mid-download, so the rest comes at
+     * full speed instead of the seconds the limit would still take.
+     */
+    async function seeded(root: string, path: string, name: string, pieceLog: number, rate: string): Promise<{ torrentPath: string; unthrottle: () => Promise<void> }> {
       need('aria2c', 'aria2');
       need('mktorrent', 'mktorrent');
       const torrentPath = join(work, `${name}.torrent`);
       const made = spawnSync('mktorrent', ['-a', announce, '-l', String(pieceLog), '-o', torrentPath, path]);
       expect(made.status, made.stderr.toString()).toBe(0);
-      await seedWithAria2(root, torrentPath, rate ? [`--max-overall-upload-limit=${rate}`] : []);
-      return torrentPath;
+      const rpcPort = await freeLoopbackPort();
+      await seedWithAria2(root, torrentPath, [`--max-overall-upload-limit=${rate}`, '--enable-rpc=true', `--rpc-listen-port=${rpcPort}`]);
+      const unthrottle = async () => {
+        const res = await fetch(`http://127.0.0.1:${rpcPort}/jsonrpc`, {
+          method: 'POST',
+          body: JSON.stringify({ jsonrpc: '2.0', id: '1', method: 'aria2.changeGlobalOption', params: [{ 'max-overall-upload-limit': '0' }] }),
+        });
+        expect(await res.json()).toMatchObject({ result: 'OK' });
+      };
+      return { torrentPath, unthrottle };
     }
     /** A cloud download of a .torrent file into `parentId`. */
     const addTorrent = (torrentPath: string, parentId = '') =>
@@ -106,7 +121,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       await daemon?.stop();
     });
 
-    it('fetches the chosen files of a .torrent from an aria2c seeder into a folder tree', async () => {
+    it.sequential('fetches the chosen files of a .torrent from an aria2c seeder into a folder tree', async ({ expect }) => {
       need('aria2c', 'aria2');
       need('mktorrent', 'mktorrent');
       const root = join(work, 'aria');
@@ -160,13 +175,14 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       await expect.poll(() => existsSync(torrentDir(h.dataDir, res.body.task.id)), { timeout: 10_000 }).toBe(false);
     });
 
-    it('pauses a torrent keeping its pieces on disk, and continues from them', async () => {
+    it.sequential('pauses a torrent keeping its pieces on disk, and continues from them', async ({ expect }) => {
       const root = join(work, 'paused');
       mkdirSync(root, { recursive: true });
       const content = randomBytes(16 * 1024 * 1024);
       writeFileSync(join(root, 'show.mkv'), content);
-      // 2 MiB a second: the whole file takes ~8 s, so the pause surely comes half-way.
-      const res = await addTorrent(await seeded(root, join(root, 'show.mkv'), 'show', 18, '2M'));
+      // 2 MiB a second: the whole file would take ~8 s, so the pause surely comes half-way.
+      const seed = await seeded(root, join(root, 'show.mkv'), 'show', 18, '2M');
+      const res = await addTorrent(seed.torrentPath);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const id = res.body.task.id;
       const running = await until(
@@ -195,6 +211,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       expect(onDisk() - kept).toBeLessThan(1024 * 1024);
       expect(await task(t.access_token, id)).toMatchObject({ phase: 'PHASE_TYPE_PAUSED', progress: paused.progress, params: { received: paused.params.received } });
 
+      await seed.unthrottle();
       expect((await h.api('PATCH', `/drive/v1/tasks/${id}`, t.access_token, { phase: 'PHASE_TYPE_PENDING' })).status).toBe(200);
       const done = await finished(t.access_token, id);
       expect(done, done.message).toMatchObject({ phase: 'PHASE_TYPE_COMPLETE' });
@@ -203,7 +220,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       await expect.poll(() => existsSync(torrentDir(h.dataDir, id)), { timeout: 10_000 }).toBe(false);
     });
 
-    it('puts each file of a multi-file torrent in the drive as soon as it is done, and each once', async () => {
+    it.sequential('puts each file of a multi-file torrent in the drive as soon as it is done, and each once', async ({ expect }) => {
       const root = join(work, 'early');
       const season = join(root, 'season');
       mkdirSync(season, { recursive: true });
@@ -211,12 +228,12 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       const last = randomBytes(8 * 1024 * 1024);
       writeFileSync(join(season, 'e01.bin'), first);
       writeFileSync(join(season, 'e02.bin'), last);
-      // 1 MiB a second: the second file takes ~8 s, long after the first is whole (both engines fetch in order).
-      const torrentPath = await seeded(root, season, 'season', 16, '1M');
+      // 1 MiB a second: the second file would take ~8 s, long after the first is whole (both engines fetch in order).
+      const seed = await seeded(root, season, 'season', 16, '1M');
       const folder = await mkdir(h, t.access_token, 'Early');
       const month = async () => Number((await h.api('GET', '/drive/v1/about?with_quotas=cloud_download_size_month', t.access_token)).body.quotas.cloud_download_size_month.usage);
       const monthBefore = await month();
-      const res = await addTorrent(torrentPath, folder);
+      const res = await addTorrent(seed.torrentPath, folder);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const id = res.body.task.id;
 
@@ -238,6 +255,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       expect(running.file_id).toBe(seasonFolder[0]!.id);
       expect(running.params).toMatchObject({ file_count: '2' });
       expect(running.params.landed.split(',')).toHaveLength(1);
+      await seed.unthrottle();
 
       // At the end the rest joins it: one folder, each file once, the task pointing at the folder.
       const done = await finished(t.access_token, id);
@@ -254,13 +272,14 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       await expect.poll(() => existsSync(torrentDir(h.dataDir, id)), { timeout: 10_000 }).toBe(false);
     });
 
-    it('plays a video of a torrent still downloading from the pieces already there, a seek asking for its own', async () => {
+    it.sequential('plays a video of a torrent still downloading from the pieces already there, a seek asking for its own', async ({ expect }) => {
       const root = join(work, 'play');
       mkdirSync(root, { recursive: true });
       const film = randomBytes(24 * 1024 * 1024);
       writeFileSync(join(root, 'film.mp4'), film);
-      // 2 MiB a second: ~12 s for the whole film.
-      const res = await addTorrent(await seeded(root, join(root, 'film.mp4'), 'film', 16, '2M'));
+      // 2 MiB a second: ~12 s for the whole film, until the seek below has been answered.
+      const seed = await seeded(root, join(root, 'film.mp4'), 'film', 16, '2M');
+      const res = await addTorrent(seed.torrentPath);
       const id = res.body.task.id;
       const playable = await until(
         () => h.api('GET', `/drive/v1/tasks/${id}/playable`, t.access_token),
@@ -288,6 +307,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       expect(tail.statusCode).toBe(206);
       expect(tail.rawPayload.equals(film.subarray(from))).toBe(true);
       expect((await task(t.access_token, id)).phase).toBe('PHASE_TYPE_RUNNING');
+      await seed.unthrottle();
 
       // A link changed by a byte, or another account's look at the task, gets nothing.
       expect((await get(url.replace(/s=./, (m) => (m === 's=A' ? 's=B' : 's=A')))).statusCode).toBe(404);
@@ -302,7 +322,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       expect((await h.api('GET', `/drive/v1/tasks/${id}/playable`, t.access_token)).status).toBe(409);
     });
 
-    it('gives two accounts fetching the same torrent at once each the file', async () => {
+    it.sequential('gives two accounts fetching the same torrent at once each the file', async ({ expect }) => {
       need('aria2c', 'aria2');
       need('mktorrent', 'mktorrent');
       const root = join(work, 'twice');
@@ -327,7 +347,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       }
     });
 
-    it('fetches a magnet link from a WebTorrent seeder, and again for anyone at once once the seeder is gone', async () => {
+    it.sequential('fetches a magnet link from a WebTorrent seeder, and again for anyone at once once the seeder is gone', async ({ expect }) => {
       const song = randomBytes(2 * 1024 * 1024 + 11);
       const dir = join(work, 'magnet');
       mkdirSync(dir, { recursive: true });
@@ -368,7 +388,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       expect((await h.api('GET', `/drive/v1/files/${instant.file_id}`, other.access_token)).body.hash).toBe(await contentHashOf(song));
     });
 
-    it('keeps a torrent whose paths try to climb out inside its folder, with safe names', async () => {
+    it.sequential('keeps a torrent whose paths try to climb out inside its folder, with safe names', async ({ expect }) => {
       // A hand-made torrent: name "..", one path of "../../escape.txt", one name with a control character and a backslash.
       const one = Buffer.from('first file\n');
       const two = Buffer.from('second file\n');
@@ -435,7 +455,7 @@ for (const engine of ['builtin', 'qbittorrent'] as const) {
       ).toEqual(['Early', 'Evil', 'Torrents', 'album.zip', 'film.mp4', 'show.mkv', 'song.flac'].sort());
     });
 
-    it('refuses a magnet link without an info hash, a file that is no torrent, and file_ids for links', async () => {
+    it.sequential('refuses a magnet link without an info hash, a file that is no torrent, and file_ids for links', async ({ expect }) => {
       const bad = [
         { url: { url: 'magnet:?dn=nothing' } },
         { torrent: Buffer.from('not a torrent').toString('base64') },
