@@ -2,7 +2,8 @@
  * Inlined into index.html at build time (vite.config.ts, firstPaint): once the early answer for the open folder
  * arrives, and unless the app already shows its own list, draws it (paint.ts) over the page until the app drops it
  * (drop.ts). In a build the app's entry script is started from here: at once when there is nothing to draw, else
- * after the drawing reached the screen (or after START_AT_LATEST_MS, should the answer be slow).
+ * after the drawing reached the screen, or once its scripts have all arrived if that comes first (from the cache),
+ * or after START_AT_LATEST_MS should the answer be slow.
  */
 import type { DriveFile } from '@haul/shared';
 import { DEFAULT_DISPLAY, modeOf, type SavedDisplay } from '../files/display-mode';
@@ -58,10 +59,27 @@ function paint(files: DriveFile[], folderId: string): boolean {
   return true;
 }
 
+/** Settles once every script the page preloads has arrived (at once when they came from the cache). */
+function scriptsLoaded(): Promise<unknown> {
+  const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="script"]')];
+  return Promise.all(
+    links.map((l) =>
+      performance.getEntriesByName(l.href).length
+        ? null
+        : new Promise((done) => {
+            l.addEventListener('load', done);
+            l.addEventListener('error', done);
+          }),
+    ),
+  );
+}
+
 const early = window.__haulFirstPage;
 if (!early) startApp();
 else {
   setTimeout(startApp, START_AT_LATEST_MS);
+  // Scripts from the cache arrive before the answer: then the app starts at once and shows the rows itself.
+  void scriptsLoaded().then(startApp);
   const folderId = early.folder;
   void early.page.then(
     (page) => {
