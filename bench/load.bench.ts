@@ -4,7 +4,7 @@
  * request with its owner's token), 40 connections fetching files of 1-8 MB through their download links (20 a second
  * in all), and 50 clients each starting a 4 MB upload over tus in 1 MB chunks every 10 s (bench/load-clients.ts). Then
  * the same load on the references: the same keyset pages from the raw query behind a bare node:http server
- * (bench/raw-listing-server.ts), the same bytes from nginx, the same uploads as PUTs into nginx. Prints requests/s and
+ * (bench/raw-listing-server.ts, checking the same bearer tokens and their sessions), the same bytes from nginx, the same uploads as PUTs into nginx. Prints requests/s and
  * p50/p99 per kind and target, the ratios, Haul's event-loop delay (prom-client's, from /metrics), its RSS and heap
  * before, at peak and after, CPU time, and every error or non-2xx answer (any makes the run exit 1).
  * On SQLite and PostgreSQL (HAUL_BENCH_LOAD_DATABASES=sqlite,postgresql). Haul runs as `npm start` runs it.
@@ -56,11 +56,12 @@ async function eventLoopDelay(base: string): Promise<Record<string, number>> {
   return out;
 }
 
-/** The raw listing server as its own process. */
-async function startRawServer(database: string): Promise<{ base: string; pid: number; stop: () => void }> {
+/** The raw listing server as its own process, checking Haul's bearer tokens with Haul's token key (base64). */
+async function startRawServer(database: string, tokenKey: string): Promise<{ base: string; pid: number; stop: () => void }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'raw-listing-server.ts'), String(port), database], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, HAUL_RAW_TOKEN_KEY: tokenKey },
   });
   await new Promise<void>((ok, fail) => {
     child.stdout!.once('data', () => ok());
@@ -98,6 +99,8 @@ async function run(label: string, databaseUrl: string | null, cleanup: Cleanup) 
   const folders: string[] = [];
   for (const u of users) folders.push(await seedFolder(db, u.tokens.sub, 'Big', FILES_PER_USER));
   if (databaseUrl) await sql`ANALYZE files`.execute(db);
+  // The raw server checks the same tokens the cheapest correct way, so it needs the key they are signed with.
+  const tokenKey = (await db.selectFrom('system_kv').select('value').where('key', '=', 'token_key').executeTakeFirstOrThrow()).value;
   await db.destroy();
   const fetchRoot = await startNginx(join(work, 'nginx-get'));
   cleanup.add(() => fetchRoot.stop());
@@ -120,7 +123,7 @@ async function run(label: string, databaseUrl: string | null, cleanup: Cleanup) 
   }
 
   // Every page of every folder, as Haul's page tokens and as the raw server's cursors.
-  const raw = await startRawServer(databaseUrl ?? join(haul.dataDir, 'haul.db'));
+  const raw = await startRawServer(databaseUrl ?? join(haul.dataDir, 'haul.db'), tokenKey);
   cleanup.add(() => raw.stop());
   const haulPages: Req[] = [];
   const rawPages: Req[] = [];
@@ -136,10 +139,11 @@ async function run(label: string, databaseUrl: string | null, cleanup: Cleanup) 
     } while (token);
     let cursor = '';
     for (;;) {
-      const path = `/files?u=${users[k]!.tokens.sub}&p=${folders[k]}&n=${PAGE}${cursor}`;
-      const rows = ((await (await fetch(raw.base + path)).json()) as { files: { id: string; modified_time: number | string }[] }).files;
+      const path = `/files?p=${folders[k]}&n=${PAGE}${cursor}`;
+      const auth = { authorization: headers.authorization! };
+      const rows = ((await (await fetch(raw.base + path, { headers: auth })).json()) as { files: { id: string; modified_time: number | string }[] }).files;
       if (!rows.length) break;
-      rawPages.push({ path, headers: {} });
+      rawPages.push({ path, headers: auth });
       const last = rows[rows.length - 1]!;
       cursor = `&t=${last.modified_time}&i=${last.id}`;
     }

@@ -4,7 +4,8 @@
  * presenter, no hooks. Given the token key (`rawListingServer`'s `tokenKey`), it checks a bearer token the cheapest
  * correct way: the HS256 signature and expiry once per token (kept, as Haul keeps them), and on every request that
  * the token's session is live and its account neither disabled nor deleted (one indexed query), without which a
- * sign-out would not end the token. The load benchmark runs it as its own process, like Haul's:
+ * sign-out would not end the token. The load benchmark runs it as its own process, like Haul's, with the token key
+ * (base64) in HAUL_RAW_TOKEN_KEY:
  *   node --import tsx bench/raw-listing-server.ts <port> <SQLite file | postgres:// URL>
  * GET /files?u=<user>&p=<folder>&n=<limit>[&t=<modified_time>&i=<id>] answers {"files":[…]}; it prints "ready".
  * With a token key the user is the token's, not `u`. GET /delay answers its event-loop delay since the last /delay
@@ -122,5 +123,7 @@ export function rawListingServer(database: string, tokenKey?: Uint8Array): Serve
 
 if (import.meta.filename === process.argv[1]) {
   const [port, database] = process.argv.slice(2);
-  rawListingServer(database!).listen(Number(port), '127.0.0.1', () => console.log('ready'));
+  // HAUL_RAW_TOKEN_KEY (Haul's token key, base64): check bearer tokens as Haul must.
+  const key = process.env.HAUL_RAW_TOKEN_KEY;
+  rawListingServer(database!, key ? new Uint8Array(Buffer.from(key, 'base64')) : undefined).listen(Number(port), '127.0.0.1', () => console.log('ready'));
 }

@@ -6,7 +6,7 @@ import { errorBody, type RouteDef } from '@haul/shared';
 import { aboutRoutes } from './about/about.routes.js';
 import { AccountEraser } from './accounts/account-erasure.js';
 import { accountsRoutes } from './accounts/accounts.routes.js';
-import { verifiedTokenAccount } from './http/access-tokens.js';
+import { readWithSession, verifiedTokenAccount } from './http/access-tokens.js';
 import { twoFactorRoutes } from './accounts/two-factor.routes.js';
 import { passkeysRoutes } from './accounts/passkeys.routes.js';
 import { devicesRoutes } from './devices/devices.routes.js';
@@ -34,11 +34,11 @@ import { eventsRoutes } from './events/events.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { shareMediaRoutes } from './shares/share-media.routes.js';
 import { sharesRoutes } from './shares/shares.routes.js';
-import { requireAuth } from './http/auth.js';
+import { requireAuth, settingsComeWithSession } from './http/auth.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { feedbackRoutes } from './feedback/feedback.routes.js';
 import { shareReportRoutes } from './shares/share-reports.routes.js';
-import { refreshRunTimeSettings } from './ops/run-time-settings.js';
+import { applyRunTimeSettingsRow, refreshRunTimeSettings, RUN_TIME_SETTINGS_KEY } from './ops/run-time-settings.js';
 import { startHeartbeat } from './ops/heartbeat.js';
 import type { Role } from './roles.js';
 
@@ -164,10 +164,12 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
   await installCompression(app, config.compression);
   installFairTurns(app, (token) => verifiedTokenAccount(ctx, token), { queries: dialect === 'postgres' });
   installRequestId(app);
-  // Run-time settings changed in the console, by any process, hold from the next request on. Hashed assets and the
-  // health checks need none (a health check must answer while the database is away); a failed read keeps the last.
+  // Run-time settings changed in the console, by any process, hold from the next request on. Routes behind a token read
+  // them with the token's session, in the same query (http/auth.ts). Hashed assets and the health checks need none (a
+  // health check must answer while the database is away); a failed read keeps the last.
+  readWithSession(db, { key: RUN_TIME_SETTINGS_KEY, apply: (raw) => applyRunTimeSettingsRow(ctx.config, raw) });
   app.addHook('onRequest', async (req) => {
-    if (req.url.startsWith('/drive/assets/') || OPS_PATHS.test(req.url)) return;
+    if (req.url.startsWith('/drive/assets/') || OPS_PATHS.test(req.url) || settingsComeWithSession(req)) return;
     await refreshRunTimeSettings(ctx).catch((err: unknown) => req.log.warn({ err }, 'run-time settings not read; the last ones hold'));
   });
   metrics.installHttpHooks(app);

@@ -2,10 +2,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Migration, type MigrationProvider, type PostgresPool } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type LogEvent, type Migration, type MigrationProvider, type PostgresPool } from 'kysely';
 import type pg from 'pg';
 import { DEFAULT_POOL_SIZE } from '../config.js';
 import { fairPool } from './fair-pool.js';
+import { nameMarkedQueries } from './named-statements.js';
 import { fastRowsDatabase } from './sqlite-rows.js';
 import type { Database } from './schema.js';
 import * as init from './migrations/2026-11-22-0001-init.js';
@@ -83,6 +84,17 @@ class KeepCauseSqliteDialect extends SqliteDialect {
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
+
+/** Who watches each database's queries (their SQL, as sent): a test counts a request's round trips with it. */
+const queryWatchers = new WeakMap<Db, Set<(sql: string) => void>>();
+
+/** Calls `watch` with every query `db` runs until the returned function is called. */
+export function watchQueries(db: Db, watch: (sql: string) => void): () => void {
+  const set = queryWatchers.get(db);
+  if (!set) throw new Error('not a database opened by openDatabase');
+  set.add(watch);
+  return () => void set.delete(watch);
+}
 
 let pgLoaded: Promise<typeof pg> | null = null;
 
@@ -186,7 +198,10 @@ function pgPool(lib: typeof pg, connectionString: string, size: number): { pool:
   const pool = new lib.Pool({ connectionString, max: size, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // The pool listens only to idle connections. One in use between two statements of a transaction, closed then, would
   // emit an 'error' nobody hears and end the process; the transaction's next statement fails and is answered as usual.
-  pool.on('connect', (client) => client.on('error', (err) => console.warn(`database connection closed: ${err.message}`)));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => console.warn(`database connection closed: ${err.message}`));
+    nameMarkedQueries(client as unknown as Parameters<typeof nameMarkedQueries>[0]);
+  });
   // An idle connection's error reaches the pool as well, already logged by the connection's own listener above.
   pool.on('error', () => undefined);
   const fair = fairPool(pool, size, CONNECT_TIMEOUT_MS);
@@ -209,11 +224,16 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
   let db: Db;
   let dialect: Dialect;
   let pool: PoolUse | undefined;
+  const watchers = new Set<(sql: string) => void>();
+  // Kysely's log sees every query once, transactions' included; with no watcher it costs a call and a loop over nothing.
+  const log = (event: LogEvent) => {
+    if (event.level === 'query') for (const w of watchers) w(event.query.sql);
+  };
   if (opts.databaseUrl) {
     dialect = 'postgres';
     const opened = pgPool(await loadPg(), opts.databaseUrl, opts.poolSize ?? DEFAULT_POOL_SIZE);
     pool = opened.use;
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: opened.pool }) });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: opened.pool }), log });
   } else {
     dialect = 'sqlite';
     mkdirSync(opts.dataDir, { recursive: true });
@@ -222,8 +242,9 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<Database>({ dialect: new KeepCauseSqliteDialect({ database: fastRowsDatabase(sqlite) }) });
+    db = new Kysely<Database>({ dialect: new KeepCauseSqliteDialect({ database: fastRowsDatabase(sqlite) }), log });
   }
+  queryWatchers.set(db, watchers);
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;

@@ -2,6 +2,7 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { SortOrder } from '@haul/shared';
 import type { AppContext } from '../context.js';
+import { namedStatement } from '../db/named-statements.js';
 import type { Database, FileRow } from '../db/schema.js';
 import { decodePageToken, encodePageToken, type CursorType } from '../lib/page-token.js';
 import type { FileFilters } from './list-filters.js';
@@ -24,6 +25,9 @@ const ORDER_COLUMNS: Record<SortOrder, [Col, Dir][]> = {
   TYPE_ASC: [['file_extension', 'asc'], ['name', 'asc'], ['id', 'asc']],
   TYPE_DESC: [['file_extension', 'desc'], ['name', 'asc'], ['id', 'asc']],
 };
+
+/** Orders a folder's own index holds (files_parent_mtime, _name, _size: user, folder, column, id). */
+const INDEXED_ORDERS = new Set<SortOrder>(['MODIFY_TIME_DESC', 'MODIFY_TIME_ASC', 'NAME_ASC', 'NAME_DESC', 'SIZE_ASC', 'SIZE_DESC']);
 
 /** Clients may have written changes just before a sync started; look this far back so none are missed. */
 const SYNC_SAFETY_MS = 30_000;
@@ -108,7 +112,12 @@ export async function listFilesPage(ctx: AppContext, req: ListRequest): Promise<
     q = q.where((eb) => afterCursor(eb, cols, values));
   }
   for (const [c, d] of cols) q = q.orderBy(c, d);
-  const rows = await q.limit(req.limit + 1).execute();
+  q = q.limit(req.limit + 1);
+  // A folder's page in an order one of its indexes holds walks that index whatever the values: named on PostgreSQL
+  // (db/named-statements.ts), as every page of every folder runs it. Searches and filtered lists stay unnamed.
+  const filtered = f.nameContains || f.ids || f.folderId || f.kind || f.mimePrefix || f.platform;
+  const plain = !wholeDrive && !(f.trashed === true && req.parentId === '') && INDEXED_ORDERS.has(req.order) && !filtered;
+  const rows = plain ? (await ctx.db.executeQuery(namedStatement(q.compile()))).rows : await q.execute();
   const more = rows.length > req.limit;
   if (more) rows.pop();
   const last = rows[rows.length - 1];

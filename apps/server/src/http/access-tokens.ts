@@ -6,6 +6,8 @@
  */
 import { SignJWT, jwtVerify } from 'jose';
 import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
+import { namedStatement } from '../db/named-statements.js';
 import { newId } from '../lib/ids.js';
 import { unauthenticated } from './errors.js';
 
@@ -95,19 +97,40 @@ export function verifiedTokenAccount(ctx: AppContext, token: string): string | u
   return hit && hit.exp > Math.floor(ctx.clock.now() / 1000) ? hit.userId : undefined;
 }
 
-/** The caller of a valid access token whose session is live, or throws unauthenticated. */
+/** A system_kv row every request reads afresh, read with the token's session instead, and what to do with its text. */
+export interface RowWithSession {
+  key: string;
+  apply(value: string | null): void;
+}
+const rowsWithSession = new WeakMap<Db, RowWithSession>();
+
+/** From now on the session query of `db` reads `row` too (app.ts: the run-time settings, ops/run-time-settings.ts). */
+export function readWithSession(db: Db, row: RowWithSession): void {
+  rowsWithSession.set(db, row);
+}
+
+/**
+ * The caller of a valid access token whose session is live, or throws unauthenticated. One query, the request's first:
+ * the session and its account, and beside them the row given to `readWithSession` (the run-time settings, which every
+ * request reads afresh so a change made by any process holds from the next request on). Named on PostgreSQL
+ * (db/named-statements.ts): every authenticated call runs it, so it is parsed and planned once a connection.
+ */
 export async function verifyAccessToken(ctx: AppContext, token: string): Promise<Caller> {
   const { userId, sessionId } = await checkToken(ctx, token);
-  const live = await ctx.db
+  const extra = rowsWithSession.get(ctx.db);
+  const query = ctx.db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select(['users.session_epoch', 'sessions.client_id', 'sessions.scope'])
+    .select((eb) => (extra ? eb.selectFrom('system_kv').select('value').where('key', '=', extra.key) : eb.val(null)).as('extra'))
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
     .where('sessions.expires_at', '>', ctx.clock.now())
     .where('users.disabled_at', 'is', null)
     .where('users.deleted_at', 'is', null)
-    .executeTakeFirst();
+    .compile();
+  const live = (await ctx.db.executeQuery(namedStatement(query))).rows[0];
   if (!live) throw unauthenticated('You were signed out. Please sign in again.');
+  extra?.apply((live.extra as string | null) ?? null);
   return { userId, sessionId, epoch: live.session_epoch, clientId: live.client_id, scope: live.scope };
 }

@@ -18,6 +18,10 @@ declare module 'fastify' {
  * only where the route's contract (`appScope`) or else `opts.appScope` names a scope it was granted.
  */
 export function requireAuth(scope: FastifyInstance, ctx: AppContext, opts: { appScope?: AppScope } = {}): void {
+  // The token's session query reads the run-time settings too (access-tokens.ts): app.ts's own read is skipped here.
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...(route.config as object), [SETTINGS_WITH_SESSION]: true } as typeof route.config;
+  });
   scope.addHook('onRequest', async (req: FastifyRequest) => {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
@@ -27,6 +31,15 @@ export function requireAuth(scope: FastifyInstance, ctx: AppContext, opts: { app
     checkAppScope(req.caller, (req.routeOptions.config as { contract?: RouteDef }).contract?.appScope ?? opts.appScope);
   });
 }
+
+const SETTINGS_WITH_SESSION = 'settingsWithSession';
+
+/**
+ * Whether the request's route needs a token, whose session query also reads the run-time settings: a request with no
+ * token or a bad one is refused before anything that reads a setting runs.
+ */
+export const settingsComeWithSession = (req: FastifyRequest): boolean =>
+  (req.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[SETTINGS_WITH_SESSION] === true;
 
 /** Throws permission_denied for an app's token not granted `needed` (or with nothing needed: account security). */
 export function checkAppScope(caller: Caller, needed: AppScope | undefined): void {

@@ -1,7 +1,8 @@
 /**
  * Run-time settings: a few of the environment's settings an operator changes from the console without a restart.
  * The changed ones are kept as one JSON row (system_kv `run_time_settings`); each process reads that row before every
- * request and at every job run, and lays what it holds over its own environment values in `ctx.config`, so the code
+ * request (on routes behind a token, in the same query as the token's session: app.ts) and at every
+ * job run, and lays what it holds over its own environment values in `ctx.config`, so the code
  * that reads `ctx.config` needs no change and every process follows a change from its next request on. The row is a
  * primary-key read of a few hundred bytes; a process applies it only when its text changed.
  */
@@ -83,10 +84,17 @@ function apply(config: Config, raw: string | null): void {
 
 /** Lays the stored settings over `ctx.config` when the row changed since this process last looked. */
 export async function refreshRunTimeSettings(ctx: Pick<AppContext, 'db' | 'config'>): Promise<void> {
-  const raw = await readRow(ctx.db);
+  applyRunTimeSettingsRow(ctx.config, await readRow(ctx.db));
+}
+
+/** The row's key, for a query that reads it beside other things (with the token's session: app.ts). */
+export const RUN_TIME_SETTINGS_KEY = KEY;
+
+/** Lays a freshly read row's text (null: no row) over `config` when it changed since this process last applied one. */
+export function applyRunTimeSettingsRow(config: Config, raw: string | null): void {
   // Nothing stored and nothing applied yet: the environment stands (and a test may still set ctx.config itself).
-  if (raw === (applied.get(ctx.config)?.raw ?? null)) return;
-  apply(ctx.config, raw);
+  if (raw === (applied.get(config)?.raw ?? null)) return;
+  apply(config, raw);
 }
 
 /** The console's view: values in force, the environment's, and the names changed here. */
