@@ -59,12 +59,19 @@ function paint(files: DriveFile[], folderId: string): boolean {
   return true;
 }
 
+declare global {
+  interface Window {
+    /** The preloaded scripts whose load event has fired (index.html's first script listens from the start). */
+    __haulArrived?: Set<string>;
+  }
+}
+
 /** Settles once every script the page preloads has arrived (at once when they came from the cache). */
 function scriptsLoaded(): Promise<unknown> {
   const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="script"]')];
   return Promise.all(
     links.map((l) =>
-      performance.getEntriesByName(l.href).length
+      window.__haulArrived?.has(l.href)
         ? null
         : new Promise((done) => {
             l.addEventListener('load', done);
