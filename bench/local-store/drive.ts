@@ -9,6 +9,7 @@
  */
 import { listedFile } from '../../apps/web/src/features/sync/fake-drive';
 import type { LocalFile } from './store-api';
+import { seededRandom } from '../../apps/server/test/seeded-random';
 
 export const USER = 'u_bench_local_store_1';
 export const SMALL_FILES = 100;
@@ -23,18 +24,6 @@ const KINDS = [
 ] as const;
 const WORDS = ['holiday', 'scan', 'invoice', 'IMG', 'draft', 'report', 'Screenshot', 'notes', 'backup', 'track', 'clip', 'family'];
 
-/** mulberry32: a small seeded generator, so two page loads make the same drive. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 export interface Drive {
@@ -48,7 +37,7 @@ export interface Drive {
 
 /** The whole drive in sync order; `stamp` is the local_sync_timestamp of every row. */
 export function makeDrive(files: number, stamp: number): Drive {
-  const rnd = random(48);
+  const rnd = seededRandom(48);
   const id = () => {
     let s = '';
     for (let i = 0; i < 20; i++) s += ALPHABET[Math.floor(rnd() * 64)];

@@ -13,20 +13,9 @@ import { stagingRoot } from '../src/archives/archive-staging.js';
 import { startTestHaul, type TestHaul } from './helper.js';
 import { decompress, list, pack, requireTool, settle, tree, upload, Z7 } from './archive-tools.js';
 import { lieInTar, lieInZip } from './archives-damage.js';
+import { seededRandom } from './seeded-random.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'archives');
-
-/** mulberry32: a small seeded generator, so every run corrupts the same bytes. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` bytes flipped (XOR with a non-zero value) between `from` and `to`. */
 function flip(bytes: Buffer, rnd: () => number, from: number, to: number, count = 4): Buffer {
@@ -38,7 +27,7 @@ function flip(bytes: Buffer, rnd: () => number, from: number, to: number, count 
 
 /** The damaged variants of one archive; `lies` are its format's own lying sizes. */
 function damaged(bytes: Buffer, seed: number, lies: [string, Buffer][] = []): [string, Buffer][] {
-  const rnd = seeded(seed);
+  const rnd = seededRandom(seed);
   const n = bytes.length;
   const cut = (f: number) => bytes.subarray(0, Math.max(1, Math.floor(n * f + rnd() * 16)));
   return [
