@@ -31,10 +31,11 @@ const firstPaintKeys = () => JSON.parse(readFileSync(new URL('./src/features/fir
 /** locale → key → text, for the keys the first paint shows. */
 function words(): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
+  const keys = firstPaintKeys();
   for (const file of readdirSync(LOCALES).filter((f) => f.endsWith('.json'))) {
     const all = JSON.parse(readFileSync(new URL(file, LOCALES), 'utf8')) as Record<string, unknown>;
     const pick = (key: string) => key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], all);
-    out[file.replace(/\.json$/, '')] = Object.fromEntries(firstPaintKeys().map((k) => [k, String(pick(k) ?? '')]));
+    out[file.replace(/\.json$/, '')] = Object.fromEntries(keys.map((k) => [k, String(pick(k) ?? '')]));
   }
   return out;
 }

@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import { DEFAULT_DISPLAY, modeOf, type DisplayMode, type SavedDisplay, type ViewType } from './display-mode';
+import { DEFAULT_DISPLAY, DISPLAY_KEY, SAVED_DEFAULTS, modeOf, type DisplayMode, type SavedDisplay, type ViewType } from './display-mode';
 
 export { DEFAULT_DISPLAY, type DisplayMode, type ViewType };
 
@@ -29,10 +29,7 @@ export function trimModes(byKey: Record<string, DisplayMode>): Record<string, Di
 export const useDisplayMode = create<DisplayState>()(
   persist(
     (set, get) => ({
-      global: DEFAULT_DISPLAY,
-      orderSettingGlobal: true,
-      viewSettingGlobal: true,
-      byKey: {},
+      ...SAVED_DEFAULTS,
       modeFor: (key) => modeOf(get(), key),
       update: (key, change, now = Date.now()) =>
         set((s) => {
@@ -51,7 +48,7 @@ export const useDisplayMode = create<DisplayState>()(
       setGlobalSettings: (g) => set(g),
     }),
     {
-      name: 'haul.display',
+      name: DISPLAY_KEY,
       partialize: ({ global, orderSettingGlobal, viewSettingGlobal, byKey }) => ({ global, orderSettingGlobal, viewSettingGlobal, byKey }),
     },
   ),

@@ -24,6 +24,13 @@ export interface SavedDisplay {
   byKey: Record<string, DisplayMode>;
 }
 
+/** Where the store keeps it (localStorage), and what it holds before anything was chosen. */
+export const DISPLAY_KEY = 'haul.display';
+export const SAVED_DEFAULTS: SavedDisplay = { global: DEFAULT_DISPLAY, orderSettingGlobal: true, viewSettingGlobal: true, byKey: {} };
+
+/** The key of a folder's own mode on a screen ('all', 'star'). */
+export const folderModeKey = (view: string, folderId: string) => `${view}:${folderId}`;
+
 /** The mode in force for a route, folder or search key. */
 export function modeOf(s: SavedDisplay, key: string): DisplayMode {
   const local = s.byKey[key];

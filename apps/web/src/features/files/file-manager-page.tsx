@@ -20,6 +20,7 @@ import { useDialog } from '../../app/dialogs/dialog-store';
 import { DisplayControls } from './display-controls';
 import { readDrop } from '../uploads/drop-snapshot';
 import { useDisplayMode } from './display-mode-store';
+import { folderModeKey } from './display-mode';
 import { moveFiles } from './file-mutations';
 import { FileView } from './file-view';
 import { SelectionBar } from './selection-bar';
@@ -65,7 +66,7 @@ export function FileManagerPage({ view }: { view: Extract<View, 'all' | 'star'> 
   const userId = useSessionStore((s) => s.session!.userId);
   const search = readSearch(params);
   const folderId = id ?? '';
-  const modeKey = search ? `search:${view}` : `${view}:${folderId}`;
+  const modeKey = search ? `search:${view}` : folderModeKey(view, folderId);
   useDisplayMode((s) => s.global); // re-render on display changes
   const mode = useDisplayMode.getState().modeFor(modeKey);
   const selected = useSelection((s) => s.selected);

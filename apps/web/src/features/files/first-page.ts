@@ -26,6 +26,8 @@ declare global {
     __haulFirstPage?: EarlyPage;
     /** Set once the app has shown its own list (or another screen): the first paint is no longer wanted. */
     __haulFirstPaintDone?: boolean;
+    /** The preloaded scripts whose load event has fired (index.html's first script listens from the start). */
+    __haulArrived?: Set<string>;
   }
 }
 

@@ -6,7 +6,7 @@
  * or after START_AT_LATEST_MS should the answer be slow.
  */
 import type { DriveFile } from '@haul/shared';
-import { DEFAULT_DISPLAY, modeOf, type SavedDisplay } from '../files/display-mode';
+import { DEFAULT_DISPLAY, DISPLAY_KEY, SAVED_DEFAULTS, folderModeKey, modeOf, type SavedDisplay } from '../files/display-mode';
 import { LOCALE_KEY, pickLocale } from '../../lib/locale';
 import { MOBILE_QUERY } from '../layout/media-queries';
 import type {} from '../files/first-page';
@@ -31,13 +31,13 @@ function startApp() {
   document.body.append(s);
 }
 
+/** The display modes as the store saved them (its persisted `state`). */
 function saved(): SavedDisplay {
-  const empty = { global: DEFAULT_DISPLAY, orderSettingGlobal: true, viewSettingGlobal: true, byKey: {} };
   try {
-    const s = JSON.parse(localStorage.getItem('haul.display') ?? 'null')?.state as Partial<SavedDisplay> | undefined;
-    return { ...empty, ...s, global: { ...DEFAULT_DISPLAY, ...s?.global } };
+    const s = JSON.parse(localStorage.getItem(DISPLAY_KEY) ?? 'null')?.state as Partial<SavedDisplay> | undefined;
+    return { ...SAVED_DEFAULTS, ...s, global: { ...DEFAULT_DISPLAY, ...s?.global } };
   } catch {
-    return empty;
+    return SAVED_DEFAULTS;
   }
 }
 
@@ -48,7 +48,7 @@ function paint(files: DriveFile[], folderId: string): boolean {
   const { root, fill } = paintShell(document, {
     files,
     folderId,
-    mode: modeOf(saved(), `all:${folderId}`),
+    mode: modeOf(saved(), folderModeKey('all', folderId)),
     locale,
     words: __FIRST_PAINT_WORDS__[locale] ?? __FIRST_PAINT_WORDS__['en-US']!,
     mobile: matchMedia(MOBILE_QUERY).matches,
@@ -57,13 +57,6 @@ function paint(files: DriveFile[], folderId: string): boolean {
   document.body.append(root);
   fill();
   return true;
-}
-
-declare global {
-  interface Window {
-    /** The preloaded scripts whose load event has fired (index.html's first script listens from the start). */
-    __haulArrived?: Set<string>;
-  }
 }
 
 /** Settles once every script the page preloads has arrived (at once when they came from the cache). */

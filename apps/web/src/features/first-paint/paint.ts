@@ -35,36 +35,34 @@ function el(doc: Document, tag: string, className: string | null, ...children: C
   return e;
 }
 
-function svg(doc: Document, d: string, size: number, className = 'i'): SVGElement {
-  const NS = 'http://www.w3.org/2000/svg';
-  const s = doc.createElementNS(NS, 'svg');
-  s.setAttribute('class', className);
-  s.setAttribute('viewBox', '0 0 24 24');
-  s.setAttribute('width', String(size));
-  s.setAttribute('height', String(size));
-  const p = doc.createElementNS(NS, 'path');
-  p.setAttribute('d', d);
-  s.append(p);
-  return s;
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An SVG element with its attributes. */
+function svgEl(doc: Document, tag: string, attrs: Record<string, string>, ...children: SVGElement[]): SVGElement {
+  const e = doc.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  e.append(...children);
+  return e;
 }
 
-const icon = (doc: Document, name: IconName, size = 20, extra = '') => svg(doc, PATHS[name], size, extra ? `i ${extra}` : 'i');
+/** An icon of the set, as components/icon.tsx draws it. */
+const icon = (doc: Document, name: IconName, size = 20, extra = '') =>
+  svgEl(doc, 'svg', { class: extra ? `i ${extra}` : 'i', viewBox: '0 0 24 24', width: String(size), height: String(size) }, svgEl(doc, 'path', { d: PATHS[name] }));
 
 function logo(doc: Document): HTMLElement {
-  const NS = 'http://www.w3.org/2000/svg';
-  const s = doc.createElementNS(NS, 'svg');
-  for (const [k, v] of Object.entries({ viewBox: '0 0 24 24', width: '28', height: '28' })) s.setAttribute(k, v);
-  const cloud = doc.createElementNS(NS, 'path');
-  for (const [k, v] of Object.entries({ d: LOGO_PATHS.cloud, fill: 'currentColor', opacity: '.9' })) cloud.setAttribute(k, v);
-  const arrow = doc.createElementNS(NS, 'path');
-  const arrowAttrs = { d: LOGO_PATHS.arrow, stroke: 'var(--bg)', 'stroke-width': '1.8', fill: 'none', 'stroke-linecap': 'round' };
-  for (const [k, v] of Object.entries(arrowAttrs)) arrow.setAttribute(k, v);
-  s.append(cloud, arrow);
+  const s = svgEl(
+    doc,
+    'svg',
+    { viewBox: '0 0 24 24', width: '28', height: '28' },
+    svgEl(doc, 'path', { d: LOGO_PATHS.cloud, fill: 'currentColor', opacity: '.9' }),
+    svgEl(doc, 'path', { d: LOGO_PATHS.arrow, stroke: 'var(--bg)', 'stroke-width': '1.8', fill: 'none', 'stroke-linecap': 'round' }),
+  );
   return el(doc, 'span', 'brand', el(doc, 'span', 'logo', s, el(doc, 'b', null, 'Haul')));
 }
 
 function listRow(doc: Document, f: DriveFile, locale: string): HTMLElement {
   const folder = isFolder(f);
+  const kind = iconFor(f);
   const when = formatTime(f.modified_time, locale);
   const size = folder ? '-' : formatSize(f.size, 1, locale);
   const name = el(doc, 'span', 'fname', el(doc, 'span', null, f.name));
@@ -76,7 +74,7 @@ function listRow(doc: Document, f: DriveFile, locale: string): HTMLElement {
     'div',
     'row',
     el(doc, 'span', 'check'),
-    el(doc, 'span', `ficon ${iconFor(f)}`, icon(doc, iconFor(f), 22)),
+    el(doc, 'span', `ficon ${kind}`, icon(doc, kind, 22)),
     name,
     el(doc, 'span', 'fsize hide-mobile', size),
     el(doc, 'span', 'ftime hide-mobile', when),
@@ -85,7 +83,8 @@ function listRow(doc: Document, f: DriveFile, locale: string): HTMLElement {
 
 function card(doc: Document, f: DriveFile, locale: string, cols: number): HTMLElement {
   const folder = isFolder(f);
-  const pic = el(doc, 'span', `ficon big ${iconFor(f)}`, icon(doc, iconFor(f), 48));
+  const kind = iconFor(f);
+  const pic = el(doc, 'span', `ficon big ${kind}`, icon(doc, kind, 48));
   if (f.thumbnail_link) {
     const img = doc.createElement('img');
     img.className = 'fthumb';
