@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ipaddr from 'ipaddr.js';
-import { NON_PUBLIC_CIDRS, privateNetworksDat } from '../src/offline/daemon-ip-filter.js';
+import { QBittorrent } from '@ctrl/qbittorrent';
+import { applyDaemonIpFilter, NON_PUBLIC_CIDRS, privateNetworksDat } from '../src/offline/daemon-ip-filter.js';
 import { isPublicAddress } from '../src/offline/network-guard.js';
 import { startQbittorrentDaemon } from '../src/offline/qbittorrent-daemon.js';
 import { QbittorrentEngine } from '../src/offline/qbittorrent-engine.js';
@@ -147,6 +148,32 @@ describe('the daemon engine and the private-network rule', () => {
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']) expect(inFilter(a), a).toBe(false);
     expect(privateNetworksDat()).toMatch(/^127\.0\.0\.0 - 127\.255\.255\.255 , 000 , /m);
     expect(privateNetworksDat()).toMatch(/^fe80:: - febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff , 000 , /m);
+  });
+
+  it('waits until the daemon says it applied the filter, each time, and refuses a filter the daemon cannot read', async () => {
+    const daemon = await startQbittorrentDaemon();
+    const root = mkdtempSync(join(tmpdir(), 'haul-qbt-filter-'));
+    try {
+      const client = new QBittorrent({ baseUrl: daemon.url, username: '', password: '' });
+      const applied = async () =>
+        ((await client.request('/log/main', 'GET', { last_known_id: -1 })) as { message: string }[]).filter((e) =>
+          e.message.startsWith('Successfully parsed the IP filter file'),
+        ).map((e) => e.message);
+      const rules = `Number of rules applied: ${NON_PUBLIC_CIDRS.length}`;
+      // The daemon parses a filter on a thread of its own: a call that returned before it did would find no entry.
+      await applyDaemonIpFilter(client, root, root, 10_000);
+      expect(await applied()).toEqual([expect.stringContaining(rules)]);
+      // The same file again would not be read again: the second call takes the other name, and is confirmed too.
+      await applyDaemonIpFilter(client, root, root, 10_000);
+      expect(await applied()).toEqual([expect.stringContaining(rules), expect.stringContaining(rules)]);
+      expect((await client.getPreferences()).ip_filter_path).toBe(join(root, 'private-networks-b.dat'));
+      // A daemon that sees the data folder elsewhere cannot open the file: it applies no rule, and no torrent starts.
+      await expect(applyDaemonIpFilter(client, root, join(root, 'elsewhere'), 1500)).rejects.toThrow(/did not confirm/);
+      expect((await applied()).at(-1)).toContain('Number of rules applied: 0');
+    } finally {
+      await daemon.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('keeps a qBittorrent daemon off loopback trackers, peers and web seeds, and reaches them once allowed', async () => {

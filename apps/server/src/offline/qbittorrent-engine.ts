@@ -10,11 +10,11 @@
  * The daemon holds one torrent per info hash, so a second task of the same torrent waits for the first; once that one
  * is stored, the second completes from the store.
  */
-import { lstat, mkdir, realpath, writeFile } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { QBittorrent, Torrent } from '@ctrl/qbittorrent';
 import parseTorrent from 'parse-torrent';
-import { privateNetworksDat } from './daemon-ip-filter.js';
+import { applyDaemonIpFilter } from './daemon-ip-filter.js';
 import {
   chosenFiles,
   insideTaskFolder,
@@ -47,7 +47,8 @@ export interface QbittorrentOptions {
   allowPrivateNetwork: boolean;
 }
 
-const FILTER_FILE = 'private-networks.dat';
+/** How long the daemon has to confirm that it applied the IP filter (it takes ~0.1 s). */
+const FILTER_TIMEOUT_MS = 10_000;
 
 /** States in which the daemon holds every wanted piece (`stoppedUP` is qBittorrent 5's name for `pausedUP`). */
 const COMPLETE = new Set(['uploading', 'stalledUP', 'pausedUP', 'stoppedUP', 'queuedUP', 'forcedUP']);
@@ -139,19 +140,18 @@ export class QbittorrentEngine implements TorrentEngine {
 
   /**
    * The private-network rule, kept by the daemon: its IP filter blocks every non-public address for peers, web seeds
-   * and (applied to trackers) announces. Set once per process before the first torrent, and again after a failure.
+   * and (applied to trackers) announces. Set once per process before the first torrent, once the daemon says it
+   * applied it, and again after a failure.
    */
   private guard(): Promise<void> {
     if (this.opts.allowPrivateNetwork) return Promise.resolve();
-    this.guarded ??= (async () => {
-      await mkdir(this.opts.localRoot, { recursive: true });
-      await writeFile(join(this.opts.localRoot, FILTER_FILE), privateNetworksDat());
-      const ok = await (await this.client()).setPreferences({ ip_filter_enabled: true, ip_filter_path: join(this.opts.daemonRoot, FILTER_FILE), ip_filter_trackers: true });
-      if (!ok) throw new TorrentError('The torrent daemon refused the IP filter that keeps it off private networks.');
-    })().catch((err) => {
-      this.guarded = null;
-      throw err;
-    });
+    const { localRoot, daemonRoot } = this.opts;
+    this.guarded ??= this.client()
+      .then((client) => applyDaemonIpFilter(client, localRoot, daemonRoot, FILTER_TIMEOUT_MS))
+      .catch((err: unknown) => {
+        this.guarded = null;
+        throw err;
+      });
     return this.guarded;
   }
 
