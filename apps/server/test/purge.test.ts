@@ -1,5 +1,7 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpired } from '../src/files/trash.service.js';
+import { httpSourceKey, rememberSource, torrentSourceKey } from '../src/offline/offline-sources.js';
 import { blobExists, ManualClock, mkdir, startTestHaul, type TestHaul } from './helper.js';
 
 describe('trash retention', () => {
@@ -27,12 +29,23 @@ describe('trash retention', () => {
     expect((await h.api('GET', `/drive/v1/files/${folder}`, t.access_token)).status).toBe(404);
     expect((await h.api('GET', '/drive/v1/about', t.access_token)).body.quota.usage).toBe('100');
 
-    // Unreferenced bytes go after a grace period; bytes another file still uses stay.
+    // Sources fetched before, as cloud downloads remember them: two links and a torrent's .torrent (stored without a
+    // blob row of its own).
+    const meta = await h.ctx.blobs.put(Readable.from([Buffer.from('d4:infod4:name1:xee')]));
+    const source = (hash: string) => ({ hash, size: 1, name: 'x', mimeType: '' });
+    await rememberSource(h.ctx, httpSourceKey('http://origin.test/doomed.bin', 'etag-1'), source(doomed.hash));
+    await rememberSource(h.ctx, httpSourceKey('http://origin.test/shared.bin', 'etag-2'), source(shared.hash));
+    await rememberSource(h.ctx, torrentSourceKey('ab'.repeat(20), 'torrent'), source(meta.hash));
+    const sources = async () => (await h.ctx.db.selectFrom('offline_sources').select('hash').orderBy('source_key').execute()).map((r) => r.hash);
+
+    // Unreferenced bytes go after a grace period, and the source that led to them with them; bytes another file still
+    // uses stay, and so do their sources.
     clock.advance(11 * 60_000);
     const r = await purgeExpired(h.ctx);
     expect(r.blobs).toBe(1);
     expect(await blobExists(h, doomed.hash)).toBe(false);
     expect(await blobExists(h, shared.hash)).toBe(true);
     expect(keeper.hash).toBe(shared.hash);
+    expect(await sources()).toEqual([meta.hash, shared.hash]);
   });
 });

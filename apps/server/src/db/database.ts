@@ -57,6 +57,7 @@ import * as bookmarks from './migrations/2026-12-13-0046-bookmarks.js';
 import * as invitationsListed from './migrations/2026-12-14-0047-invitations-listed.js';
 import * as feeds from './migrations/2026-12-15-0048-feeds.js';
 import * as telegram from './migrations/2026-12-15-0049-telegram.js';
+import * as deadSources from './migrations/2026-12-16-0050-dead-sources.js';
 
 /**
  * SQLite ends a transaction by itself when a statement fails on a full disk (SQLITE_FULL); Kysely's ROLLBACK after it
@@ -158,6 +159,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-14-0047-invitations-listed': invitationsListed,
   '2026-12-15-0048-feeds': feeds,
   '2026-12-15-0049-telegram': telegram,
+  '2026-12-16-0050-dead-sources': deadSources,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import type { FileRow } from '../db/schema.js';
 import { deleteEventsOfFiles, recordEvent } from '../events/events.repository.js';
 import { badInput } from '../http/errors.js';
+import { forgetSources } from '../offline/offline-sources.js';
 import { collectGarbageBlobs, releaseBlobRefs } from '../storage/blobs.repository.js';
 import { findFile, freeName, inChunks, requireFiles, ROOT_ID, subtreeIds, userFilesIn } from './files.repository.js';
 
@@ -107,7 +108,7 @@ export async function emptyTrash(ctx: AppContext, userId: string): Promise<void>
   });
 }
 
-/** Background job: purges trash past the retention period, old tombstones, and blobs nobody references. */
+/** Background job: purges trash past the retention period, old tombstones, blobs nobody references and their sources. */
 export async function purgeExpired(ctx: AppContext): Promise<{ files: number; blobs: number }> {
   const now = ctx.clock.now();
   const cutoff = now - ctx.config.trashRetentionDays * 86_400_000;
@@ -128,6 +129,7 @@ export async function purgeExpired(ctx: AppContext): Promise<{ files: number; bl
   }
   // Clients that have not synced for this long do a full sync (seed: older than three sync periods).
   await ctx.db.deleteFrom('file_tombstones').where('deleted_time', '<', now - 90 * 86_400_000).execute();
-  const blobs = await collectGarbageBlobs(ctx.db, ctx.blobs, now, 10 * 60_000);
-  return { files, blobs };
+  const gone = await collectGarbageBlobs(ctx.db, ctx.blobs, now, 10 * 60_000);
+  await forgetSources(ctx.db, gone);
+  return { files, blobs: gone.length };
 }

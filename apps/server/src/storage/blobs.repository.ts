@@ -38,11 +38,11 @@ export async function releaseBlobRefs(db: Db, counts: Map<string, number>, now: 
 }
 
 /**
- * Deletes blobs nobody references any more. The row goes first (in its own statement, only while
- * still unreferenced), the bytes after, so a crash in between leaves at most an orphan file.
+ * Deletes blobs nobody references any more, and answers their hashes. The row goes first (in its own statement, only
+ * while still unreferenced), the bytes after, so a crash in between leaves at most an orphan file.
  * `graceMs` keeps freshly released blobs a while for uploads racing to reuse them.
  */
-export async function collectGarbageBlobs(db: Db, store: BlobStore, now: number, graceMs: number): Promise<number> {
+export async function collectGarbageBlobs(db: Db, store: BlobStore, now: number, graceMs: number): Promise<string[]> {
   const candidates = await db
     .selectFrom('blobs')
     .select('hash')
@@ -50,12 +50,12 @@ export async function collectGarbageBlobs(db: Db, store: BlobStore, now: number,
     .where('updated_at', '<', now - graceMs)
     .limit(1000)
     .execute();
-  let removed = 0;
+  const removed: string[] = [];
   for (const { hash } of candidates) {
     const res = await db.deleteFrom('blobs').where('hash', '=', hash).where('ref_count', '<=', 0).executeTakeFirst();
     if (Number(res.numDeletedRows) === 1) {
       await store.delete(hash);
-      removed++;
+      removed.push(hash);
     }
   }
   return removed;
