@@ -144,6 +144,8 @@ describe('metrics', () => {
     const params = { kind: 'http', url: 'https://example.com/a.iso', parent_id: '' };
     const queuedId = await insertTask(h.ctx.db, { userId: t.sub, type: 'offline', phase: PHASE.PENDING, name: 'a.iso', params }, Date.now());
     for (let i = 0; i < 2; i++) await insertTask(h.ctx.db, { userId: t.sub, type: 'offline', phase: PHASE.ERROR, name: 'b.iso', params }, Date.now());
+    // Failed is counted over the last day: a failure kept from the day before is not.
+    await insertTask(h.ctx.db, { userId: t.sub, type: 'offline', phase: PHASE.ERROR, name: 'c.iso', params }, Date.now() - 25 * 3_600_000);
     await h.api('GET', '/drive/v1/no-such-endpoint/ABCDEF123');
     // An answer is counted when the server sees it finish, which can come after the client has read the last byte.
     await vi.waitFor(

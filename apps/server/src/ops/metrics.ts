@@ -51,19 +51,19 @@ export class HaulMetrics {
     registers: [this.registry],
   });
 
-  constructor(db: Db, log: FastifyBaseLogger, pool?: PoolUse) {
+  constructor(db: Db, log: FastifyBaseLogger, pool?: PoolUse, now: () => number = Date.now) {
     collectDefaultMetrics({ register: this.registry });
     if (pool) this.poolMetrics(pool);
     new Gauge({
       name: 'haul_jobs',
-      help: 'Background jobs by kind and state (queued, running, failed), across every process sharing the database.',
+      help: 'Background jobs by kind and state: queued and running now, failed among those created in the last 24 hours; across every process sharing the database.',
       labelNames: ['kind', 'state'] as const,
       registers: [this.registry],
       async collect() {
         this.reset();
         for (const kind of KNOWN_KINDS) for (const state of Object.values(STATES)) this.set({ kind, state }, 0);
         try {
-          for (const r of await countJobs(db)) this.set({ kind: r.kind, state: STATES[r.phase]! }, r.n);
+          for (const r of await countJobs(db, now())) this.set({ kind: r.kind, state: STATES[r.phase]! }, r.n);
         } catch (err) {
           // The database is away: /readyz says so; the scrape still answers with what this process knows.
           log.warn({ err: (err as Error).message }, 'job counts could not be read for /metrics');
@@ -130,12 +130,43 @@ export class HaulMetrics {
   }
 }
 
-/** One grouped query per table: tasks (cloud downloads, unpacking, …) and media transcodes. */
-async function countJobs(db: Db): Promise<{ kind: string; phase: string; n: number }[]> {
-  const phases = Object.keys(STATES);
+/**
+ * Task kinds that wait, run or fail (a batch operation's task is recorded complete): `offline`, `decompress` and
+ * `upload`. Naming them lets the counts seek the (type, phase, created_time) index instead of reading every task.
+ */
+const JOB_TASK_KINDS = ['offline', 'decompress', 'upload'];
+/** Failed jobs are counted from the last day: they stay until their owners delete them, and counting them all grew with them. */
+const FAILED_WINDOW_MS = 86_400_000;
+
+/** One query per table (tasks, media transcodes): what waits and runs now, and what failed in the last day. */
+async function countJobs(db: Db, now: number): Promise<{ kind: string; phase: string; n: number }[]> {
+  const active = [PHASE.PENDING, PHASE.RUNNING];
+  const since = now - FAILED_WINDOW_MS;
+  const count = sql<number>`count(*)`.as('n');
   const [tasks, media] = await Promise.all([
-    db.selectFrom('tasks').select(['type as kind', 'phase', sql<number>`count(*)`.as('n')]).where('phase', 'in', phases).groupBy(['type', 'phase']).execute(),
-    db.selectFrom('media_jobs').select(['phase', sql<number>`count(*)`.as('n')]).where('phase', 'in', phases).groupBy('phase').execute(),
+    db
+      .selectFrom('tasks')
+      .select(['type as kind', 'phase', count])
+      .where('type', 'in', JOB_TASK_KINDS)
+      .where('phase', 'in', active)
+      .groupBy(['type', 'phase'])
+      .unionAll((eb) =>
+        eb
+          .selectFrom('tasks')
+          .select(['type as kind', 'phase', count])
+          .where('type', 'in', JOB_TASK_KINDS)
+          .where('phase', '=', PHASE.ERROR)
+          .where('created_time', '>', since)
+          .groupBy(['type', 'phase']),
+      )
+      .execute(),
+    db
+      .selectFrom('media_jobs')
+      .select(['phase', count])
+      .where('phase', 'in', active)
+      .groupBy('phase')
+      .unionAll((eb) => eb.selectFrom('media_jobs').select(['phase', count]).where('phase', '=', PHASE.ERROR).where('created_time', '>', since).groupBy('phase'))
+      .execute(),
   ]);
   return [...tasks, ...media.map((r) => ({ kind: 'transcode', phase: r.phase, n: r.n }))].map((r) => ({ ...r, n: Number(r.n) }));
 }
