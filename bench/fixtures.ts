@@ -22,6 +22,18 @@ export async function onBothDatabases(run: (label: string, databaseUrl: string |
 
 /** The p-th percentile of some timings. */
 export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
+/** The p50 of `n` runs of `op` (after one warm-up when `warm`). */
+export async function p50(n: number, op: () => Promise<unknown>, warm = true): Promise<number> {
+  if (warm) await op();
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = performance.now();
+    await op();
+    times.push(performance.now() - s);
+  }
+  return pct(times, 50);
+}
+
 export const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 export const ms = (n: number) => `${n.toFixed(2)} ms`;
 

@@ -17,7 +17,7 @@ import pg from 'pg';
 import { buildHaul } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { encodePageToken } from '../apps/server/src/lib/page-token.js';
-import { freePort, ms, onBothDatabases, pct, signUpApi } from './fixtures.js';
+import { freePort, ms, onBothDatabases, p50, pct, signUpApi } from './fixtures.js';
 
 const SIZES = (process.env.HAUL_BENCH_GROWTH_SIZES ?? '10000,100000,1000000').split(',').map(Number).filter((n) => n >= 10_000);
 const READS = 7;
@@ -131,18 +131,6 @@ async function seed(dataDir: string, databaseUrl: string | null, userId: string,
     await client.end();
   }
   return out;
-}
-
-/** The p50 of `n` runs of `op` (after one warm-up when `warm`). */
-async function p50(n: number, op: () => Promise<void>, warm = true): Promise<number> {
-  if (warm) await op();
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const s = performance.now();
-    await op();
-    times.push(performance.now() - s);
-  }
-  return pct(times, 50);
 }
 
 async function atSize(label: string, databaseUrl: string | null, total: number): Promise<number[]> {

@@ -11,22 +11,12 @@ import { sql } from 'kysely';
 import { PHASE } from '@haul/shared';
 import { openDatabase } from '../apps/server/src/db/database.js';
 import { HaulMetrics } from '../apps/server/src/ops/metrics.js';
-import { ms, onBothDatabases, pct } from './fixtures.js';
+import { ms, onBothDatabases, p50 } from './fixtures.js';
 
 const FAILED = Number(process.env.HAUL_BENCH_FAILED_TASKS ?? 50_000);
 const ROUNDS = 30;
 const DAY = 86_400_000;
 const silent = { warn() {} } as never;
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const t = performance.now();
-    await work();
-    times.push(performance.now() - t);
-  }
-  return pct(times, 50);
-}
 
 async function run(label: string, databaseUrl: string | null) {
   const dataDir = mkdtempSync(join(tmpdir(), 'haul-bench-jobs-'));
@@ -50,11 +40,11 @@ async function run(label: string, databaseUrl: string | null) {
     const metrics = new HaulMetrics(db, silent);
     const scrape = () => metrics.registry.getSingleMetricAsString('haul_jobs');
     const failedNow = /kind="offline",state="failed"\} (\d+)/.exec(await scrape())?.[1];
-    const ours = await timed(scrape);
+    const ours = await p50(ROUNDS, scrape, false);
     const phases = [PHASE.PENDING, PHASE.RUNNING, PHASE.ERROR];
     const before = () =>
       db.selectFrom('tasks').select(['type', 'phase', sql<number>`count(*)`.as('n')]).where('phase', 'in', phases).groupBy(['type', 'phase']).execute();
-    const reference = await timed(before);
+    const reference = await p50(ROUNDS, before, false);
     console.log(
       `${label}: haul_jobs scrape p50 ${ms(ours)} (failed reported: ${failedNow}) | the whole count ${ms(reference)} | ` +
         `${(ours / reference).toFixed(3)}x, with ${FAILED.toLocaleString('en')} failed a month ago`,
