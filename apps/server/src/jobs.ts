@@ -5,6 +5,7 @@ import { purgeExpired } from './files/trash.service.js';
 import { expireUploads, finishStrandedUploads } from './uploads/uploads.service.js';
 import { sweepUploadLocks } from './uploads/upload-locker.js';
 import { reconcileOrphans } from './ops/reconcile.js';
+import { expireFinishedTasks } from './tasks/task-retention.js';
 import { purgeSessions } from './accounts/tokens.js';
 import { purgeDeviceLogins } from './devices/device-login.service.js';
 import { continueAccountErasures } from './accounts/account-erasure.js';
@@ -22,8 +23,9 @@ const RECONCILE_EVERY = 6;
 /**
  * At start: finishes uploads whose last byte arrived before a crash, then reconciles the data folder. Then hourly:
  * expires abandoned uploads, finishes erasing deleted accounts (an erasure a crash or a stop cut short), expires ended
- * sessions, old attempt counts, verification codes, outbox mail and WebDAV locks, renews sandbox subscriptions, purges the trash (and the blobs erased accounts
- * released), and every few hours reconciles again. Returns a stop function.
+ * sessions, old attempt counts, verification codes, outbox mail and WebDAV locks, removes finished tasks nobody reads
+ * (tasks/task-retention.ts), renews sandbox subscriptions, purges the trash (and the blobs erased accounts released),
+ * and every few hours reconciles again. Returns a stop function.
  */
 export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
   let running = false;
@@ -58,11 +60,12 @@ export function startJobs(ctx: AppContext, log: FastifyBaseLogger): () => void {
       await purgeAudit(ctx.db, ctx.clock.now() - ctx.config.auditRetentionDays * 86_400_000);
       await sweepExpiredLocks(ctx.db, ctx.clock.now());
       await sweepUploadLocks(ctx.db, Date.now());
+      const tasks = await expireFinishedTasks(ctx.db, ctx.clock.now());
       if (ctx.config.paySandbox) {
         const renewed = await renewSandbox(ctx);
         if (renewed) log.info({ renewed }, 'renewed or ended sandbox subscriptions');
       }
-      if (r.files || r.blobs || uploads || sessions) log.info({ purged: { ...r, uploads, sessions } }, 'purged expired trash, uploads and sessions');
+      if (r.files || r.blobs || uploads || sessions || tasks) log.info({ purged: { ...r, uploads, sessions, tasks } }, 'purged expired trash, uploads, sessions and tasks');
     } catch (err) {
       log.error(err, 'trash purge failed');
     } finally {

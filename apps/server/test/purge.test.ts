@@ -2,6 +2,9 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpired } from '../src/files/trash.service.js';
 import { httpSourceKey, rememberSource, torrentSourceKey } from '../src/offline/offline-sources.js';
+import { PHASE } from '@haul/shared';
+import { BATCH_RECORD_DAYS, expireFinishedTasks, FINISHED_UPLOAD_DAYS } from '../src/tasks/task-retention.js';
+import { insertTask } from '../src/tasks/tasks.repository.js';
 import { blobExists, ManualClock, mkdir, startTestHaul, type TestHaul } from './helper.js';
 
 describe('trash retention', () => {
@@ -47,5 +50,40 @@ describe('trash retention', () => {
     expect(await blobExists(h, shared.hash)).toBe(true);
     expect(keeper.hash).toBe(shared.hash);
     expect(await sources()).toEqual([meta.hash, shared.hash]);
+  });
+  it('removes batch records after a day and finished uploads after 30 days; cloud downloads and running work stay', async () => {
+    await expireFinishedTasks(h.ctx.db, clock.now()); // what the test above left (its batch_trash record)
+    const t = await h.signUp();
+    const file = await h.putFile(t, '', 'starred.bin', 'k'.repeat(10));
+    const star = (await h.api('POST', '/drive/v1/files:star', t.access_token, { ids: [file.id] })).body.task_id as string;
+    const made = (type: string, phase: string) => insertTask(h.ctx.db, { userId: t.sub, type, phase, name: type }, clock.now());
+    const uploaded = await made('upload', PHASE.COMPLETE);
+    const failedUpload = await made('upload', PHASE.ERROR);
+    const uploading = await made('upload', PHASE.RUNNING);
+    const fetched = await made('offline', PHASE.COMPLETE);
+    const unpacked = await made('decompress', PHASE.ERROR);
+    const left = async () => {
+      const rows = await h.ctx.db.selectFrom('tasks').select('id').where('user_id', '=', t.sub).execute();
+      const ids = new Set(rows.map((r) => r.id));
+      return { star: ids.has(star), uploaded: ids.has(uploaded), failedUpload: ids.has(failedUpload), uploading: ids.has(uploading), fetched: ids.has(fetched), unpacked: ids.has(unpacked) };
+    };
+    const all = { star: true, uploaded: true, failedUpload: true, uploading: true, fetched: true, unpacked: true };
+    expect(await left()).toEqual(all);
+
+    clock.advance(BATCH_RECORD_DAYS * 86_400_000 - 60_000);
+    expect(await expireFinishedTasks(h.ctx.db, clock.now())).toBe(0);
+    clock.advance(2 * 60_000);
+    expect(await expireFinishedTasks(h.ctx.db, clock.now())).toBe(1);
+    expect(await left()).toEqual({ ...all, star: false });
+    expect((await h.api('GET', `/drive/v1/tasks/${star}`, t.access_token)).status).toBe(404);
+
+    // A task that finished late counts from its end: the upload changed a day ago stays when its 30 days are up.
+    await h.ctx.db.updateTable('tasks').set({ updated_time: clock.now() }).where('id', '=', failedUpload).execute();
+    clock.advance(FINISHED_UPLOAD_DAYS * 86_400_000 - BATCH_RECORD_DAYS * 86_400_000);
+    expect(await expireFinishedTasks(h.ctx.db, clock.now())).toBe(1);
+    expect(await left()).toEqual({ ...all, star: false, uploaded: false });
+    clock.advance(BATCH_RECORD_DAYS * 86_400_000 + 60_000);
+    await expireFinishedTasks(h.ctx.db, clock.now());
+    expect(await left()).toEqual({ ...all, star: false, uploaded: false, failedUpload: false });
   });
 });

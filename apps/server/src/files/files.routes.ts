@@ -5,7 +5,7 @@ import { serve } from '../http/contract.js';
 import type { AppContext } from '../context.js';
 import { signDownloadLink } from '../downloads/download-links.js';
 import { badInput } from '../http/errors.js';
-import { recordBatchTask } from '../tasks/tasks.repository.js';
+import { recordBatchTask, type BatchType } from '../tasks/tasks.repository.js';
 import { startUpload } from '../uploads/start-upload.js';
 import { createOfflineTasks } from '../offline/offline.service.js';
 import { presentTask } from '../tasks/tasks.presenter.js';
@@ -25,7 +25,7 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext, onTaskC
   const opts: PresentOptions = { retentionMs: ctx.config.trashRetentionDays * 86_400_000 };
   const present = (row: Parameters<typeof presentFile>[0], extra: Partial<PresentOptions> = {}): DriveFile =>
     presentFile(row, { ...opts, ...extra });
-  const batch = async (userId: string, type: string, count: number) => ({
+  const batch = async (userId: string, type: BatchType, count: number) => ({
     task_id: await recordBatchTask(ctx.db, userId, type, count, ctx.clock.now()),
   });
 

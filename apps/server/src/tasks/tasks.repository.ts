@@ -42,8 +42,12 @@ export async function insertTask(db: Db, t: NewTask, now: number): Promise<strin
   return id;
 }
 
+/** The batch operations on files, each recorded as a task that is complete when it is made. */
+export const BATCH_TYPES = ['batch_trash', 'batch_untrash', 'batch_delete', 'batch_move', 'batch_copy', 'batch_star', 'batch_unstar', 'empty_trash'] as const;
+export type BatchType = (typeof BATCH_TYPES)[number];
+
 /** Records a batch operation that finished inside the request, and returns its task id. */
-export function recordBatchTask(db: Db, userId: string, type: string, count: number, now: number): Promise<string> {
+export function recordBatchTask(db: Db, userId: string, type: BatchType, count: number, now: number): Promise<string> {
   return insertTask(db, { userId, type, phase: PHASE.COMPLETE, name: type, params: { count: String(count) } }, now);
 }
 
