@@ -27,8 +27,9 @@ function step(name, cmd, args, env = {}) {
   console.log(`\n=== ${name} ===`);
   const report = join(reports, `${results.length}.json`);
   const withReport = args[1] === 'run' ? [...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`] : args;
+  const started = Date.now();
   const r = spawnSync(cmd, withReport, { stdio: 'inherit', env: { ...process.env, ...env } });
-  results.push({ name, ok: r.status === 0, report });
+  results.push({ name, ok: r.status === 0, report, seconds: Math.round((Date.now() - started) / 1000) });
   return r.status === 0;
 }
 
@@ -119,7 +120,8 @@ if (existsSync('e2e/vitest.config.ts')) {
 const failed = results.filter((r) => !r.ok);
 console.log('\n=== summary ===');
 for (const r of results) {
-  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}`);
+  // Each step's time, so a slow run shows where its time went.
+  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}${r.seconds === undefined ? '' : ` (${r.seconds} s)`}`);
   if (r.error) console.log(`  ${r.error}`);
   if (!r.ok && r.report) for (const line of failuresOf(r.report)) console.log(line);
 }

@@ -39,7 +39,8 @@ describe('kill -9 again and again during uploads and downloads', { timeout: 240_
     const dataDir = mkdtempSync(join(work, 'data-'));
     const db = await database();
     const env = crashTestEnv(dataDir, db);
-    const haul = new HaulProcess(await freeLoopbackPort(), env);
+    // Its log is kept: a failure shows the server's warnings (a stranded upload it could not finish, say).
+    const haul = new HaulProcess(await freeLoopbackPort(), env, { keepLog: true });
     cleanups.push(async () => {
       if (haul.child) await haul.crash();
       await db.drop();
@@ -117,7 +118,15 @@ describe('kill -9 again and again during uploads and downloads', { timeout: 240_
     };
     for (const d of downloads) await done(d.name, d.taskId);
     // Uploads whose last byte came just before a kill are finished by the server itself (start-up or HEAD).
-    await until(() => haul.call('GET', '/drive/v1/files?parent_id=&limit=100', t.access_token), (p) => p.files.length >= expected.size, 60_000);
+    await until(() => haul.call('GET', '/drive/v1/files?parent_id=&limit=100', t.access_token), (p) => p.files.length >= expected.size, 60_000).catch(
+      async (err: Error) => {
+        // What the drive holds, what became of each upload's task, and what the server warned of, for the log.
+        const names = ((await haul.call('GET', '/drive/v1/files?parent_id=&limit=100', t.access_token)).files as { name: string }[]).map((f) => f.name);
+        const tasks = ((await haul.call('GET', '/drive/v1/tasks?type=upload', t.access_token)).tasks as { name: string; phase: string; message: string }[]).map((x) => `${x.name} ${x.phase} ${x.message}`);
+        const warnings = haul.log.filter((l) => /"level":(40|50|60)/.test(l)).slice(-10);
+        throw new Error(`kills at ${kills.join(', ')} ms; listed: ${names.join(', ')}; uploads: ${tasks.join('; ')}; warnings: ${warnings.join(' | ')}; ${err.message.slice(0, 100)}`);
+      },
+    );
     watching = false;
     await watcher;
 
