@@ -82,7 +82,9 @@ describe('kill -9 again and again during uploads and downloads', { timeout: 240_
             uploadUrl: u.url,
             headers: { authorization: `Bearer ${t.access_token}` },
             chunkSize: 2 * MiB,
-            retryDelays: Array(120).fill(500),
+            // Retrying for as long as the test may run: on a loaded machine five restarts can keep the server away
+            // for over a minute, with no byte moving in between.
+            retryDelays: Array(480).fill(500),
             onSuccess: () => resolve(),
             onError: reject,
           }).start();

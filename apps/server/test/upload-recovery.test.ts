@@ -5,7 +5,7 @@
  * row explains are reclaimed, and nothing else is.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +66,32 @@ describe('uploads after a crash', () => {
     expect((await task(up.taskId)).phase).toBe('PHASE_TYPE_COMPLETE');
     expect((await fileOf(up.taskId)).hash).toBe(await contentHashOf(content));
     expect(existsSync(join(h.dataDir, 'uploads', up.id))).toBe(false);
+  });
+
+  it('never tells a client whose upload it could not finish that it is complete: the client asks again and gets its file', async () => {
+    const content = randomBytes(150_000);
+    const up = await create('blocked.bin', content.length);
+    strand(up.id, content);
+    // The store's folder for this content cannot be made (a file stands in its place), as on a disk that fails.
+    const hash = await contentHashOf(content);
+    const blocker = join(h.dataDir, 'blobs', hash.slice(0, 2));
+    writeFileSync(blocker, 'x');
+    const failed = await fetch(up.url, { method: 'HEAD', headers: { authorization: `Bearer ${t.access_token}`, 'tus-resumable': '1.0.0' } });
+    expect(failed.status).toBe(500);
+    expect(failed.headers.get('upload-offset')).toBeNull();
+    expect((await task(up.taskId)).phase).toBe('PHASE_TYPE_RUNNING');
+    // A tus client retries on a server fault; by its retry the disk is fine again, and it gets its file.
+    let retried = 0;
+    await new Promise<void>((resolve, reject) => {
+      const retry = () => {
+        retried++;
+        rmSync(blocker, { force: true });
+        return true;
+      };
+      new tus.Upload(content, { uploadUrl: up.url, headers: { authorization: `Bearer ${t.access_token}` }, retryDelays: [200], onShouldRetry: retry, onSuccess: () => resolve(), onError: reject }).start();
+    });
+    expect(retried).toBe(1);
+    expect((await fileOf(up.taskId)).hash).toBe(hash);
   });
 
   it('finishes an upload whose bytes were already moved into the store when the server died', async () => {

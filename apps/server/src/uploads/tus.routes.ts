@@ -137,11 +137,28 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Up
     return { size: row.size, fileId: await finishUpload(ctx, store, row), taskId: row.task_id };
   };
 
+  /** What a HEAD answers when finishing its upload failed: the refusal itself, or a server fault told apart. */
+  const headFailure = (req: FastifyRequest, err: unknown): HttpError => {
+    if (err instanceof HttpError) return err;
+    if (isDatabaseUnavailable(err)) return databaseUnavailable();
+    if (isDiskFull(err)) return diskFull();
+    req.log.error(err, 'finishing an upload failed');
+    return new HttpError(500, 'internal', 'Something went wrong on the server.');
+  };
+
   // tus reads the request body itself.
   app.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method === 'HEAD') {
-      const done = await finishedHead(req.raw).catch(() => null);
+      // A failure to finish is answered, never passed on to tus: tus would answer the full offset from the bytes on
+      // disk, and the client would take the upload for done with no file placed. Answered, the client asks again.
+      const done = await finishedHead(req.raw).catch((err: unknown) => headFailure(req, err));
+      if (done instanceof HttpError) {
+        return reply
+          .status(done.status)
+          .headers({ 'Tus-Resumable': '1.0.0', 'Cache-Control': 'no-store', ...(done.status === 503 ? { 'Retry-After': '5' } : {}) })
+          .send();
+      }
       if (done) {
         return reply
           .status(200)

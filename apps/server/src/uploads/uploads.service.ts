@@ -226,8 +226,10 @@ export async function finalizeUpload(ctx: AppContext, store: UploadStore, upload
     await store.forget(upload.id);
     return fileId ?? (await placedBy(ctx.db, upload));
   } catch (err) {
+    // A database or disk that failed for a moment keeps the upload: a later HEAD, PATCH or start-up finishes it.
+    if (!(err instanceof HttpError)) throw err;
     // The target folder went to the trash or the account filled up meanwhile: say so on the task.
-    await failTask(ctx, upload.task_id, describeError((err as Error).message), now);
+    await failTask(ctx, upload.task_id, describeError(err.message), now);
     await ctx.db.deleteFrom('uploads').where('id', '=', upload.id).execute();
     await store.forget(upload.id);
     throw err;
