@@ -135,7 +135,7 @@ export async function buildHaul(config: Config, opts: { clock?: Clock; logger?: 
     },
   });
   const clock = opts.clock ?? systemClock;
-  const metrics = new HaulMetrics(db, app.log, pool, () => clock.now());
+  const metrics = new HaulMetrics(db, app.log, { pool, now: () => clock.now(), dataDir: config.dataDir });
   // The trigram index for name search, when migration 0027 could not create it; logs once why not.
   await ensureNameSearchIndex(db, dialect, app.log);
   const blobStore = config.s3 ? new S3BlobStore(config.s3) : new LocalBlobStore(join(config.dataDir, 'blobs'));

@@ -1,11 +1,12 @@
 /**
  * Operations endpoints and logs: /healthz, /readyz (healthy, with the database stopped, with the blob store
- * unreachable), /metrics (format, route patterns without ids, bytes, blob store timings, jobs, token and loopback
+ * unreachable), /metrics (format, route patterns without ids, bytes, blob store timings, jobs, disk, token and loopback
  * rules), X-Request-Id (kept, bounded, echoed) and the request id reaching the worker's log lines for the task it created.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { statfs } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -177,6 +178,10 @@ describe('metrics', () => {
     expect(sample(text, 'haul_jobs{kind="offline",state="running"}')).toBe(0);
     expect(sample(text, 'haul_jobs{kind="decompress",state="running"}')).toBe(0);
     expect(sample(text, 'haul_jobs{kind="transcode",state="failed"}')).toBe(0);
+    // The data folder's disk, as statfs sees it: the size to the byte, the free bytes within what it wrote meanwhile.
+    const disk = await statfs(h.dataDir);
+    expect(sample(text, 'haul_data_disk_bytes{state="size"}')).toBe(disk.blocks * disk.bsize);
+    expect(Math.abs(sample(text, 'haul_data_disk_bytes{state="free"}')! - disk.bavail * disk.bsize)).toBeLessThan(64 * 1024 * 1024);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
   });

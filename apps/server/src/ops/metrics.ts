@@ -3,6 +3,7 @@
  * HTTP requests by route pattern, bytes on the wire, blob store latency by operation, jobs by kind and state (read
  * from the database at scrape time, so every process reports the whole queue), and Node's process metrics.
  */
+import { statfs } from 'node:fs/promises';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -51,9 +52,11 @@ export class HaulMetrics {
     registers: [this.registry],
   });
 
-  constructor(db: Db, log: FastifyBaseLogger, pool?: PoolUse, now: () => number = Date.now) {
+  constructor(db: Db, log: FastifyBaseLogger, opts: { pool?: PoolUse; now?: () => number; dataDir?: string } = {}) {
+    const { pool, now = Date.now, dataDir } = opts;
     collectDefaultMetrics({ register: this.registry });
     if (pool) this.poolMetrics(pool);
+    if (dataDir) this.diskMetrics(dataDir);
     new Gauge({
       name: 'haul_jobs',
       help: 'Background jobs by kind and state: queued and running now, failed among those created in the last 24 hours; across every process sharing the database.',
@@ -68,6 +71,25 @@ export class HaulMetrics {
           // The database is away: /readyz says so; the scrape still answers with what this process knows.
           log.warn({ err: (err as Error).message }, 'job counts could not be read for /metrics');
         }
+      },
+    });
+  }
+
+  /**
+   * The disk of the data folder, read at scrape time: uploads in flight, cloud downloads, local blobs and SQLite live
+   * there, and when it fills, uploads and cloud downloads stop (507).
+   */
+  private diskMetrics(dataDir: string): void {
+    new Gauge({
+      name: 'haul_data_disk_bytes',
+      help: 'The disk holding the data folder: its size, and the bytes free to Haul.',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        const fs = await statfs(dataDir).catch(() => null);
+        if (!fs) return;
+        this.set({ state: 'size' }, fs.blocks * fs.bsize);
+        this.set({ state: 'free' }, fs.bavail * fs.bsize);
       },
     });
   }
