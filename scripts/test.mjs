@@ -70,6 +70,9 @@ const SQLITE_ONLY = ['zip64', 'zip-download', 'accel-redirect', 'torrent-guard',
   '--exclude',
   `test/${t}.test.ts`,
 ]);
+// The kill -9 soak restarts a server five times under six transfers: beside another heavy file on PostgreSQL its
+// restarts took so long that it failed twice in full passes (never alone), so there it runs on its own.
+const SOAK = 'test/crash-soak.test.ts';
 step('server on SQLite', 'npx', [...vitest, '--root', 'apps/server', '--exclude', 'test/multi-process.test.ts', ...S3_ONLY], { HAUL_TEST_DATABASE_URL: '' });
 
 let pg = null;
@@ -79,7 +82,8 @@ try {
     pg = await startPgCluster();
     pgUrl = pg.url;
   }
-  step('server on PostgreSQL', 'npx', [...vitest, '--root', 'apps/server', ...SQLITE_ONLY, ...S3_ONLY], { HAUL_TEST_DATABASE_URL: pgUrl });
+  step('server on PostgreSQL', 'npx', [...vitest, '--root', 'apps/server', ...SQLITE_ONLY, ...S3_ONLY, '--exclude', SOAK], { HAUL_TEST_DATABASE_URL: pgUrl });
+  step('kill -9 soak on PostgreSQL (alone)', 'npx', [...vitest, '--root', 'apps/server', SOAK], { HAUL_TEST_DATABASE_URL: pgUrl });
 } catch (err) {
   console.error(`\n${err.message}`);
   results.push({ name: 'server on PostgreSQL', ok: false, error: err.message });
