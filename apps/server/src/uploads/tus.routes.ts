@@ -55,6 +55,9 @@ class TusServer extends Server {
   }
 }
 
+/** A full disk or a database that is away, as the answer the client retries on; null for any other fault. */
+const passingFault = (err: unknown): HttpError | null => (isDiskFull(err) ? diskFull() : isDatabaseUnavailable(err) ? databaseUnavailable() : null);
+
 export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: UploadStore): Promise<void> {
   const rows = new WeakMap<object, UploadRow>();
   /** The caller named by the request's bearer token, or a tus error answer. */
@@ -94,7 +97,7 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Up
     },
     async onResponseError(_req, err) {
       // The bytes written before the disk filled stay: the upload continues from them once space is freed.
-      const known = isDiskFull(err) ? diskFull() : isDatabaseUnavailable(err) ? databaseUnavailable() : null;
+      const known = passingFault(err);
       if (known) {
         app.log.warn({ err: (err as Error).message }, 'upload request failed');
         return tusError(known.status, known.error, known.message);
@@ -140,8 +143,8 @@ export async function tusRoutes(app: FastifyInstance, ctx: AppContext, store: Up
   /** What a HEAD answers when finishing its upload failed: the refusal itself, or a server fault told apart. */
   const headFailure = (req: FastifyRequest, err: unknown): HttpError => {
     if (err instanceof HttpError) return err;
-    if (isDatabaseUnavailable(err)) return databaseUnavailable();
-    if (isDiskFull(err)) return diskFull();
+    const known = passingFault(err);
+    if (known) return known;
     req.log.error(err, 'finishing an upload failed');
     return new HttpError(500, 'internal', 'Something went wrong on the server.');
   };
